@@ -1,0 +1,14 @@
+/* commands.h: the subcommands of the ibnetsim command. Each takes the arguments after its
+ * name and returns the process exit status (0 success, 1 run failure, 2 bad usage/input). */
+#ifndef IBN_COMMANDS_H
+#define IBN_COMMANDS_H
+
+struct command {
+    const char *name;
+    const char *summary;
+    int (*main)(int argc, char **argv);
+};
+
+extern const struct command ibn_commands[];
+
+#endif

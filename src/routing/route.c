@@ -1,0 +1,35 @@
+/* route.c: the table of routing engines and selection by name. */
+#include "routing/route.h"
+
+#include <string.h>
+
+static const struct route_engine minhop = {
+    "minhop", "shortest paths, balanced over ports by routes already assigned (OpenSM minhop)",
+    route_minhop };
+
+const struct route_engine *const route_engines[] = { &minhop, NULL };
+
+const struct route_engine *route_engine_find(const char *name)
+{
+    for (int i = 0; route_engines[i]; i++)
+        if (strcmp(route_engines[i]->name, name) == 0)
+            return route_engines[i];
+    return NULL;
+}
+
+int route_compute(const struct topo *t, const char *engine, const struct route_opts *o,
+                  struct lfts *out, struct ibn_err *e)
+{
+    const struct route_engine *r = route_engine_find(engine);
+    if (!r) {
+        char list[256] = "";
+        for (int i = 0; route_engines[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, route_engines[i]->name, sizeof list - strlen(list) - 1);
+        }
+        return ibn_err_set(e, "unknown routing engine \"%s\" (expected one of: %s)", engine, list);
+    }
+    struct route_opts def = { 0 };
+    lfts_init(out, t);
+    return r->compute(t, o ? o : &def, out, e);
+}

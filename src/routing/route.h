@@ -1,0 +1,36 @@
+/* route.h: routing engines. Each engine reads a topology and fills linear forwarding tables;
+ * the data path only looks the tables up. Engines are selected by name. */
+#ifndef IBN_ROUTE_H
+#define IBN_ROUTE_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "routing/lft.h"
+#include "topology/topo.h"
+
+struct route_opts {
+    uint64_t seed; /* for engines that break ties or choose roots at random */
+};
+
+typedef int (*route_engine_fn)(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                               struct ibn_err *e);
+
+struct route_engine {
+    const char *name;
+    const char *summary;
+    route_engine_fn compute;
+};
+
+/* The engines, NULL-terminated. */
+extern const struct route_engine *const route_engines[];
+
+const struct route_engine *route_engine_find(const char *name);
+/* Initialise `out` for t and compute routes with the named engine. */
+int route_compute(const struct topo *t, const char *engine, const struct route_opts *o,
+                  struct lfts *out, struct ibn_err *e);
+
+/* Engines. */
+int route_minhop(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+
+#endif

@@ -1,0 +1,238 @@
+/* topo.c: building, querying and checking the plain fabric graph (struct topo). */
+#include "topology/topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void topo_init(struct topo *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void topo_free(struct topo *t)
+{
+    for (int i = 0; i < t->nnodes; i++) {
+        free(t->node[i].name);
+        free(t->node[i].desc);
+        free(t->node[i].port);
+    }
+    free(t->node);
+    free(t->source);
+    memset(t, 0, sizeof *t);
+}
+
+int topo_add_node(struct topo *t, enum topo_node_type type, const char *name, int nports)
+{
+    if (t->nnodes == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->node = xrealloc(t->node, (size_t)t->cap * sizeof *t->node);
+    }
+    struct topo_node *n = &t->node[t->nnodes];
+    memset(n, 0, sizeof *n);
+    n->type = type;
+    n->name = xstrdup(name);
+    n->desc = xstrdup(name);
+    n->nports = nports;
+    n->rank = -1;
+    n->port = xcalloc((size_t)nports + 1, sizeof *n->port);
+    for (int p = 0; p <= nports; p++) {
+        n->port[p].peer_node = -1;
+        n->port[p].peer_port = -1;
+    }
+    return t->nnodes++;
+}
+
+int topo_find(const struct topo *t, const char *name)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        if (strcmp(t->node[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int topo_connect(struct topo *t, int a, int pa, int b, int pb, int width, enum ib_speed speed,
+                 double rate_bps, simtime_t delay, struct ibn_err *e)
+{
+    if (a < 0 || a >= t->nnodes || b < 0 || b >= t->nnodes)
+        return ibn_err_set(e, "link between unknown nodes");
+    struct topo_node *na = &t->node[a], *nb = &t->node[b];
+    if (pa < 1 || pa > na->nports)
+        return ibn_err_set(e, "%s has no port %d (it has ports 1-%d)", na->name, pa, na->nports);
+    if (pb < 1 || pb > nb->nports)
+        return ibn_err_set(e, "%s has no port %d (it has ports 1-%d)", nb->name, pb, nb->nports);
+    if (a == b && pa == pb)
+        return ibn_err_set(e, "%s port %d cannot be cabled to itself", na->name, pa);
+    if (na->port[pa].peer_node >= 0)
+        return ibn_err_set(e, "%s port %d is already cabled to %s port %d", na->name, pa,
+                           t->node[na->port[pa].peer_node].name, na->port[pa].peer_port);
+    if (nb->port[pb].peer_node >= 0)
+        return ibn_err_set(e, "%s port %d is already cabled to %s port %d", nb->name, pb,
+                           t->node[nb->port[pb].peer_node].name, nb->port[pb].peer_port);
+    if (rate_bps <= 0 && !ib_width_valid(width))
+        return ibn_err_set(e, "link %s:%d - %s:%d: width %d is not an IB width (1, 2, 4, 8, 12)",
+                           na->name, pa, nb->name, pb, width);
+    struct topo_port *x = &na->port[pa], *y = &nb->port[pb];
+    x->peer_node = b; x->peer_port = (int16_t)pb;
+    y->peer_node = a; y->peer_port = (int16_t)pa;
+    x->width = y->width = (uint8_t)width;
+    x->speed = y->speed = (uint8_t)speed;
+    x->rate_bps = y->rate_bps = rate_bps;
+    x->delay = y->delay = delay;
+    return 0;
+}
+
+int topo_assign_lids(struct topo *t, int lmc)
+{
+    int next = 1;
+    for (int i = 0; i < t->nnodes; i++) {
+        struct topo_node *n = &t->node[i];
+        if (n->type == TOPO_SWITCH && n->port[0].lid && n->port[0].lid >= next)
+            next = n->port[0].lid + 1;
+        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
+            if (n->port[p].lid) {
+                int end = n->port[p].lid + (1 << n->port[p].lmc);
+                if (end > next)
+                    next = end;
+            }
+    }
+    for (int i = 0; i < t->nnodes; i++) {
+        struct topo_node *n = &t->node[i];
+        if (n->type == TOPO_SWITCH && !n->port[0].lid)
+            n->port[0].lid = (uint16_t)next++;
+    }
+    int step = 1 << lmc;
+    for (int i = 0; i < t->nnodes; i++) {
+        struct topo_node *n = &t->node[i];
+        if (n->type != TOPO_CA)
+            continue;
+        for (int p = 1; p <= n->nports; p++) {
+            if (n->port[p].lid || n->port[p].peer_node < 0)
+                continue;
+            next = (next + step - 1) / step * step;
+            n->port[p].lid = (uint16_t)next;
+            n->port[p].lmc = (uint8_t)lmc;
+            next += step;
+        }
+    }
+    return topo_max_lid(t);
+}
+
+int topo_max_lid(const struct topo *t)
+{
+    int m = 0;
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        for (int p = 0; p <= n->nports; p++) {
+            if (!n->port[p].lid)
+                continue;
+            int last = n->port[p].lid + (1 << n->port[p].lmc) - 1;
+            if (last > m)
+                m = last;
+        }
+    }
+    return m;
+}
+
+double topo_port_rate_bps(const struct topo *t, int node, int port)
+{
+    const struct topo_port *p = &t->node[node].port[port];
+    if (p->rate_bps > 0)
+        return p->rate_bps;
+    return ib_data_rate_bps(p->width, (enum ib_speed)p->speed);
+}
+
+int topo_count(const struct topo *t, enum topo_node_type type)
+{
+    int c = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        c += t->node[i].type == type;
+    return c;
+}
+
+int topo_count_links(const struct topo *t)
+{
+    int c = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = 1; p <= t->node[i].nports; p++) {
+            int q = t->node[i].port[p].peer_node;
+            if (q > i || (q == i && t->node[i].port[p].peer_port > p))
+                c++;
+        }
+    return c;
+}
+
+int topo_check(const struct topo *t, struct ibn_err *e)
+{
+    if (t->nnodes == 0)
+        return ibn_err_set(e, "the topology has no nodes");
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = i + 1; j < t->nnodes; j++)
+            if (strcmp(t->node[i].name, t->node[j].name) == 0)
+                return ibn_err_set(e, "two nodes are named \"%s\"", t->node[i].name);
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        for (int p = 1; p <= n->nports; p++) {
+            const struct topo_port *x = &n->port[p];
+            if (x->peer_node < 0)
+                continue;
+            if (x->peer_node >= t->nnodes)
+                return ibn_err_set(e, "%s port %d points at a node that does not exist", n->name, p);
+            const struct topo_node *m = &t->node[x->peer_node];
+            if (x->peer_port < 1 || x->peer_port > m->nports ||
+                m->port[x->peer_port].peer_node != i || m->port[x->peer_port].peer_port != p)
+                return ibn_err_set(e, "%s port %d and %s port %d do not point at each other",
+                                   n->name, p, m->name, x->peer_port);
+            if (n->type == TOPO_CA && m->type == TOPO_CA)
+                return ibn_err_set(e, "%s port %d is cabled straight to channel adapter %s: "
+                                   "ibnetsim needs a switch between adapters", n->name, p, m->name);
+        }
+    }
+    /* Connectivity over cabled ports. */
+    int *seen = xcalloc((size_t)t->nnodes, sizeof *seen), *stack = xmalloc((size_t)t->nnodes * sizeof *stack);
+    int sp = 0, reached = 1;
+    seen[0] = 1;
+    stack[sp++] = 0;
+    while (sp) {
+        const struct topo_node *n = &t->node[stack[--sp]];
+        for (int p = 1; p <= n->nports; p++) {
+            int q = n->port[p].peer_node;
+            if (q >= 0 && !seen[q]) {
+                seen[q] = 1;
+                reached++;
+                stack[sp++] = q;
+            }
+        }
+    }
+    int bad = -1;
+    for (int i = 0; i < t->nnodes && bad < 0; i++)
+        if (!seen[i])
+            bad = i;
+    free(seen);
+    free(stack);
+    if (bad >= 0)
+        return ibn_err_set(e, "the fabric is not connected: %s cannot be reached from %s "
+                           "(%d of %d nodes reachable)", t->node[bad].name, t->node[0].name,
+                           reached, t->nnodes);
+    /* LIDs unique. */
+    int maxlid = topo_max_lid(t);
+    int *owner = xmalloc(((size_t)maxlid + 1) * sizeof *owner);
+    for (int l = 0; l <= maxlid; l++)
+        owner[l] = -1;
+    int rc = 0;
+    for (int i = 0; i < t->nnodes && !rc; i++) {
+        const struct topo_node *n = &t->node[i];
+        for (int p = 0; p <= n->nports && !rc; p++) {
+            const struct topo_port *x = &n->port[p];
+            if (!x->lid)
+                continue;
+            for (int l = x->lid; l < x->lid + (1 << x->lmc) && !rc; l++) {
+                if (owner[l] >= 0 && owner[l] != i)
+                    rc = ibn_err_set(e, "LID %d is used by both %s and %s", l,
+                                     t->node[owner[l]].name, n->name);
+                owner[l] = i;
+            }
+        }
+    }
+    free(owner);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* topo.h: the plain description of a fabric as a graph: nodes (switches and channel adapters),
+ * their numbered ports, the cables between ports with their width/speed (or an explicit rate)
+ * and propagation delay, and the LIDs assigned to ports. Generators and readers produce a
+ * struct topo; routing engines read it; the fabric builder turns it into a running model.
+ * Port numbers are IB's: 1..nports are physical ports; a switch's port 0 is its management
+ * port and holds the switch LID. */
+#ifndef IBN_TOPO_H
+#define IBN_TOPO_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/simtime.h"
+#include "topology/linkspeed.h"
+
+enum topo_node_type { TOPO_SWITCH = 1, TOPO_CA = 2 };
+
+struct topo_port {
+    int32_t peer_node;   /* -1 when the port is not cabled */
+    int16_t peer_port;
+    uint8_t width;       /* lanes: 1, 2, 4, 8, 12 */
+    uint8_t speed;       /* enum ib_speed */
+    double rate_bps;     /* data rate; if > 0 it overrides width/speed (abstract links) */
+    simtime_t delay;     /* propagation delay of the cable */
+    uint16_t lid;        /* CA ports: base LID; switches: port 0 holds the switch LID */
+    uint8_t lmc;         /* CA ports (and switch port 0): 2^lmc LIDs from lid */
+    uint64_t guid;       /* port GUID (CA ports), 0 if unknown */
+};
+
+struct topo_node {
+    enum topo_node_type type;
+    char *name;          /* short unique name, e.g. "H1", "S1", or the node description */
+    char *desc;          /* node description (ibnetdiscover's quoted string), may equal name */
+    uint64_t guid;       /* node GUID, 0 if unknown */
+    uint64_t sysimgguid;
+    int nports;
+    struct topo_port *port; /* port[0..nports] */
+    int rank;            /* generator's level (fat-tree stage, 0 = leaf), -1 if none */
+};
+
+struct topo {
+    int nnodes, cap;
+    struct topo_node *node;
+    char *source;        /* where it came from: a file name or a generator description */
+};
+
+void topo_init(struct topo *t);
+void topo_free(struct topo *t);
+
+/* Add a node with ports 1..nports uncabled; returns its index. The name is copied. */
+int topo_add_node(struct topo *t, enum topo_node_type type, const char *name, int nports);
+/* Cable (a, pa) to (b, pb). Fails if either port is out of range or already cabled. */
+int topo_connect(struct topo *t, int a, int pa, int b, int pb, int width, enum ib_speed speed,
+                 double rate_bps, simtime_t delay, struct ibn_err *e);
+/* Index of the node with this name, or -1. */
+int topo_find(const struct topo *t, const char *name);
+
+/* Assign LIDs where none were given: switches first, then CA ports, each CA port getting
+ * 2^lmc consecutive LIDs aligned to 2^lmc. Returns the largest LID used. */
+int topo_assign_lids(struct topo *t, int lmc);
+/* Largest LID in use (counting LMC ranges). */
+int topo_max_lid(const struct topo *t);
+
+/* Data rate of the cable on (node, port) in bits/s. */
+double topo_port_rate_bps(const struct topo *t, int node, int port);
+
+/* Structural checks: peers point back at each other, names unique, every CA port and every
+ * switch reachable from the first node (connected), LIDs unique. Errors name the node/port. */
+int topo_check(const struct topo *t, struct ibn_err *e);
+
+/* Counts, for describing a topology. */
+int topo_count(const struct topo *t, enum topo_node_type type);
+int topo_count_links(const struct topo *t);
+
+#endif
