@@ -1,0 +1,209 @@
+/* params.c: parsing, printing and defaults of declarative parameter tables. */
+#include "core/params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/simtime.h"
+#include "core/units.h"
+
+#define FIELD(obj, p, T) ((T *)((char *)(obj) + (p)->offset))
+#define CFIELD(obj, p, T) ((const T *)((const char *)(obj) + (p)->offset))
+
+static int bounds(const struct param *p, double v, const char *text, char *why, size_t whylen)
+{
+    if (p->min < p->max && (v < p->min || v > p->max)) {
+        snprintf(why, whylen, "%s must be between %g and %g, got %s", p->key, p->min, p->max, text);
+        return -1;
+    }
+    return 0;
+}
+
+int param_set(const struct param *p, void *obj, const char *text, char *why, size_t whylen)
+{
+    char *end;
+    switch (p->type) {
+    case P_INT: {
+        errno = 0;
+        long long v = strtoll(text, &end, 10);
+        if (end == text || *end || errno) {
+            snprintf(why, whylen, "%s expects a whole number, got \"%s\"", p->key, text);
+            return -1;
+        }
+        if (bounds(p, (double)v, text, why, whylen))
+            return -1;
+        *FIELD(obj, p, long long) = v;
+        return 0;
+    }
+    case P_DOUBLE: {
+        double v = strtod(text, &end);
+        if (end == text || *end || !isfinite(v)) {
+            snprintf(why, whylen, "%s expects a number, got \"%s\"", p->key, text);
+            return -1;
+        }
+        if (bounds(p, v, text, why, whylen))
+            return -1;
+        *FIELD(obj, p, double) = v;
+        return 0;
+    }
+    case P_BOOL: {
+        static const char *yes[] = { "true", "yes", "on", "1" }, *no[] = { "false", "no", "off", "0" };
+        for (int i = 0; i < 4; i++) {
+            if (!strcasecmp(text, yes[i])) {
+                *FIELD(obj, p, int) = 1;
+                return 0;
+            }
+            if (!strcasecmp(text, no[i])) {
+                *FIELD(obj, p, int) = 0;
+                return 0;
+            }
+        }
+        snprintf(why, whylen, "%s expects true or false, got \"%s\"", p->key, text);
+        return -1;
+    }
+    case P_STRING: {
+        char **f = FIELD(obj, p, char *);
+        free(*f);
+        *f = strdup(text);
+        return 0;
+    }
+    case P_TIME: {
+        char w[200];
+        if (units_parse_time(text, FIELD(obj, p, simtime_t), w, sizeof w)) {
+            snprintf(why, whylen, "%s: %s", p->key, w);
+            return -1;
+        }
+        return 0;
+    }
+    case P_SIZE: {
+        char w[200];
+        uint64_t v;
+        /* A bare whole number is accepted as bytes for sizes. */
+        unsigned long long n = strtoull(text, &end, 10);
+        if (end != text && !*end && text[0] != '-') {
+            *FIELD(obj, p, uint64_t) = n;
+            return bounds(p, (double)n, text, why, whylen);
+        }
+        if (units_parse_size(text, &v, w, sizeof w)) {
+            snprintf(why, whylen, "%s: %s", p->key, w);
+            return -1;
+        }
+        *FIELD(obj, p, uint64_t) = v;
+        return bounds(p, (double)v, text, why, whylen);
+    }
+    case P_RATE: {
+        char w[200];
+        if (units_parse_rate(text, FIELD(obj, p, double), w, sizeof w)) {
+            snprintf(why, whylen, "%s: %s", p->key, w);
+            return -1;
+        }
+        return 0;
+    }
+    case P_ENUM: {
+        size_t n = 0;
+        char list[256] = "";
+        for (int i = 0; p->choices[i]; i++) {
+            if (!strcasecmp(text, p->choices[i])) {
+                *FIELD(obj, p, int) = i;
+                return 0;
+            }
+            n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
+                                  i ? ", " : "", p->choices[i]);
+        }
+        snprintf(why, whylen, "%s expects one of: %s; got \"%s\"", p->key, list, text);
+        return -1;
+    }
+    }
+    snprintf(why, whylen, "%s: unknown parameter type", p->key);
+    return -1;
+}
+
+void param_format(const struct param *p, const void *obj, char *buf, size_t len)
+{
+    switch (p->type) {
+    case P_INT:
+        snprintf(buf, len, "%lld", *CFIELD(obj, p, long long));
+        return;
+    case P_DOUBLE:
+        snprintf(buf, len, "%.17g", *CFIELD(obj, p, double));
+        if (!strpbrk(buf, ".eEn"))
+            strncat(buf, ".0", len - strlen(buf) - 1);
+        return;
+    case P_BOOL:
+        snprintf(buf, len, "%s", *CFIELD(obj, p, int) ? "true" : "false");
+        return;
+    case P_STRING: {
+        const char *s = *CFIELD(obj, p, char *);
+        snprintf(buf, len, "\"%s\"", s ? s : "");
+        return;
+    }
+    case P_TIME: {
+        char t[64];
+        simtime_t v = *CFIELD(obj, p, simtime_t);
+        if (v % PS_PER_NS == 0 || v >= PS_PER_US)
+            units_format_time(v, t, sizeof t);
+        else
+            snprintf(t, sizeof t, "%lld ps", (long long)v);
+        /* Keep it exact: fall back to picoseconds if the short form lost digits. */
+        simtime_t back;
+        char why[64];
+        if (units_parse_time(t, &back, why, sizeof why) || back != v)
+            snprintf(t, sizeof t, "%lld ps", (long long)v);
+        snprintf(buf, len, "\"%s\"", t);
+        return;
+    }
+    case P_SIZE: {
+        char t[64];
+        units_format_size(*CFIELD(obj, p, uint64_t), t, sizeof t);
+        snprintf(buf, len, "\"%s\"", t);
+        return;
+    }
+    case P_RATE: {
+        char t[64];
+        units_format_rate(*CFIELD(obj, p, double), t, sizeof t);
+        snprintf(buf, len, "\"%s\"", t);
+        return;
+    }
+    case P_ENUM:
+        snprintf(buf, len, "\"%s\"", p->choices[*CFIELD(obj, p, int)]);
+        return;
+    }
+}
+
+int params_set_defaults(const struct param *tab, void *obj, char *why, size_t whylen)
+{
+    for (const struct param *p = tab; p->key; p++)
+        if (p->def && param_set(p, obj, p->def, why, whylen))
+            return -1;
+    return 0;
+}
+
+const struct param *params_find(const struct param *tab, const char *key)
+{
+    for (const struct param *p = tab; p->key; p++)
+        if (!strcmp(p->key, key))
+            return p;
+    return NULL;
+}
+
+void params_list_keys(const struct param *tab, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (const struct param *p = tab; p->key && n < len; p++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", p == tab ? "" : ", ", p->key);
+}
+
+void params_free(const struct param *tab, void *obj)
+{
+    for (const struct param *p = tab; p->key; p++)
+        if (p->type == P_STRING) {
+            free(*FIELD(obj, p, char *));
+            *FIELD(obj, p, char *) = NULL;
+        }
+}

@@ -1,0 +1,48 @@
+/* params.h: declarative parameter schemas. A module that takes settings (a switch architecture,
+ * an arrival process, a congestion-control plug-in) describes them as a table of struct param:
+ * key, type, where it lives in the module's plain struct, default, help. The scenario parser
+ * fills any such struct from user text through this table, so modules never see the parser,
+ * every key gets the same checking and error wording, and the resolved scenario and the
+ * scenario reference are printed from the same tables. */
+#ifndef IBN_PARAMS_H
+#define IBN_PARAMS_H
+
+#include <stddef.h>
+
+enum param_type {
+    P_INT,    /* long long */
+    P_DOUBLE, /* double */
+    P_BOOL,   /* int: 0/1; text true/false/yes/no/on/off/1/0 */
+    P_STRING, /* char *, owned (strdup) */
+    P_TIME,   /* simtime_t, text with a unit: "100 ns" */
+    P_SIZE,   /* uint64_t bytes, text with a unit: "64 KiB" */
+    P_RATE,   /* double bits/s, text with a unit: "13.5 Gb/s" */
+    P_ENUM,   /* int index into choices */
+};
+
+struct param {
+    const char *key;
+    enum param_type type;
+    size_t offset;               /* offsetof(struct ..., field) */
+    const char *def;             /* default as text; NULL means the key is required */
+    const char *help;
+    const char *const *choices;  /* P_ENUM: NULL-terminated names */
+    double min, max;             /* P_INT, P_DOUBLE: inclusive bounds when min < max */
+};
+
+#define PARAM_END { NULL, 0, 0, NULL, NULL, NULL, 0, 0 }
+
+/* Parse `text` into the field of `obj` described by p. On failure returns -1 and writes into
+ * `why` what was expected (without any file:line: the caller adds the place). */
+int param_set(const struct param *p, void *obj, const char *text, char *why, size_t whylen);
+/* The field's value as text in scenario syntax (strings quoted). */
+void param_format(const struct param *p, const void *obj, char *buf, size_t len);
+/* Set every field that has a default. Returns -1 (with why) only if a default is malformed. */
+int params_set_defaults(const struct param *tab, void *obj, char *why, size_t whylen);
+const struct param *params_find(const struct param *tab, const char *key);
+/* "a, b, c": the keys of a table, for "expected one of" messages. */
+void params_list_keys(const struct param *tab, char *buf, size_t len);
+/* Free owned strings. */
+void params_free(const struct param *tab, void *obj);
+
+#endif
