@@ -1,0 +1,322 @@
+/* build.c: builds the running fabric (nodes, ports, credits, switch queues, adapters, flows)
+ * from a topology, forwarding tables and settings, checking what the model needs to run. */
+#include "fabric/build.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+
+static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
+{
+    memset(p, 0, sizeof *p);
+    p->node = n;
+    p->num = (uint16_t)num;
+    p->is_switch = (uint8_t)n->is_switch;
+    for (int s = 0; s < VL_SLOTS; s++)
+        p->ctr[s].wait_since = -1;
+    vlarb_state_init(&p->arb);
+    p->vlarb = n->is_switch ? &f->set.vlarb_sw : &f->set.vlarb_ca;
+}
+
+static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
+{
+    static const uint32_t mtus[] = { 256, 512, 1024, 2048, 4096 };
+    int ok = 0;
+    for (int i = 0; i < 5; i++)
+        ok |= s->mtu == mtus[i];
+    if (!ok)
+        return ibn_err_set(e, "fabric.mtu must be an IB MTU (256, 512, 1024, 2048 or 4096), got %u", s->mtu);
+    if (s->nvls < 1 || s->nvls > MAX_VLS)
+        return ibn_err_set(e, "fabric.vls must be 1 to 15 data VLs, got %d", s->nvls);
+    uint32_t biggest = pkt_wire_bytes(s->mtu, s->grh);
+    uint64_t need = (uint64_t)bytes_to_credits(biggest) * CREDIT_BYTES;
+    if (s->switch_buffer < need)
+        return ibn_err_set(e, "switch.buffer (%llu bytes per port and VL) cannot hold one MTU packet "
+                           "(%llu bytes in credits): the fabric could never forward", 
+                           (unsigned long long)s->switch_buffer, (unsigned long long)need);
+    if (s->hca_buffer < need)
+        return ibn_err_set(e, "hca.buffer (%llu bytes per port and VL) cannot hold one MTU packet "
+                           "(%llu bytes in credits)", (unsigned long long)s->hca_buffer,
+                           (unsigned long long)need);
+    for (int sl = 0; sl < 16; sl++)
+        if (s->sl2vl[sl] >= s->nvls && s->sl2vl[sl] != VL15)
+            return ibn_err_set(e, "qos.sl2vl maps SL %d to VL %d, but only VLs 0-%d are in use",
+                               sl, s->sl2vl[sl], s->nvls - 1);
+    return 0;
+}
+
+int fabric_find_host(const struct fabric *f, const char *name)
+{
+    char base[256];
+    int port = 0;
+    snprintf(base, sizeof base, "%s", name);
+    char *colon = strrchr(base, ':');
+    if (colon) {
+        char *end;
+        long v = strtol(colon + 1, &end, 10);
+        if (*end == 0 && end != colon + 1) {
+            port = (int)v;
+            *colon = 0;
+        }
+    }
+    for (int h = 0; h < f->nhosts; h++)
+        if (!strcmp(f->hosts[h].node->name, base) && (!port || f->hosts[h].port->num == port))
+            return h;
+    return -1;
+}
+
+static int add_flow(struct fabric *f, const struct flow_desc *d, const char *name, int src,
+                    struct ibn_err *e)
+{
+    struct flow *fl = &f->flows[f->nflows];
+    memset(fl, 0, sizeof *fl);
+    fl->index = f->nflows;
+    fl->name = xstrdup(name);
+    fl->src_host = src;
+    fl->src = f->hosts[src].port;
+    if (!strcmp(d->dst, "uniform")) {
+        if (f->nhosts < 2)
+            return ibn_err_at(e, d->file, d->line, "flow %s: a uniform destination needs at least two hosts", name);
+        fl->pattern = 1;
+        fl->dst_host = -1;
+    } else {
+        fl->dst_host = fabric_find_host(f, d->dst);
+        if (fl->dst_host < 0)
+            return ibn_err_at(e, d->file, d->line, "flow %s: destination \"%s\" is not a host of "
+                              "the topology (expected a CA name or \"uniform\")", name, d->dst);
+        if (fl->dst_host == src)
+            return ibn_err_at(e, d->file, d->line, "flow %s sends to its own host %s", name, d->dst);
+    }
+    if (d->sl < 0 || d->sl > 15)
+        return ibn_err_at(e, d->file, d->line, "flow %s: sl must be 0-15", name);
+    fl->sl = (uint8_t)d->sl;
+    fl->vl = f->set.sl2vl[fl->sl];
+    fl->start = d->start;
+    fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
+    if (arrival_init(&fl->arr, &d->arr, e)) {
+        ibn_err_prefix(e, "flow %s: ", name);
+        if (d->file)
+            ibn_err_prefix(e, "%s:%d: ", d->file, d->line);
+        return -1;
+    }
+    fl->saturate = fl->arr.d.kind == ARRIVAL_SATURATE;
+    char key[300];
+    snprintf(key, sizeof key, "flow/%s", name);
+    fl->rng = rng_stream(f->seed, key);
+    fl->qcap = f->set.max_pending ? f->set.max_pending : 1;
+    fl->mq = xcalloc(fl->qcap, sizeof *fl->mq);
+    fl->next_ok = 0;
+    hist_init(&fl->st.net_latency);
+    hist_init(&fl->st.e2e_latency);
+    hist_init(&fl->st.msg_latency);
+    f->nflows++;
+    fabric_schedule(f, fl->start, EV_FLOW_START, fl, 0, 0);
+    return 0;
+}
+
+int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
+                 const struct run_desc *d, struct ibn_err *e)
+{
+    memset(f, 0, sizeof *f);
+    if (check_settings(&d->set, e))
+        return -1;
+    f->set = d->set;
+    f->nvs = f->set.nvls + 1;
+    f->seed = d->seed;
+    f->warmup = d->warmup;
+    f->end = d->end;
+    f->drain_limit = d->drain_limit;
+    f->sample_interval = d->sample_interval;
+    if (f->set.inject_limit_bps > 0)
+        f->inject_rate = byterate_from_bps(f->set.inject_limit_bps);
+    if (f->set.sink_limit_bps > 0)
+        f->sink_rate = byterate_from_bps(f->set.sink_limit_bps);
+    eventq_init(&f->q, 4096);
+    pktpool_init(&f->pool, 4096);
+    f->nnodes = t->nnodes;
+    f->nodes = xcalloc((size_t)t->nnodes, sizeof *f->nodes);
+    f->max_lid = l->max_lid;
+    int32_t sw_cap = (int32_t)(f->set.switch_buffer / CREDIT_BYTES);
+    int32_t ca_cap = (int32_t)(f->set.hca_buffer / CREDIT_BYTES);
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *tn = &t->node[i];
+        struct node *n;
+        if (tn->type == TOPO_SWITCH) {
+            struct sw *s = xcalloc(1, sizeof *s);
+            n = &s->n;
+            n->is_switch = 1;
+            s->arch = f->set.arch;
+            s->latency = f->set.switch_latency;
+            s->read_ports = f->set.read_ports;
+            s->speedup = f->set.speedup;
+            s->words = (tn->nports + 1 + 63) / 64;
+            s->lft = l->table[i];
+            s->max_lid = l->max_lid;
+            size_t np = (size_t)tn->nports + 1;
+            size_t nq = s->arch == SWITCH_VOQ ? np * np * (size_t)f->nvs : np * (size_t)f->nvs;
+            s->q = xmalloc(nq * sizeof *s->q);
+            for (size_t k = 0; k < nq; k++)
+                pktq_init(&s->q[k]);
+            s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
+            s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
+            s->reads = xcalloc(np, 1);
+            s->stalled = xcalloc((size_t)s->words, sizeof *s->stalled);
+        } else {
+            n = xcalloc(1, sizeof *n);
+        }
+        n->index = i;
+        n->name = tn->name;
+        n->nports = tn->nports;
+        n->port = xcalloc((size_t)tn->nports + 1, sizeof *n->port);
+        for (int p = 0; p <= tn->nports; p++)
+            port_init(f, &n->port[p], n, p);
+        f->nodes[i] = n;
+    }
+    /* Cables, rates, buffers and initial credits; hosts. */
+    f->hosts = xcalloc((size_t)t->nnodes * 4 + 1, sizeof *f->hosts);
+    int hosts_cap = t->nnodes * 4 + 1;
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *tn = &t->node[i];
+        struct node *n = f->nodes[i];
+        for (int p = 1; p <= tn->nports; p++) {
+            const struct topo_port *tp = &tn->port[p];
+            struct port *pt = &n->port[p];
+            if (tp->peer_node < 0)
+                continue;
+            pt->peer = &f->nodes[tp->peer_node]->port[tp->peer_port];
+            pt->rate = byterate_from_bps(topo_port_rate_bps(t, i, p));
+            pt->delay = tp->delay;
+            pt->lid = tp->lid;
+            pt->lmc = tp->lmc;
+            for (int s = 0; s < f->set.nvls; s++)
+                pt->rx_cap[s] = n->is_switch ? sw_cap : ca_cap;
+            if (!n->is_switch) {
+                if (f->nhosts == hosts_cap)
+                    ibn_panic("host table overflow");
+                pt->hca = xcalloc(1, sizeof *pt->hca);
+                for (int s = 0; s < VL_SLOTS; s++)
+                    pt->hca->ring[s] = FLOW_NIL;
+                pktq_init(&pt->hca->ctrl);
+                pktq_init(&pt->hca->sinkq);
+                pt->hca->host = f->nhosts;
+                f->hosts[f->nhosts].node = n;
+                f->hosts[f->nhosts].port = pt;
+                f->nhosts++;
+                if (!tp->lid)
+                    return ibn_err_set(e, "adapter %s port %d has no LID", n->name, p);
+            }
+        }
+    }
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = 1; p <= f->nodes[i]->nports; p++) {
+            struct port *pt = &f->nodes[i]->port[p];
+            if (pt->peer)
+                for (int s = 0; s < f->set.nvls; s++)
+                    pt->credits[s] = pt->peer->rx_cap[s];
+        }
+    f->host_of_lid = xmalloc(((size_t)f->max_lid + 1) * sizeof *f->host_of_lid);
+    for (int lid = 0; lid <= f->max_lid; lid++)
+        f->host_of_lid[lid] = -1;
+    for (int h = 0; h < f->nhosts; h++) {
+        struct port *pt = f->hosts[h].port;
+        for (int lid = pt->lid; lid < pt->lid + (1 << pt->lmc) && lid <= f->max_lid; lid++)
+            f->host_of_lid[lid] = h;
+    }
+    /* Flows. */
+    int total = 0;
+    for (int i = 0; i < d->nflows; i++)
+        total += strcmp(d->flows[i].src, "*") ? 1 : f->nhosts;
+    f->flows = xcalloc((size_t)total + 1, sizeof *f->flows);
+    for (int i = 0; i < d->nflows; i++) {
+        const struct flow_desc *fd = &d->flows[i];
+        if (!strcmp(fd->src, "*")) {
+            for (int h = 0; h < f->nhosts; h++) {
+                char name[300];
+                snprintf(name, sizeof name, "%s@%s", fd->name, f->hosts[h].node->name);
+                if (!strcmp(fd->dst, f->hosts[h].node->name))
+                    continue; /* a host does not send to itself */
+                if (add_flow(f, fd, name, h, e))
+                    return -1;
+            }
+            continue;
+        }
+        int src = fabric_find_host(f, fd->src);
+        if (src < 0)
+            return ibn_err_at(e, fd->file, fd->line, "flow %s: source \"%s\" is not a host of the "
+                              "topology (expected a CA name, \"NAME:PORT\" or \"*\" for every host)",
+                              fd->name, fd->src);
+        if (add_flow(f, fd, fd->name, src, e))
+            return -1;
+    }
+    fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
+    if (f->sample_interval > 0 && f->sample_interval <= f->end)
+        fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
+    return 0;
+}
+
+int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t map[16],
+                     struct ibn_err *e)
+{
+    if (node < 0 || node >= f->nnodes || !f->nodes[node]->is_switch)
+        return ibn_err_set(e, "SL-to-VL tables per port pair exist on switches only");
+    struct sw *s = node_sw(f->nodes[node]);
+    int np = s->n.nports + 1;
+    if (in < 1 || in >= np || out < 1 || out >= np)
+        return ibn_err_set(e, "switch %s has no port pair %d -> %d", s->n.name, in, out);
+    for (int i = 0; i < 16; i++)
+        if (map[i] >= f->set.nvls && map[i] != VL15)
+            return ibn_err_set(e, "SL %d maps to VL %d, but only VLs 0-%d are in use", i, map[i],
+                               f->set.nvls - 1);
+    if (!s->sl2vl) {
+        s->sl2vl = xmalloc((size_t)np * (size_t)np * 16);
+        for (int a = 0; a < np; a++)
+            for (int b = 0; b < np; b++)
+                memcpy(s->sl2vl + ((size_t)a * (size_t)np + (size_t)b) * 16, f->set.sl2vl, 16);
+    }
+    memcpy(s->sl2vl + ((size_t)in * (size_t)np + (size_t)out) * 16, map, 16);
+    return 0;
+}
+
+void fabric_free(struct fabric *f)
+{
+    if (f->hooks.destroy)
+        f->hooks.destroy(f);
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct flow *fl = &f->flows[i];
+        free(fl->name);
+        free(fl->mq);
+        if (fl->rng)
+            gsl_rng_free(fl->rng);
+        arrival_free(&fl->arr);
+        hist_free(&fl->st.net_latency);
+        hist_free(&fl->st.e2e_latency);
+        hist_free(&fl->st.msg_latency);
+    }
+    free(f->flows);
+    for (int i = 0; i < f->nnodes; i++) {
+        struct node *n = f->nodes[i];
+        if (!n)
+            continue;
+        for (int p = 0; p <= n->nports; p++)
+            free(n->port[p].hca);
+        free(n->port);
+        if (n->is_switch) {
+            struct sw *s = node_sw(n);
+            free(s->q);
+            free(s->req);
+            free(s->rr);
+            free(s->reads);
+            free(s->stalled);
+            free(s->sl2vl);
+        }
+        free(n);
+    }
+    free(f->nodes);
+    free(f->hosts);
+    free(f->host_of_lid);
+    eventq_free(&f->q);
+    pktpool_free(&f->pool);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,43 @@
+/* build.h: turning a plain description (topology, forwarding tables, settings, flows) into a
+ * running fabric, and releasing it. */
+#ifndef IBN_BUILD_H
+#define IBN_BUILD_H
+
+#include "core/error.h"
+#include "fabric/fabric.h"
+#include "routing/lft.h"
+#include "topology/topo.h"
+#include "traffic/arrival.h"
+
+/* A flow as the scenario states it. src "*" makes one flow per host, named NAME@HOST. */
+struct flow_desc {
+    char *name;
+    char *src;        /* host (CA node) name, optionally "NAME:PORT" */
+    char *dst;        /* host name, or "uniform" for uniformly random other hosts */
+    long long sl;
+    simtime_t start, stop;
+    struct arrival_desc arr;
+    const char *file; /* where it was declared, for errors */
+    int line;
+};
+
+struct run_desc {
+    struct fabric_settings set;
+    simtime_t warmup, end, drain_limit, sample_interval;
+    uint64_t seed;
+    int nflows;
+    struct flow_desc *flows;
+};
+
+int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
+                 const struct run_desc *d, struct ibn_err *e);
+void fabric_free(struct fabric *f);
+
+/* Per-(input, output) SL-to-VL map of one switch (16 entries). */
+int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t map[16],
+                     struct ibn_err *e);
+
+/* Host lookups by name ("H1" or "H1:2"). Returns the host index or -1. */
+int fabric_find_host(const struct fabric *f, const char *name);
+
+#endif

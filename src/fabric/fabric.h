@@ -1,0 +1,288 @@
+/* fabric.h: the running model of an InfiniBand fabric: nodes (switches and channel adapters),
+ * their ports with per-VL credits and receive buffers, flows (queue pairs), the packet pool,
+ * the event queue and the statistics. Built from a topology, forwarding tables and settings by
+ * fabric_build(); run by fabric_run(). All state lives in struct fabric (no globals), so a
+ * fabric partition can be simulated independently.
+ *
+ * Timing model (virtual cut-through, credit-exact):
+ * - a packet may start on a link only when the sender holds credits for all of it
+ *   (ceil(wire bytes / 64) on the packet's VL at the receiver); VL15 needs none;
+ * - its head reaches the peer one propagation delay later; a switch may forward it once the
+ *   head has arrived and the switch latency has passed; the tail leaves no earlier than it
+ *   arrived, so a faster output stays busy until the tail is in;
+ * - the receive-buffer space is freed when the tail has left the input buffer (switch) or the
+ *   adapter has consumed the packet, and the credits reach the sender one link delay later. */
+#ifndef IBN_FABRIC_H
+#define IBN_FABRIC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "core/eventq.h"
+#include "core/simtime.h"
+#include "fabric/hooks.h"
+#include "fabric/packet.h"
+#include "fabric/vlarb.h"
+#include "stats/histogram.h"
+#include "traffic/arrival.h"
+
+#define MAX_VLS 15   /* data VLs 0..14 */
+#define VL_SLOTS 16  /* data VLs plus VL15 (slot 15) */
+#define VL15 15
+#define FLOW_NIL UINT32_MAX
+
+struct node;
+
+/* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
+struct port_vl_counters {
+    uint64_t xmit_bytes, rcv_bytes;
+    uint64_t xmit_pkts, rcv_pkts;
+    simtime_t xmit_wait;     /* time with a packet waiting and no credits for it */
+    simtime_t wait_since;    /* start of the current wait, or -1 */
+};
+
+struct port {
+    struct node *node;
+    struct port *peer;       /* the other end of the cable, NULL if uncabled */
+    uint16_t num;            /* IB port number */
+    uint16_t lid;            /* adapter ports: base LID */
+    uint8_t lmc;
+    uint8_t tx_busy;
+    uint8_t is_switch;
+    byterate_t rate;         /* data rate of the cable */
+    simtime_t delay;         /* propagation delay of the cable */
+    simtime_t busy_until;
+    /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units). */
+    int32_t credits[VL_SLOTS];
+    struct vlarb_table *vlarb;
+    struct vlarb_state arb;
+    /* Receive side: buffer capacity and use per VL slot, in credits. */
+    int32_t rx_cap[VL_SLOTS];
+    int32_t rx_used[VL_SLOTS];
+    int32_t rx_peak;         /* largest total use seen, credits */
+    struct port_vl_counters ctr[VL_SLOTS];
+    uint64_t sample_rx_credit_time; /* for the occupancy time series */
+    void *cc;                /* congestion-control state of this port (plug-in owned) */
+    /* Adapter ports only. */
+    struct hca_port *hca;
+};
+
+/* Switch architectures: how input buffers are organised. */
+enum switch_arch { SWITCH_VOQ, SWITCH_FIFO };
+
+struct node {
+    int index;               /* in the topology */
+    int is_switch;
+    const char *name;
+    int nports;
+    struct port *port;       /* port[0..nports]; port[0] unused in the data path */
+};
+
+struct sw {
+    struct node n;
+    enum switch_arch arch;
+    simtime_t latency;       /* head arrival to earliest forwarding */
+    int read_ports;          /* crossbar read ports per input */
+    double speedup;          /* crossbar speed / output link speed */
+    int words;               /* 64-bit words of an input bitset */
+    const uint8_t *lft;      /* output port per LID */
+    int max_lid;
+    uint8_t *sl2vl;          /* [in][out][16] or NULL: VL = SL mod nvls */
+    struct pktq *q;          /* VOQ: [in][out][slot]; FIFO: [in][slot] */
+    uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
+    uint16_t *rr;            /* [out][slot] last input served */
+    uint8_t *reads;          /* [in] read ports in use */
+    uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
+};
+
+/* A message waiting at its flow. */
+struct msg {
+    simtime_t created;
+    simtime_t deadline;
+    uint32_t bytes;
+    uint16_t dst_lid;
+};
+
+struct flow_stats {
+    uint64_t msgs_offered, msgs_refused;
+    uint64_t pkts_sent, bytes_sent;
+    uint64_t pkts_delivered, bytes_delivered, msgs_delivered;   /* measured (after warm-up) */
+    uint64_t interval_bytes;      /* delivered since the last sample */
+    struct histogram net_latency; /* head injected to delivered, per packet */
+    struct histogram e2e_latency; /* message created to delivered, per packet */
+    struct histogram msg_latency; /* message created to its last packet delivered */
+};
+
+struct flow {
+    uint32_t index;
+    char *name;
+    struct port *src;        /* source adapter port */
+    int src_host;            /* index into fabric.hosts */
+    int dst_host;            /* fixed destination host, or -1 for a pattern */
+    int pattern;             /* 0 fixed, 1 uniform over the other hosts */
+    uint8_t sl, vl;
+    uint8_t active;          /* started and not stopped */
+    uint8_t ready;           /* in its port's ready ring */
+    uint8_t waking;          /* a wake event is pending */
+    uint8_t saturate;
+    simtime_t start, stop;
+    simtime_t next_ok;       /* earliest start of its next packet (pacing, CC inter-packet delay) */
+    struct arrival arr;
+    gsl_rng *rng;
+    /* Messages waiting: a ring of capacity qcap. */
+    struct msg *mq;
+    uint32_t qhead, qn, qcap;
+    /* The message being sent. */
+    struct msg cur;
+    uint32_t cur_left;
+    struct msg_draw next_draw; /* the message the pending EV_FLOW_MSG will bring */
+    uint32_t msg_seq;
+    uint32_t ring_prev, ring_next;
+    struct flow_stats st;
+    void *cc;                /* congestion-control state of this flow (plug-in owned) */
+};
+
+/* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
+struct hca_port {
+    uint32_t ring[VL_SLOTS];   /* a ready flow per VL (round-robin ring head), FLOW_NIL if none */
+    struct pktq ctrl;          /* control packets (CNPs, ACKs): priority path */
+    simtime_t inject_free;     /* the injection limit's server is free from then */
+    struct pktq sinkq;         /* packets whose tail has arrived, waiting to be consumed */
+    uint8_t sink_busy;
+    uint8_t wake_pending;      /* a TX_DONE is scheduled for the injection limit */
+    int host;                  /* index into fabric.hosts */
+};
+
+struct fabric_settings {
+    uint32_t mtu;
+    int nvls;                /* data VLs in use, 1..15 */
+    int grh;
+    enum switch_arch arch;
+    simtime_t switch_latency;
+    int read_ports;
+    double speedup;
+    uint64_t switch_buffer;  /* receive buffer per switch port and VL, bytes */
+    uint64_t hca_buffer;     /* receive buffer per adapter port and VL, bytes */
+    double inject_limit_bps; /* 0: none */
+    double sink_limit_bps;   /* 0: none */
+    int limit_counts_wire;   /* rate limits count wire bytes (1) or payload (0) */
+    simtime_t credit_delay;  /* extra delay of a credit update beyond the propagation delay */
+    uint32_t max_pending;    /* messages a flow may hold before refusing new ones */
+    uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
+    struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
+};
+
+/* The counters the end-of-run invariants compare. */
+struct fabric_counts {
+    uint64_t created, delivered, misdelivered;
+    uint64_t dropped_unroutable;
+    uint64_t ctrl_created;
+};
+
+enum fabric_event {
+    EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
+    EV_TX_DONE,      /* obj: port. The transmitter is free */
+    EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
+    EV_CREDIT,       /* obj: port (sender); a: credits; b: VL slot */
+    EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
+    EV_SINK_DONE,    /* obj: adapter port. The sink consumed its head packet */
+    EV_FLOW_START,   /* obj: flow */
+    EV_FLOW_MSG,     /* obj: flow. A message arrives from the flow's process */
+    EV_FLOW_WAKE,    /* obj: flow. Its pacing delay ended */
+    EV_FLOW_STOP,    /* obj: flow */
+    EV_SAMPLE,       /* time-series sample */
+    EV_END,          /* end of the measured run: sources stop */
+    EV_CALL,         /* obj: struct fabric_call */
+};
+
+/* A plug-in timer. */
+struct fabric_call {
+    void (*fn)(struct fabric *f, void *arg);
+    void *arg;
+};
+
+struct host {
+    struct node *node;
+    struct port *port;
+};
+
+struct fabric {
+    simtime_t now;
+    struct eventq q;
+    struct pktpool pool;
+    struct fabric_settings set;
+    byterate_t inject_rate, sink_rate; /* from the settings' limits */
+    int nvs;                 /* VL slots in use: nvls data VLs + VL15 */
+    int nnodes;
+    struct node **nodes;     /* by topology index */
+    int nhosts;
+    struct host *hosts;      /* adapter ports that are cabled, in topology order */
+    int *host_of_lid;        /* LID -> host index, -1 */
+    int max_lid;
+    uint32_t nflows;
+    struct flow *flows;
+    struct fabric_hooks hooks;
+    struct fabric_counts cnt;
+    /* Run control. */
+    simtime_t warmup, end, drain_limit, sample_interval;
+    uint64_t events;
+    uint64_t hops;           /* packet transmissions on links */
+    volatile int *interrupt; /* set asynchronously to stop the run */
+    int ended;               /* sources have stopped */
+    /* Time series. */
+    FILE *flow_csv, *port_csv;
+    simtime_t last_sample;
+    uint64_t seed;
+};
+
+/* Scheduling (for the data path and plug-ins). */
+static inline void fabric_schedule(struct fabric *f, simtime_t t, uint8_t type, void *obj, uint32_t a,
+                                   uint16_t b)
+{
+    eventq_push(&f->q, t, type, obj, a, b);
+}
+/* Call fn(f, arg) at time t: `call` must stay valid until then (plug-ins keep it in their state). */
+void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *call);
+
+/* Queue a control packet (CNP or ACK) at adapter port `from` for `dst_lid`, on the priority
+ * path, reporting on data flow `about`. */
+void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                         uint8_t flags, uint32_t about);
+/* A flow's pacing changed (next_ok moved): re-evaluate whether it may send. */
+void fabric_flow_repace(struct fabric *f, struct flow *fl);
+
+/* Per-VL arrays are indexed by slot: data VL v is slot v, VL15 is slot nvls. */
+static inline int fabric_slot(const struct fabric *f, int vl)
+{
+    return vl == VL15 ? f->set.nvls : vl;
+}
+static inline int fabric_slot_vl(const struct fabric *f, int slot)
+{
+    return slot == f->set.nvls ? VL15 : slot;
+}
+
+/* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
+void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
+void switch_try_send(struct fabric *f, struct sw *s, int out);
+void switch_read_done(struct fabric *f, struct port *in);
+void hca_try_send(struct fabric *f, struct port *p);
+void hca_sink_arrive(struct fabric *f, struct port *p, uint32_t pidx);
+void hca_sink_done(struct fabric *f, struct port *p);
+void flow_start(struct fabric *f, struct flow *fl);
+void flow_message(struct fabric *f, struct flow *fl);
+void flow_wake(struct fabric *f, struct flow *fl);
+void flow_stop(struct fabric *f, struct flow *fl);
+/* Common to both: put a packet on the wire of `out`. `tail_here` is when its tail is (or
+ * will be) at this node. Returns when the transmitter is free again. */
+simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here);
+/* Credits for a packet whose space at `in` frees at time t travel back to the sender. */
+void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t);
+
+static inline struct sw *node_sw(struct node *n)
+{
+    return (struct sw *)n;
+}
+
+#endif

@@ -1,0 +1,359 @@
+/* hca.c: host channel adapters. Each adapter port holds the flows (queue pairs) that send from
+ * it, in a round-robin ring per VL of the flows that may send now; a priority path for control
+ * packets (CNPs, ACKs); an optional injection rate limit (the host bus); and the sink, which
+ * consumes arriving packets, at an optional reception rate limit, and returns their credits.
+ * Flows draw messages from their arrival process, cut them into MTU-sized packets, and pause
+ * while a pacing delay (next_ok, set by congestion control) is pending, without blocking the
+ * other flows of the port. */
+#include <string.h>
+
+#include "core/error.h"
+#include "fabric/fabric.h"
+
+/* ---- ready rings: flows of one port and VL that may send now, served round robin ---- */
+
+static void ring_insert(struct fabric *f, struct flow *fl)
+{
+    struct hca_port *h = fl->src->hca;
+    int slot = fabric_slot(f, fl->vl);
+    uint32_t head = h->ring[slot];
+    if (head == FLOW_NIL) {
+        fl->ring_prev = fl->ring_next = fl->index;
+        h->ring[slot] = fl->index;
+    } else {
+        /* Insert before the head: the newcomer is served last in this round. */
+        struct flow *hd = &f->flows[head], *tl = &f->flows[hd->ring_prev];
+        fl->ring_next = head;
+        fl->ring_prev = tl->index;
+        tl->ring_next = fl->index;
+        hd->ring_prev = fl->index;
+    }
+    fl->ready = 1;
+}
+
+static void ring_remove(struct fabric *f, struct flow *fl)
+{
+    struct hca_port *h = fl->src->hca;
+    int slot = fabric_slot(f, fl->vl);
+    if (fl->ring_next == fl->index) {
+        h->ring[slot] = FLOW_NIL;
+    } else {
+        f->flows[fl->ring_prev].ring_next = fl->ring_next;
+        f->flows[fl->ring_next].ring_prev = fl->ring_prev;
+        if (h->ring[slot] == fl->index)
+            h->ring[slot] = fl->ring_next;
+    }
+    fl->ready = 0;
+}
+
+static inline int flow_has_data(const struct flow *fl)
+{
+    return fl->cur_left > 0 || fl->qn > 0 || (fl->saturate && fl->active);
+}
+
+/* Put the flow in or out of its ring according to whether it may send now. */
+static void flow_update(struct fabric *f, struct flow *fl)
+{
+    int has = flow_has_data(fl);
+    if (has && fl->next_ok <= f->now) {
+        if (!fl->ready) {
+            ring_insert(f, fl);
+            if (!fl->src->tx_busy)
+                hca_try_send(f, fl->src);
+        }
+        return;
+    }
+    if (fl->ready)
+        ring_remove(f, fl);
+    if (has && !fl->waking) {
+        fl->waking = 1;
+        fabric_schedule(f, fl->next_ok, EV_FLOW_WAKE, fl, 0, 0);
+    }
+}
+
+void fabric_flow_repace(struct fabric *f, struct flow *fl)
+{
+    flow_update(f, fl);
+}
+
+void flow_wake(struct fabric *f, struct flow *fl)
+{
+    fl->waking = 0;
+    flow_update(f, fl);
+}
+
+/* ---- messages ---- */
+
+static uint16_t host_lid(const struct fabric *f, int host)
+{
+    return f->hosts[host].port->lid;
+}
+
+static int pick_dest(struct fabric *f, struct flow *fl)
+{
+    if (!fl->pattern)
+        return fl->dst_host;
+    int d = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(f->nhosts - 1));
+    return d >= fl->src_host ? d + 1 : d;
+}
+
+static void draw_next(struct fabric *f, struct flow *fl, struct msg_draw *d)
+{
+    arrival_next(&fl->arr, fl->rng, d);
+    if (d->bytes == 0)
+        d->bytes = 1;
+}
+
+void flow_start(struct fabric *f, struct flow *fl)
+{
+    if (f->ended || f->now >= fl->stop)
+        return;
+    fl->active = 1;
+    if (fl->saturate) {
+        flow_update(f, fl);
+        return;
+    }
+    draw_next(f, fl, &fl->next_draw);
+    fabric_schedule(f, f->now + fl->next_draw.gap, EV_FLOW_MSG, fl, 0, 0);
+}
+
+void flow_stop(struct fabric *f, struct flow *fl)
+{
+    fl->active = 0;
+    flow_update(f, fl);
+}
+
+/* The drawn message arrives at the flow now; the next one is drawn and scheduled. */
+void flow_message(struct fabric *f, struct flow *fl)
+{
+    if (!fl->active)
+        return;
+    uint32_t bytes = fl->next_draw.bytes;
+    simtime_t deadline = fl->next_draw.deadline;
+    fl->st.msgs_offered++;
+    if (fl->qn == fl->qcap) {
+        fl->st.msgs_refused++;
+    } else {
+        struct msg *m = &fl->mq[(fl->qhead + fl->qn) % fl->qcap];
+        m->created = f->now;
+        m->deadline = deadline ? f->now + deadline : 0;
+        m->bytes = bytes;
+        m->dst_lid = host_lid(f, pick_dest(f, fl));
+        fl->qn++;
+        flow_update(f, fl);
+    }
+    draw_next(f, fl, &fl->next_draw);
+    simtime_t t = f->now + fl->next_draw.gap;
+    if (t < fl->stop && t < f->end)
+        fabric_schedule(f, t, EV_FLOW_MSG, fl, 0, 0);
+}
+
+/* Next packet of the flow: starts its next message if the current one is done. */
+static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
+{
+    if (fl->cur_left == 0) {
+        if (fl->qn) {
+            fl->cur = fl->mq[fl->qhead];
+            fl->qhead = (fl->qhead + 1) % fl->qcap;
+            fl->qn--;
+        } else { /* saturating source: a new message now */
+            fl->cur.created = f->now;
+            fl->cur.deadline = 0;
+            fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
+            fl->cur.dst_lid = host_lid(f, pick_dest(f, fl));
+            fl->st.msgs_offered++;
+        }
+        fl->cur_left = fl->cur.bytes;
+    }
+    uint32_t payload = fl->cur_left < f->set.mtu ? fl->cur_left : f->set.mtu;
+    uint32_t idx = pktpool_alloc(&f->pool);
+    struct packet *p = pkt(&f->pool, idx);
+    p->t_created = fl->cur.created;
+    p->t_injected = f->now;
+    p->t_tail = f->now;
+    p->next = PKT_NIL;
+    p->flow = fl->index;
+    p->msg = fl->msg_seq;
+    p->about_flow = fl->index;
+    p->src_lid = fl->src->lid;
+    p->dst_lid = fl->cur.dst_lid;
+    p->payload = (uint16_t)payload;
+    p->wire_bytes = (uint16_t)pkt_wire_bytes(payload, f->set.grh);
+    p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
+    p->sl = fl->sl;
+    p->vl = fl->vl;
+    p->hops = 0;
+    p->flags = fl->cur.created >= f->warmup ? PKT_MEASURED : 0;
+    fl->cur_left -= payload;
+    if (fl->cur_left == 0) {
+        p->flags |= PKT_LAST;
+        fl->msg_seq++;
+    }
+    fl->st.pkts_sent++;
+    fl->st.bytes_sent += payload;
+    f->cnt.created++;
+    return idx;
+}
+
+/* Credits the flow's next packet needs. */
+static int32_t flow_next_credits(const struct fabric *f, const struct flow *fl)
+{
+    uint32_t left = fl->cur_left ? fl->cur_left
+                    : fl->qn    ? fl->mq[fl->qhead].bytes
+                                : (uint32_t)fl->arr.d.msg_bytes;
+    uint32_t payload = left < f->set.mtu ? left : f->set.mtu;
+    return (int32_t)bytes_to_credits(pkt_wire_bytes(payload, f->set.grh));
+}
+
+static void inject_account(struct fabric *f, struct port *p, const struct packet *x)
+{
+    if (f->set.inject_limit_bps <= 0)
+        return;
+    struct hca_port *h = p->hca;
+    uint32_t bytes = f->set.limit_counts_wire ? x->wire_bytes : x->payload;
+    simtime_t start = h->inject_free > f->now ? h->inject_free : f->now;
+    h->inject_free = start + byterate_time(f->inject_rate, bytes);
+}
+
+void hca_try_send(struct fabric *f, struct port *p)
+{
+    if (p->tx_busy || !p->peer)
+        return;
+    struct hca_port *h = p->hca;
+    if (h->inject_free > f->now) {
+        if (!h->wake_pending) {
+            h->wake_pending = 1;
+            fabric_schedule(f, h->inject_free, EV_TX_DONE, p, 1, 0);
+        }
+        return;
+    }
+    /* The control path first. */
+    if (h->ctrl.head != PKT_NIL) {
+        struct packet *c = pkt(&f->pool, h->ctrl.head);
+        int slot = fabric_slot(f, c->vl);
+        if (c->vl == VL15 || p->credits[slot] >= c->credits) {
+            uint32_t idx = pktq_pop(&h->ctrl, &f->pool);
+            c->t_injected = f->now;
+            port_transmit(f, p, idx, f->now);
+            return;
+        }
+    }
+    uint32_t ready = 0;
+    for (int slot = 0; slot < f->nvs; slot++) {
+        uint32_t fi = h->ring[slot];
+        if (fi == FLOW_NIL)
+            continue;
+        int vl = fabric_slot_vl(f, slot);
+        if (vl == VL15 || p->credits[slot] >= flow_next_credits(f, &f->flows[fi])) {
+            ready |= 1u << vl;
+            if (p->ctr[slot].wait_since >= 0) {
+                p->ctr[slot].xmit_wait += f->now - p->ctr[slot].wait_since;
+                p->ctr[slot].wait_since = -1;
+            }
+        } else if (p->ctr[slot].wait_since < 0) {
+            p->ctr[slot].wait_since = f->now;
+        }
+    }
+    if (!ready)
+        return;
+    int vl = vlarb_pick(p->vlarb, &p->arb, ready);
+    if (vl < 0)
+        return;
+    int slot = fabric_slot(f, vl);
+    struct flow *fl = &f->flows[h->ring[slot]];
+    h->ring[slot] = fl->ring_next; /* round robin: the next flow goes first next time */
+    uint32_t idx = flow_make_packet(f, fl);
+    struct packet *x = pkt(&f->pool, idx);
+    vlarb_charge(p->vlarb, &p->arb, vl, x->wire_bytes);
+    inject_account(f, p, x);
+    if (f->hooks.on_source_send)
+        f->hooks.on_source_send(f, fl, x);
+    port_transmit(f, p, idx, f->now);
+    flow_update(f, fl);
+}
+
+/* ---- control path ---- */
+
+void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                         uint8_t flags, uint32_t about)
+{
+    uint32_t idx = pktpool_alloc(&f->pool);
+    struct packet *c = pkt(&f->pool, idx);
+    memset(c, 0, sizeof *c);
+    c->t_created = c->t_injected = c->t_tail = f->now;
+    c->flow = FLOW_CONTROL;
+    c->about_flow = about;
+    c->src_lid = from->lid;
+    c->dst_lid = dst_lid;
+    c->payload = 0;
+    c->wire_bytes = (uint16_t)pkt_wire_bytes(0, f->set.grh);
+    c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
+    c->sl = sl;
+    c->vl = f->set.sl2vl[sl & 15];
+    c->flags = flags;
+    f->cnt.created++;
+    f->cnt.ctrl_created++;
+    pktq_push(&from->hca->ctrl, &f->pool, idx);
+    if (!from->tx_busy)
+        hca_try_send(f, from);
+}
+
+/* ---- sink ---- */
+
+static void deliver(struct fabric *f, struct port *at, uint32_t idx)
+{
+    struct packet *x = pkt(&f->pool, idx);
+    if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
+        f->cnt.misdelivered++;
+    port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);
+    if (f->hooks.on_receive)
+        f->hooks.on_receive(f, at, x);
+    if (x->flow != FLOW_CONTROL) {
+        struct flow *fl = &f->flows[x->flow];
+        if (f->now >= f->warmup && !f->ended) {
+            fl->st.pkts_delivered++;
+            fl->st.bytes_delivered += x->payload;
+            fl->st.interval_bytes += x->payload;
+            if (x->flags & PKT_LAST)
+                fl->st.msgs_delivered++;
+        }
+        if (x->flags & PKT_MEASURED) {
+            hist_add(&fl->st.net_latency, f->now - x->t_injected);
+            hist_add(&fl->st.e2e_latency, f->now - x->t_created);
+            if (x->flags & PKT_LAST)
+                hist_add(&fl->st.msg_latency, f->now - x->t_created);
+        }
+    }
+    f->cnt.delivered++;
+    pktpool_release(&f->pool, idx);
+}
+
+static void sink_start(struct fabric *f, struct port *p)
+{
+    struct hca_port *h = p->hca;
+    const struct packet *x = pkt(&f->pool, h->sinkq.head);
+    uint32_t bytes = f->set.limit_counts_wire ? x->wire_bytes : x->payload;
+    h->sink_busy = 1;
+    fabric_schedule(f, f->now + byterate_time(f->sink_rate, bytes), EV_SINK_DONE, p, 0, 0);
+}
+
+void hca_sink_arrive(struct fabric *f, struct port *p, uint32_t idx)
+{
+    struct hca_port *h = p->hca;
+    if (f->set.sink_limit_bps <= 0) {
+        deliver(f, p, idx);
+        return;
+    }
+    pktq_push(&h->sinkq, &f->pool, idx);
+    if (!h->sink_busy)
+        sink_start(f, p);
+}
+
+void hca_sink_done(struct fabric *f, struct port *p)
+{
+    struct hca_port *h = p->hca;
+    h->sink_busy = 0;
+    deliver(f, p, pktq_pop(&h->sinkq, &f->pool));
+    if (h->sinkq.head != PKT_NIL)
+        sink_start(f, p);
+}

@@ -1,0 +1,36 @@
+/* hooks.h: the attachment points for congestion-control and QoS plug-ins. A plug-in is a table
+ * of function pointers (any may be NULL) selected by the scenario; the data path calls them at
+ * these points and knows nothing else about the plug-in:
+ *   on_enqueue      a packet entered a switch input queue for an output (occupancy rose)
+ *   on_dequeue      a packet left a switch input queue (occupancy fell)
+ *   on_depart       a packet is about to leave an output port (switch or adapter): may mark it
+ *   on_receive      a packet was delivered at an adapter (FECN seen, BECN seen, ...)
+ *   on_source_send  a flow sent a packet: may delay the flow's next packet (flow->next_ok)
+ *   on_timer        a timer the plug-in scheduled with fabric_schedule_call() fired
+ * A plug-in's own per-port or per-flow state hangs off the `cc` pointers of struct port and
+ * struct flow, allocated in init. */
+#ifndef IBN_HOOKS_H
+#define IBN_HOOKS_H
+
+#include <stdint.h>
+
+struct fabric;
+struct port;
+struct flow;
+struct packet;
+struct json_t;
+
+struct fabric_hooks {
+    const char *name;
+    void *ctx;  /* the plug-in's own state */
+    void (*on_enqueue)(struct fabric *f, struct port *in, struct port *out, struct packet *p);
+    void (*on_dequeue)(struct fabric *f, struct port *in, struct port *out, struct packet *p);
+    void (*on_depart)(struct fabric *f, struct port *out, struct packet *p);
+    void (*on_receive)(struct fabric *f, struct port *at, struct packet *p);
+    void (*on_source_send)(struct fabric *f, struct flow *fl, struct packet *p);
+    /* Results: add the plug-in's counters to the run summary (a jansson object). */
+    void (*report)(struct fabric *f, struct json_t *summary);
+    void (*destroy)(struct fabric *f);
+};
+
+#endif

@@ -1,0 +1,250 @@
+/* switch.c: the switch data path. Input buffers are organised by the switch architecture
+ * (virtual output queues per input, output and VL; or one FIFO per input and VL, the
+ * head-of-line-blocking baseline). Each output arbitrates in two levels: round robin over the
+ * inputs holding a packet for it on a VL ("an input that just had access does not get it again
+ * until every other requesting input has been served"), then IBA VL arbitration over the VLs
+ * with a sendable packet. Inputs feed the crossbar through a limited number of read ports;
+ * speedup shortens how long a packet holds its read port. */
+#include <string.h>
+
+#include "core/error.h"
+#include "fabric/fabric.h"
+
+static inline uint64_t *req_bits(struct sw *s, const struct fabric *f, int out, int slot)
+{
+    return &s->req[((size_t)out * (size_t)f->nvs + (size_t)slot) * (size_t)s->words];
+}
+
+static inline struct pktq *voq(struct sw *s, const struct fabric *f, int in, int out, int slot)
+{
+    return &s->q[((size_t)in * (size_t)(s->n.nports + 1) + (size_t)out) * (size_t)f->nvs + (size_t)slot];
+}
+
+static inline struct pktq *fifo(struct sw *s, const struct fabric *f, int in, int slot)
+{
+    return &s->q[(size_t)in * (size_t)f->nvs + (size_t)slot];
+}
+
+static inline void bit_set(uint64_t *b, int i) { b[i >> 6] |= 1ULL << (i & 63); }
+static inline void bit_clr(uint64_t *b, int i) { b[i >> 6] &= ~(1ULL << (i & 63)); }
+static inline int bit_get(const uint64_t *b, int i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
+
+/* The packet at input `in` that is next in line for (out, slot), or PKT_NIL. */
+static uint32_t head_for(struct fabric *f, struct sw *s, int in, int out, int slot)
+{
+    if (s->arch == SWITCH_VOQ)
+        return voq(s, f, in, out, slot)->head;
+    for (int v = 0; v < f->nvs; v++) {
+        uint32_t h = fifo(s, f, in, v)->head;
+        if (h != PKT_NIL) {
+            const struct packet *p = pkt(&f->pool, h);
+            if (p->out_port == out && fabric_slot(f, p->out_vl) == slot)
+                return h;
+        }
+    }
+    return PKT_NIL;
+}
+
+/* FIFO architecture: after a FIFO's head changed, make the request bits of `in` for
+ * (out, slot) true to what the heads of its FIFOs now ask for. */
+static void fifo_refresh(struct fabric *f, struct sw *s, int in, int out, int slot)
+{
+    if (head_for(f, s, in, out, slot) != PKT_NIL)
+        bit_set(req_bits(s, f, out, slot), in);
+    else
+        bit_clr(req_bits(s, f, out, slot), in);
+}
+
+void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
+{
+    struct sw *s = node_sw(in->node);
+    struct packet *p = pkt(&f->pool, pidx);
+    int out = p->dst_lid <= s->max_lid ? s->lft[p->dst_lid] : 255;
+    if (out == 255 || out < 1 || out > s->n.nports || !s->n.port[out].peer) {
+        /* No route: the packet is dropped and counted; its buffer space is freed once its
+         * tail has arrived. */
+        int slot = fabric_slot(f, p->vl);
+        port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+        f->cnt.dropped_unroutable++;
+        pktpool_release(&f->pool, pidx);
+        return;
+    }
+    p->in_port = (uint8_t)in->num;
+    p->out_port = (uint8_t)out;
+    if (p->vl == VL15)
+        p->out_vl = VL15;
+    else if (s->sl2vl)
+        p->out_vl = s->sl2vl[((size_t)in->num * (size_t)(s->n.nports + 1) + (size_t)out) * 16 + p->sl];
+    else
+        p->out_vl = f->set.sl2vl[p->sl];
+    int oslot = fabric_slot(f, p->out_vl);
+    if (s->arch == SWITCH_VOQ) {
+        struct pktq *q = voq(s, f, in->num, out, oslot);
+        pktq_push(q, &f->pool, pidx);
+        if (q->n == 1)
+            bit_set(req_bits(s, f, out, oslot), in->num);
+    } else {
+        struct pktq *q = fifo(s, f, in->num, fabric_slot(f, p->vl));
+        pktq_push(q, &f->pool, pidx);
+        if (q->n == 1)
+            bit_set(req_bits(s, f, out, oslot), in->num);
+    }
+    if (f->hooks.on_enqueue)
+        f->hooks.on_enqueue(f, in, &s->n.port[out], p);
+    if (!s->n.port[out].tx_busy)
+        switch_try_send(f, s, out);
+}
+
+/* Round robin over the inputs requesting (out, slot), starting after the last one served.
+ * Returns the input, or -1; sets *credit_blocked when a candidate lacked credits and
+ * *read_blocked when one lacked a free read port. */
+static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
+                      int *credit_blocked, int *read_blocked)
+{
+    const uint64_t *bits = req_bits(s, f, out, slot);
+    int n = s->n.nports + 1, start = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
+    int is15 = slot == f->set.nvls;
+    for (int k = 1; k <= n; k++) {
+        int i = start + k;
+        if (i >= n)
+            i -= n;
+        /* Skip empty words quickly. */
+        if (!bits[i >> 6]) {
+            int next_word_start = ((i >> 6) + 1) << 6;
+            if (next_word_start > n)
+                next_word_start = n;
+            k += next_word_start - i - 1;
+            continue;
+        }
+        if (!bit_get(bits, i))
+            continue;
+        if (s->reads[i] >= s->read_ports) {
+            *read_blocked = 1;
+            continue;
+        }
+        uint32_t h = head_for(f, s, i, out, slot);
+        if (h == PKT_NIL)
+            ibn_panic("switch %s: request bit set for input %d output %d with no packet",
+                      s->n.name, i, out);
+        if (!is15 && pkt(&f->pool, h)->credits > credits) {
+            *credit_blocked = 1;
+            continue;
+        }
+        return i;
+    }
+    return -1;
+}
+
+static inline void wait_end(struct port *op, int slot, simtime_t now)
+{
+    struct port_vl_counters *c = &op->ctr[slot];
+    if (c->wait_since >= 0) {
+        c->xmit_wait += now - c->wait_since;
+        c->wait_since = -1;
+    }
+}
+
+static inline void wait_begin(struct port *op, int slot, simtime_t now)
+{
+    if (op->ctr[slot].wait_since < 0)
+        op->ctr[slot].wait_since = now;
+}
+
+void switch_try_send(struct fabric *f, struct sw *s, int out)
+{
+    struct port *op = &s->n.port[out];
+    if (op->tx_busy || !op->peer)
+        return;
+    int cand[VL_SLOTS];
+    uint32_t ready = 0;
+    int read_blocked = 0;
+    for (int slot = 0; slot < f->nvs; slot++) {
+        const uint64_t *bits = req_bits(s, f, out, slot);
+        int any = 0;
+        for (int w = 0; w < s->words && !any; w++)
+            any = bits[w] != 0;
+        if (!any) {
+            wait_end(op, slot, f->now);
+            continue;
+        }
+        int credit_blocked = 0;
+        int i = pick_input(f, s, out, slot, op->credits[slot], &credit_blocked, &read_blocked);
+        if (i >= 0) {
+            cand[slot] = i;
+            ready |= 1u << fabric_slot_vl(f, slot);
+            wait_end(op, slot, f->now);
+        } else if (credit_blocked) {
+            wait_begin(op, slot, f->now);
+        }
+    }
+    if (!ready) {
+        if (read_blocked)
+            s->stalled[out >> 6] |= 1ULL << (out & 63);
+        return;
+    }
+    int vl = vlarb_pick(op->vlarb, &op->arb, ready);
+    if (vl < 0)
+        return; /* ready VLs have no weight in either table: they wait (reported at drain) */
+    int slot = fabric_slot(f, vl), in = cand[slot];
+    struct port *ip = &s->n.port[in];
+    uint32_t pidx;
+    if (s->arch == SWITCH_VOQ) {
+        struct pktq *q = voq(s, f, in, out, slot);
+        pidx = pktq_pop(q, &f->pool);
+        if (!q->n)
+            bit_clr(req_bits(s, f, out, slot), in);
+    } else {
+        pidx = head_for(f, s, in, out, slot);
+        struct packet *hp = pkt(&f->pool, pidx);
+        pktq_pop(fifo(s, f, in, fabric_slot(f, hp->vl)), &f->pool);
+        fifo_refresh(f, s, in, out, slot);
+        /* The FIFO's new head may ask for another output. */
+        for (int v = 0; v < f->nvs; v++) {
+            uint32_t h = fifo(s, f, in, v)->head;
+            if (h != PKT_NIL) {
+                const struct packet *np = pkt(&f->pool, h);
+                bit_set(req_bits(s, f, np->out_port, fabric_slot(f, np->out_vl)), in);
+                if (!s->n.port[np->out_port].tx_busy && np->out_port != out)
+                    s->stalled[np->out_port >> 6] |= 1ULL << (np->out_port & 63);
+            }
+        }
+    }
+    s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
+    struct packet *p = pkt(&f->pool, pidx);
+    vlarb_charge(op->vlarb, &op->arb, vl, p->wire_bytes);
+    if (f->hooks.on_dequeue)
+        f->hooks.on_dequeue(f, ip, op, p);
+    int in_slot = fabric_slot(f, p->vl), credits = p->credits;
+    simtime_t tail_here = p->t_tail;
+    simtime_t tx = byterate_time(op->rate, p->wire_bytes);
+    simtime_t read_end = f->now + (s->speedup == 1.0 ? tx : (simtime_t)((double)tx / s->speedup + 0.999));
+    if (read_end < tail_here)
+        read_end = tail_here;
+    p->vl = p->out_vl;
+    s->reads[in]++;
+    port_transmit(f, op, pidx, tail_here);
+    port_return_credits(f, ip, in_slot, credits, read_end);
+    fabric_schedule(f, read_end, EV_READ_DONE, ip, 0, 0);
+    /* FIFO: outputs that the new heads of this input ask for may now be able to send. */
+    if (s->arch == SWITCH_FIFO)
+        for (int w = 0; w < s->words; w++)
+            while (s->stalled[w]) {
+                int o = w * 64 + __builtin_ctzll(s->stalled[w]);
+                s->stalled[w] &= s->stalled[w] - 1;
+                if (!s->n.port[o].tx_busy)
+                    switch_try_send(f, s, o);
+            }
+}
+
+void switch_read_done(struct fabric *f, struct port *in)
+{
+    struct sw *s = node_sw(in->node);
+    s->reads[in->num]--;
+    for (int w = 0; w < s->words; w++)
+        while (s->stalled[w]) {
+            int o = w * 64 + __builtin_ctzll(s->stalled[w]);
+            s->stalled[w] &= s->stalled[w] - 1;
+            if (!s->n.port[o].tx_busy)
+                switch_try_send(f, s, o);
+        }
+}
