@@ -99,10 +99,6 @@ int units_parse_rate(const char *s, double *out_bps, char *why, size_t whylen)
     double r;
     if (parse_quantity(s, rate_units, "rate", &r, why, whylen))
         return -1;
-    if (r <= 0) {
-        snprintf(why, whylen, "expected a positive rate, got \"%s\"", s);
-        return -1;
-    }
     *out_bps = r;
     return 0;
 }

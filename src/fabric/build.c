@@ -27,10 +27,10 @@ static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
     for (int i = 0; i < 5; i++)
         ok |= s->mtu == mtus[i];
     if (!ok)
-        return ibn_err_set(e, "fabric.mtu must be an IB MTU (256, 512, 1024, 2048 or 4096), got %u", s->mtu);
+        return ibn_err_set(e, "fabric.mtu must be an IB MTU (256, 512, 1024, 2048 or 4096), got %lld", s->mtu);
     if (s->nvls < 1 || s->nvls > MAX_VLS)
-        return ibn_err_set(e, "fabric.vls must be 1 to 15 data VLs, got %d", s->nvls);
-    uint32_t biggest = pkt_wire_bytes(s->mtu, s->grh);
+        return ibn_err_set(e, "fabric.vls must be 1 to 15 data VLs, got %lld", s->nvls);
+    uint32_t biggest = pkt_wire_bytes((uint32_t)s->mtu, s->grh);
     uint64_t need = (uint64_t)bytes_to_credits(biggest) * CREDIT_BYTES;
     if (s->switch_buffer < need)
         return ibn_err_set(e, "switch.buffer (%llu bytes per port and VL) cannot hold one MTU packet "
@@ -43,7 +43,7 @@ static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
     for (int sl = 0; sl < 16; sl++)
         if (s->sl2vl[sl] >= s->nvls && s->sl2vl[sl] != VL15)
             return ibn_err_set(e, "qos.sl2vl maps SL %d to VL %d, but only VLs 0-%d are in use",
-                               sl, s->sl2vl[sl], s->nvls - 1);
+                               sl, s->sl2vl[sl], (int)s->nvls - 1);
     return 0;
 }
 
@@ -123,7 +123,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     if (check_settings(&d->set, e))
         return -1;
     f->set = d->set;
-    f->nvs = f->set.nvls + 1;
+    f->nvs = (int)f->set.nvls + 1;
     f->seed = d->seed;
     f->warmup = d->warmup;
     f->end = d->end;
@@ -149,7 +149,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             n->is_switch = 1;
             s->arch = f->set.arch;
             s->latency = f->set.switch_latency;
-            s->read_ports = f->set.read_ports;
+            s->read_ports = f->set.read_ports ? (int)f->set.read_ports : tn->nports;
             s->speedup = f->set.speedup;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
@@ -268,7 +268,7 @@ int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t 
     for (int i = 0; i < 16; i++)
         if (map[i] >= f->set.nvls && map[i] != VL15)
             return ibn_err_set(e, "SL %d maps to VL %d, but only VLs 0-%d are in use", i, map[i],
-                               f->set.nvls - 1);
+                               (int)f->set.nvls - 1);
     if (!s->sl2vl) {
         s->sl2vl = xmalloc((size_t)np * (size_t)np * 16);
         for (int a = 0; a < np; a++)

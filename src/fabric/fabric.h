@@ -155,13 +155,14 @@ struct hca_port {
     int host;                  /* index into fabric.hosts */
 };
 
+/* Model settings (filled through the parameter tables of settings.c). */
 struct fabric_settings {
-    uint32_t mtu;
-    int nvls;                /* data VLs in use, 1..15 */
+    long long mtu;
+    long long nvls;          /* data VLs in use, 1..15 */
     int grh;
-    enum switch_arch arch;
+    int arch;                /* enum switch_arch */
     simtime_t switch_latency;
-    int read_ports;
+    long long read_ports;
     double speedup;
     uint64_t switch_buffer;  /* receive buffer per switch port and VL, bytes */
     uint64_t hca_buffer;     /* receive buffer per adapter port and VL, bytes */
@@ -169,7 +170,7 @@ struct fabric_settings {
     double sink_limit_bps;   /* 0: none */
     int limit_counts_wire;   /* rate limits count wire bytes (1) or payload (0) */
     simtime_t credit_delay;  /* extra delay of a credit update beyond the propagation delay */
-    uint32_t max_pending;    /* messages a flow may hold before refusing new ones */
+    long long max_pending;   /* messages a flow may hold before refusing new ones */
     uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
 };
@@ -256,7 +257,7 @@ void fabric_flow_repace(struct fabric *f, struct flow *fl);
 /* Per-VL arrays are indexed by slot: data VL v is slot v, VL15 is slot nvls. */
 static inline int fabric_slot(const struct fabric *f, int vl)
 {
-    return vl == VL15 ? f->set.nvls : vl;
+    return vl == VL15 ? (int)f->set.nvls : vl;
 }
 static inline int fabric_slot_vl(const struct fabric *f, int slot)
 {

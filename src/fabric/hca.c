@@ -165,7 +165,8 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
         }
         fl->cur_left = fl->cur.bytes;
     }
-    uint32_t payload = fl->cur_left < f->set.mtu ? fl->cur_left : f->set.mtu;
+    uint32_t mtu = (uint32_t)f->set.mtu;
+    uint32_t payload = fl->cur_left < mtu ? fl->cur_left : mtu;
     uint32_t idx = pktpool_alloc(&f->pool);
     struct packet *p = pkt(&f->pool, idx);
     p->t_created = fl->cur.created;
@@ -201,7 +202,8 @@ static int32_t flow_next_credits(const struct fabric *f, const struct flow *fl)
     uint32_t left = fl->cur_left ? fl->cur_left
                     : fl->qn    ? fl->mq[fl->qhead].bytes
                                 : (uint32_t)fl->arr.d.msg_bytes;
-    uint32_t payload = left < f->set.mtu ? left : f->set.mtu;
+    uint32_t mtu = (uint32_t)f->set.mtu;
+    uint32_t payload = left < mtu ? left : mtu;
     return (int32_t)bytes_to_credits(pkt_wire_bytes(payload, f->set.grh));
 }
 

@@ -150,6 +150,22 @@ static inline void wait_begin(struct port *op, int slot, simtime_t now)
         op->ctr[slot].wait_since = now;
 }
 
+/* Give every stalled output another chance. Each word is taken and cleared before its outputs
+ * are tried, since an output that still cannot send marks itself stalled again. */
+static void retry_stalled(struct fabric *f, struct sw *s)
+{
+    for (int w = 0; w < s->words; w++) {
+        uint64_t bits = s->stalled[w];
+        s->stalled[w] = 0;
+        while (bits) {
+            int o = w * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (!s->n.port[o].tx_busy)
+                switch_try_send(f, s, o);
+        }
+    }
+}
+
 void switch_try_send(struct fabric *f, struct sw *s, int out)
 {
     struct port *op = &s->n.port[out];
@@ -227,24 +243,12 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     fabric_schedule(f, read_end, EV_READ_DONE, ip, 0, 0);
     /* FIFO: outputs that the new heads of this input ask for may now be able to send. */
     if (s->arch == SWITCH_FIFO)
-        for (int w = 0; w < s->words; w++)
-            while (s->stalled[w]) {
-                int o = w * 64 + __builtin_ctzll(s->stalled[w]);
-                s->stalled[w] &= s->stalled[w] - 1;
-                if (!s->n.port[o].tx_busy)
-                    switch_try_send(f, s, o);
-            }
+        retry_stalled(f, s);
 }
 
 void switch_read_done(struct fabric *f, struct port *in)
 {
     struct sw *s = node_sw(in->node);
     s->reads[in->num]--;
-    for (int w = 0; w < s->words; w++)
-        while (s->stalled[w]) {
-            int o = w * 64 + __builtin_ctzll(s->stalled[w]);
-            s->stalled[w] &= s->stalled[w] - 1;
-            if (!s->n.port[o].tx_busy)
-                switch_try_send(f, s, o);
-        }
+    retry_stalled(f, s);
 }

@@ -29,7 +29,14 @@ static int args_parse(const char *text, struct gen_args *a, struct ibn_err *e)
 {
     memset(a, 0, sizeof *a);
     char *s = xstrdup(text ? text : ""), *save = NULL;
-    for (char *tok = strtok_r(s, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+    for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        size_t len = strlen(tok);
+        while (len && (tok[len - 1] == ' ' || tok[len - 1] == '\t'))
+            tok[--len] = 0;
+        if (!*tok)
+            continue;
         char *eq = strchr(tok, '=');
         if (!eq || eq == tok) {
             free(s);

@@ -1,0 +1,165 @@
+/* settings.c: parameter tables of the model's settings, their defaults, and the translation of
+ * QoS settings (OpenSM's sl2vl and VLArb forms) into the tables the data path uses. */
+#include "fabric/settings.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OFF(field) offsetof(struct fabric_settings, field)
+
+static const char *const arch_names[] = { "voq", "fifo", NULL };
+static const char *const basis_names[] = { "payload", "wire", NULL };
+
+const struct param fabric_params[] = {
+    { "mtu", P_INT, OFF(mtu), "2048", "IB MTU in bytes (256, 512, 1024, 2048, 4096)", NULL, 256, 4096 },
+    { "vls", P_INT, OFF(nvls), "1", "data VLs in use (1-15); VL15 is always there", NULL, 1, 15 },
+    { "grh", P_BOOL, OFF(grh), "false", "packets carry a 40-byte global route header", NULL, 0, 0 },
+    { "credit_delay", P_TIME, OFF(credit_delay), "0 ns",
+      "extra delay of a credit update (flow-control packet) beyond the link's propagation delay",
+      NULL, 0, 0 },
+    { "max_pending", P_INT, OFF(max_pending), "1024",
+      "messages a flow may hold waiting; a message beyond that is refused and counted", NULL, 1, 1e9 },
+    PARAM_END,
+};
+
+const struct param switch_params[] = {
+    { "arch", P_ENUM, OFF(arch), "voq",
+      "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
+      "(one FIFO per input and VL: head-of-line blocking)", arch_names, 0, 0 },
+    { "latency", P_TIME, OFF(switch_latency), "100 ns",
+      "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
+      NULL, 0, 0 },
+    { "read_ports", P_INT, OFF(read_ports), "0",
+      "crossbar read ports per input: packets an input can send to different outputs at once; "
+      "0 = one per output (a demultiplexed crossbar: every VOQ has its own read port, as in "
+      "seed 002's VOQ switches); 1 = a multiplexed crossbar", NULL, 0, 255 },
+    { "speedup", P_DOUBLE, OFF(speedup), "1.0",
+      "crossbar speed relative to the output link: a packet holds its input's read port for "
+      "its transmission time divided by this (at least until its tail has arrived)", NULL, 1, 64 },
+    { "buffer", P_SIZE, OFF(switch_buffer), "64 KiB",
+      "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
+    PARAM_END,
+};
+
+const struct param hca_params[] = {
+    { "buffer", P_SIZE, OFF(hca_buffer), "64 KiB",
+      "receive buffer per adapter port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
+    { "inject_limit", P_RATE, OFF(inject_limit_bps), "0 Gb/s",
+      "most an adapter port injects (e.g. its host bus); 0 = the link rate", NULL, 0, 0 },
+    { "sink_limit", P_RATE, OFF(sink_limit_bps), "0 Gb/s",
+      "most an adapter port consumes; a slower receiver backs up into the fabric; 0 = no limit",
+      NULL, 0, 0 },
+    { "limit_counts", P_ENUM, OFF(limit_counts_wire), "payload",
+      "what the rate limits count: payload bytes or wire bytes", basis_names, 0, 0 },
+    PARAM_END,
+};
+
+#undef OFF
+#define OFF(field) offsetof(struct qos_desc, field)
+
+const struct param qos_params[] = {
+    { "sl2vl", P_STRING, OFF(sl2vl), "",
+      "SL-to-VL map as OpenSM's qos_sl2vl: 16 comma-separated VLs; \"\" = SL mod vls", NULL, 0, 0 },
+    { "vlarb_high", P_STRING, OFF(vlarb_high), "",
+      "high-priority VL arbitration table, OpenSM form \"VL:weight,...\" (weights in 64-byte units)",
+      NULL, 0, 0 },
+    { "vlarb_low", P_STRING, OFF(vlarb_low), "",
+      "low-priority VL arbitration table; \"\" = every data VL with weight 64", NULL, 0, 0 },
+    { "high_limit", P_INT, OFF(high_limit), "255",
+      "LimitOfHighPriority in 4096-byte units (255 = unbounded, 0 = one packet)", NULL, 0, 255 },
+    { "ca_vlarb_high", P_STRING, OFF(ca_vlarb_high), "", "adapter ports' high table (\"\" = vlarb_high)", NULL, 0, 0 },
+    { "ca_vlarb_low", P_STRING, OFF(ca_vlarb_low), "", "adapter ports' low table (\"\" = vlarb_low)", NULL, 0, 0 },
+    { "ca_high_limit", P_INT, OFF(ca_high_limit), "-1", "adapter ports' limit (-1 = high_limit)", NULL, -1, 255 },
+    PARAM_END,
+};
+
+static void defaults(const struct param *tab, void *obj)
+{
+    char why[256];
+    if (params_set_defaults(tab, obj, why, sizeof why))
+        ibn_panic("bad built-in default: %s", why);
+}
+
+void fabric_settings_defaults(struct fabric_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    defaults(fabric_params, s);
+    defaults(switch_params, s);
+    defaults(hca_params, s);
+    struct qos_desc q;
+    qos_desc_defaults(&q);
+    struct ibn_err e;
+    if (qos_apply(&q, s, &e))
+        ibn_panic("bad built-in QoS default: %s", e.msg);
+    params_free(qos_params, &q);
+}
+
+void qos_desc_defaults(struct qos_desc *q)
+{
+    memset(q, 0, sizeof *q);
+    defaults(qos_params, q);
+}
+
+static int table(const char *key, const char *text, struct vlarb_entry *out, uint8_t *n, int nvls,
+                 struct ibn_err *e)
+{
+    char why[256];
+    if (vlarb_parse_entries(text, out, n, why, sizeof why))
+        return ibn_err_set(e, "qos.%s: %s", key, why);
+    for (int i = 0; i < *n; i++)
+        if (out[i].vl >= nvls && out[i].weight)
+            return ibn_err_set(e, "qos.%s gives weight to VL %d, but only VLs 0-%d are in use "
+                               "(fabric.vls = %d)", key, out[i].vl, nvls - 1, nvls);
+    return 0;
+}
+
+static int tables(const char *hkey, const char *high, const char *lkey, const char *low,
+                  long long limit, int nvls, struct vlarb_table *t, struct ibn_err *e)
+{
+    vlarb_table_default(t, nvls, 64);
+    t->limit_high = (uint8_t)limit;
+    if (*low && table(lkey, low, t->low, &t->nlow, nvls, e))
+        return -1;
+    if (*high && table(hkey, high, t->high, &t->nhigh, nvls, e))
+        return -1;
+    return 0;
+}
+
+int qos_apply(const struct qos_desc *q, struct fabric_settings *s, struct ibn_err *e)
+{
+    int nvls = (int)s->nvls;
+    for (int sl = 0; sl < 16; sl++)
+        s->sl2vl[sl] = (uint8_t)(sl % nvls);
+    if (q->sl2vl && *q->sl2vl) {
+        const char *p = q->sl2vl;
+        for (int sl = 0; sl < 16; sl++) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p || v < 0 || (v >= nvls && v != VL15))
+                return ibn_err_set(e, "qos.sl2vl: expected 16 comma-separated VLs 0-%d (or 15), "
+                                   "entry %d is \"%.20s\"", nvls - 1, sl, p);
+            s->sl2vl[sl] = (uint8_t)v;
+            p = end;
+            while (*p == ' ')
+                p++;
+            if (sl < 15) {
+                if (*p != ',')
+                    return ibn_err_set(e, "qos.sl2vl: expected 16 comma-separated VLs, found %d", sl + 1);
+                p++;
+            }
+        }
+        while (*p == ' ')
+            p++;
+        if (*p)
+            return ibn_err_set(e, "qos.sl2vl: more than 16 entries");
+    }
+    const char *hs = q->vlarb_high ? q->vlarb_high : "", *ls = q->vlarb_low ? q->vlarb_low : "";
+    if (tables("vlarb_high", hs, "vlarb_low", ls, q->high_limit, nvls, &s->vlarb_sw, e))
+        return -1;
+    const char *ch = q->ca_vlarb_high && *q->ca_vlarb_high ? q->ca_vlarb_high : hs;
+    const char *cl = q->ca_vlarb_low && *q->ca_vlarb_low ? q->ca_vlarb_low : ls;
+    long long climit = q->ca_high_limit >= 0 ? q->ca_high_limit : q->high_limit;
+    return tables("ca_vlarb_high", ch, "ca_vlarb_low", cl, climit, nvls, &s->vlarb_ca, e);
+}

@@ -1,0 +1,28 @@
+/* settings.h: the model's settings as parameter tables (src/core/params.h): the sections
+ * `fabric`, `switch`, `hca` and `qos` of a scenario, with their defaults and help. */
+#ifndef IBN_SETTINGS_H
+#define IBN_SETTINGS_H
+
+#include "core/error.h"
+#include "core/params.h"
+#include "fabric/fabric.h"
+
+extern const struct param fabric_params[], switch_params[], hca_params[], qos_params[];
+
+/* QoS settings as users write them, in OpenSM's forms: sl2vl "0,1,2,...,15" (16 VLs),
+ * VL arbitration tables "VL:weight,..." and the high-priority limit. */
+struct qos_desc {
+    char *sl2vl;
+    char *vlarb_high, *vlarb_low;
+    long long high_limit;
+    char *ca_vlarb_high, *ca_vlarb_low;  /* adapter ports; "" = as vlarb_* */
+    long long ca_high_limit;             /* -1 = as high_limit */
+};
+
+/* All settings at their defaults (and the QoS tables those defaults describe). */
+void fabric_settings_defaults(struct fabric_settings *s);
+void qos_desc_defaults(struct qos_desc *q);
+/* Fill s->sl2vl and the arbitration tables from q. Errors say which key and what was expected. */
+int qos_apply(const struct qos_desc *q, struct fabric_settings *s, struct ibn_err *e);
+
+#endif

@@ -1,0 +1,109 @@
+/* sim.h: helpers for tests that build and run a fabric directly (without a scenario file):
+ * a topology from a generator, minhop routes, default settings, flows added one by one. */
+#ifndef IBN_TEST_SIM_H
+#define IBN_TEST_SIM_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params.h"
+#include "fabric/build.h"
+#include "fabric/engine.h"
+#include "fabric/settings.h"
+#include "routing/route.h"
+#include "topology/generate.h"
+
+struct testsim {
+    struct topo topo;
+    struct lfts lfts;
+    struct run_desc d;
+    struct fabric f;
+    struct run_report rep;
+    struct ibn_err err;
+};
+
+static inline void ts_init(struct testsim *s, const char *gen, const char *args)
+{
+    memset(s, 0, sizeof *s);
+    if (topo_generate(gen, args, 1, &s->topo, &s->err) ||
+        route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err)) {
+        fprintf(stderr, "test setup: %s\n", s->err.msg);
+        abort();
+    }
+    fabric_settings_defaults(&s->d.set);
+    s->d.warmup = 0;
+    s->d.end = PS_PER_MS;
+    s->d.drain_limit = 100 * PS_PER_MS;
+    s->d.seed = 1;
+}
+
+/* Add a flow: kind is an arrival kind name ("saturate", "poisson", ...). */
+static inline struct flow_desc *ts_flow(struct testsim *s, const char *name, const char *src,
+                                        const char *dst, const char *kind, const char *rate,
+                                        const char *msg_size, simtime_t start, simtime_t stop)
+{
+    s->d.flows = realloc(s->d.flows, (size_t)(s->d.nflows + 1) * sizeof *s->d.flows);
+    struct flow_desc *fd = &s->d.flows[s->d.nflows++];
+    memset(fd, 0, sizeof *fd);
+    fd->name = strdup(name);
+    fd->src = strdup(src);
+    fd->dst = strdup(dst);
+    fd->start = start;
+    fd->stop = stop;
+    char why[256];
+    if (params_set_defaults(arrival_params, &fd->arr, why, sizeof why) ||
+        param_set(params_find(arrival_params, "kind"), &fd->arr, kind, why, sizeof why) ||
+        (rate && param_set(params_find(arrival_params, "rate"), &fd->arr, rate, why, sizeof why)) ||
+        (msg_size && param_set(params_find(arrival_params, "msg_size"), &fd->arr, msg_size, why, sizeof why))) {
+        fprintf(stderr, "test flow: %s\n", why);
+        abort();
+    }
+    fd->arr.random_phase = 0;
+    return fd;
+}
+
+/* Build and run; aborts the test on a build error or a broken invariant. */
+static inline void ts_run(struct testsim *s)
+{
+    if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err)) {
+        fprintf(stderr, "build: %s\n", s->err.msg);
+        abort();
+    }
+    if (fabric_run(&s->f, NULL, &s->rep, &s->err)) {
+        fprintf(stderr, "run: %s\n", s->err.msg);
+        abort();
+    }
+}
+
+static inline struct flow *ts_find(struct testsim *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->f.nflows; i++)
+        if (!strcmp(s->f.flows[i].name, name))
+            return &s->f.flows[i];
+    fprintf(stderr, "no flow %s\n", name);
+    abort();
+}
+
+/* Payload throughput of a flow over the measured period, Gb/s. */
+static inline double ts_gbps(struct testsim *s, const char *name)
+{
+    struct flow *fl = ts_find(s, name);
+    return (double)fl->st.bytes_delivered * 8.0 / ((double)(s->f.end - s->f.warmup) / 1e12) / 1e9;
+}
+
+static inline void ts_free(struct testsim *s)
+{
+    fabric_free(&s->f);
+    for (int i = 0; i < s->d.nflows; i++) {
+        free(s->d.flows[i].name);
+        free(s->d.flows[i].src);
+        free(s->d.flows[i].dst);
+        params_free(arrival_params, &s->d.flows[i].arr);
+    }
+    free(s->d.flows);
+    lfts_free(&s->lfts);
+    topo_free(&s->topo);
+}
+
+#endif
