@@ -53,12 +53,16 @@ int credit_solve(const struct credit_params *p, struct credit_metrics *out, stru
                 full1 += q;
             if (i >= 1 && j == p->n2)
                 out->P_blocked += q;
+            if (i >= 1 && j < p->n2)
+                out->T_upstream += q;
         }
 #undef S
     free(pr);
     out->L = out->L1 + out->L2;
     out->T = p->mu2 * (1.0 - empty2);
     out->T_arrivals = p->lambda * (1.0 - full1);
+    out->T_upstream *= p->mu1;
+    out->T_printed = p->mu1 * (1.0 - empty2);
     out->R = out->L / out->T;
     out->P_loss = 1.0 - out->T / p->lambda;
     return 0;

@@ -21,6 +21,10 @@ struct credit_metrics {
     double L1, L2, L; /* mean numbers upstream, downstream, total */
     double T;         /* throughput mu2 (1 - sum_i P(i,0)) */
     double T_arrivals;/* the same from the accepted arrivals, lambda (1 - sum_j P(n1,j)) */
+    double T_upstream;/* the same from upstream services, mu1 sum_{i>=1, j<n2} P(i,j) (the
+                         corrected middle term of (4.10)) */
+    double T_printed; /* the middle term of (4.10) as printed, mu1 (1 - sum_i P(i,0)): wrong,
+                         kept to show the misprint (3.316 against 4.421 at n1=12, n2=2) */
     double R;         /* mean response time L/T (Little) */
     double P_loss;    /* probability an arrival finds the upstream buffer full, 1 - T/lambda */
     double P_blocked; /* probability the upstream node holds packets but no credit */
