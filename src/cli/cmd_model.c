@@ -339,8 +339,8 @@ static void resolve_args(const struct model *m, struct model_args *a)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim model NAME [key=value]... [sweep=KEY:FROM:TO[:STEP]] [--json] "
-            "[-o DIR]\n"
+            "usage: ibnetsim model NAME [key=value]... [sweep=KEY[,KEY...]:FROM:TO[:STEP]] "
+            "[--json] [-o DIR]\n"
             "       ibnetsim model NAME --help      (the keys of one model)\n\n"
             "Solves an analytic queueing model of seed 000 (Yan 2012) or a classic reference\n"
             "queue and prints its metrics as a table (--json: as JSON).\n\n"
@@ -349,8 +349,8 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", m->name, m->summary);
     fprintf(f,
             "\nsweep=KEY:FROM:TO[:STEP] solves the model for KEY = FROM, FROM+STEP, ... <= TO\n"
-            "(STEP defaults to 1; integer keys take integer values) and prints one line per "
-            "point.\n"
+            "(STEP defaults to 1; integer keys take integer values) and prints one CSV line per\n"
+            "point; sweep=KEY1,KEY2:FROM:TO[:STEP] moves several keys together (n1 = n2).\n"
             "-o DIR writes DIR/model.csv (one row per point) and DIR/model.json; with a sweep\n"
             "also DIR/model.gp, a gnuplot script, and DIR/model.png when gnuplot is installed.\n\n"
             "Columns: exact = the exact Markov chain, me = maximum entropy, em = |exact - me| /\n"
@@ -360,6 +360,7 @@ static void usage(FILE *f)
             "P_loss, P_blocked (upstream holds packets but no credit).\n\n"
             "examples:\n"
             "  ibnetsim model credit lambda=5 mu1=6 mu2=8 n1=12 sweep=n2:2:11 -o out\n"
+            "  ibnetsim model credit sweep=n1,n2:4:10\n"
             "  ibnetsim model et lambda=4 --json\n"
             "  ibnetsim model gequeue lambda=1 ca2=5 mu=8 cs2=7 N=8 sweep=lambda:1:7\n"
             "  ibnetsim model ge rate=2 scv=5 samples=1000000\n\n"
@@ -517,8 +518,13 @@ static int run_gnuplot(const char *dir)
 
 /* ---- arguments ---- */
 
+/* One sweep moves one key, or several keys together (KEY1,KEY2:...: e.g. n1 = n2). */
+#define SWEEP_MAX_KEYS 4
+
 struct sweep {
-    const struct param *p;
+    const struct param *p[SWEEP_MAX_KEYS];
+    int np;
+    char label[128]; /* the keys joined by '=', the CSV column and JSON name */
     double from, to, step;
     int n;
 };
@@ -526,28 +532,42 @@ struct sweep {
 static int parse_sweep(const struct model *m, const char *spec, struct sweep *s,
                        struct ibn_err *err)
 {
-    char key[64];
+    char keys[128];
     const char *colon = strchr(spec, ':');
-    if (!colon || (size_t)(colon - spec) >= sizeof key)
-        return ibn_err_set(err, "sweep expects KEY:FROM:TO[:STEP], got \"%s\"", spec);
-    memcpy(key, spec, (size_t)(colon - spec));
-    key[colon - spec] = 0;
-    s->p = params_find(m->params, key);
-    if (!s->p) {
-        char keys[256];
-        params_list_keys(m->params, keys, sizeof keys);
-        return ibn_err_set(err, "sweep: model %s has no key \"%s\"; its keys are: %s", m->name,
-                           key, keys);
+    if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof keys)
+        return ibn_err_set(err, "sweep expects KEY[,KEY...]:FROM:TO[:STEP], got \"%s\"", spec);
+    memcpy(keys, spec, (size_t)(colon - spec));
+    keys[colon - spec] = 0;
+    s->np = 0;
+    s->label[0] = 0;
+    char *save = NULL;
+    for (char *k = strtok_r(keys, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        const struct param *p = params_find(m->params, k);
+        if (!p) {
+            char list[256];
+            params_list_keys(m->params, list, sizeof list);
+            return ibn_err_set(err, "sweep: model %s has no key \"%s\"; its keys are: %s",
+                               m->name, k, list);
+        }
+        if (p->type != P_INT && p->type != P_DOUBLE)
+            return ibn_err_set(err, "sweep: %s cannot be swept", p->key);
+        if (s->np == SWEEP_MAX_KEYS)
+            return ibn_err_set(err, "sweep: at most %d keys move together", SWEEP_MAX_KEYS);
+        s->p[s->np++] = p;
+        size_t len = strlen(s->label);
+        snprintf(s->label + len, sizeof s->label - len, "%s%s", len ? "=" : "", p->key);
     }
+    if (s->np == 0)
+        return ibn_err_set(err, "sweep expects KEY[,KEY...]:FROM:TO[:STEP], got \"%s\"", spec);
     char *end;
     const char *q = colon + 1;
     s->from = strtod(q, &end);
     if (end == q || *end != ':')
-        return ibn_err_set(err, "sweep expects KEY:FROM:TO[:STEP], got \"%s\"", spec);
+        return ibn_err_set(err, "sweep expects KEY[,KEY...]:FROM:TO[:STEP], got \"%s\"", spec);
     q = end + 1;
     s->to = strtod(q, &end);
     if (end == q || (*end && *end != ':'))
-        return ibn_err_set(err, "sweep expects KEY:FROM:TO[:STEP], got \"%s\"", spec);
+        return ibn_err_set(err, "sweep expects KEY[,KEY...]:FROM:TO[:STEP], got \"%s\"", spec);
     s->step = 1;
     if (*end == ':') {
         q = end + 1;
@@ -562,11 +582,10 @@ static int parse_sweep(const struct model *m, const char *spec, struct sweep *s,
     if (n > 100000)
         return ibn_err_set(err, "sweep: %g points is more than 100000", n);
     s->n = (int)n;
-    if (s->p->type == P_INT && (s->from != floor(s->from) || s->step != floor(s->step)))
-        return ibn_err_set(err, "sweep: %s is a whole number; FROM and STEP must be too",
-                           s->p->key);
-    if (s->p->type != P_INT && s->p->type != P_DOUBLE)
-        return ibn_err_set(err, "sweep: %s cannot be swept", s->p->key);
+    for (int k = 0; k < s->np; k++)
+        if (s->p[k]->type == P_INT && (s->from != floor(s->from) || s->step != floor(s->step)))
+            return ibn_err_set(err, "sweep: %s is a whole number; FROM and STEP must be too",
+                               s->p[k]->key);
     return 0;
 }
 
@@ -574,13 +593,24 @@ static int set_point(const struct sweep *s, int i, struct model_args *a, double 
                      struct ibn_err *err)
 {
     *x = s->from + i * s->step;
-    char text[64], why[256];
-    if (s->p->type == P_INT)
-        snprintf(text, sizeof text, "%.0f", *x);
-    else
-        snprintf(text, sizeof text, "%.17g", *x);
-    if (param_set(s->p, a, text, why, sizeof why))
-        return ibn_err_set(err, "sweep: %s", why);
+    for (int k = 0; k < s->np; k++) {
+        char text[64], why[256];
+        if (s->p[k]->type == P_INT)
+            snprintf(text, sizeof text, "%.0f", *x);
+        else
+            snprintf(text, sizeof text, "%.17g", *x);
+        if (param_set(s->p[k], a, text, why, sizeof why))
+            return ibn_err_set(err, "sweep: %s", why);
+    }
+    return 0;
+}
+
+/* Whether the sweep moves `key`. */
+static int sweeps(const struct sweep *s, const char *key)
+{
+    for (int k = 0; k < s->np; k++)
+        if (!strcmp(s->p[k]->key, key))
+            return 1;
     return 0;
 }
 
@@ -695,7 +725,9 @@ int cmd_model(int argc, char **argv)
         }
     }
 
-    struct sweep sw = { NULL, 0, 0, 1, 1 };
+    struct sweep sw;
+    memset(&sw, 0, sizeof sw);
+    sw.n = 1;
     if (have_sweep && parse_sweep(m, sweep_spec, &sw, &err)) {
         fprintf(stderr, "ibnetsim model %s: %s\n", m->name, err.msg);
         return 2;
@@ -719,7 +751,7 @@ int cmd_model(int argc, char **argv)
         resolve_args(m, &pa);
         if (m->solve(&pa, &res[i], &err)) {
             if (have_sweep)
-                fprintf(stderr, "ibnetsim model %s: at %s = %g: %s\n", m->name, sw.p->key, xs[i],
+                fprintf(stderr, "ibnetsim model %s: at %s = %g: %s\n", m->name, sw.label, xs[i],
                         err.msg);
             else
                 fprintf(stderr, "ibnetsim model %s: %s\n", m->name, err.msg);
@@ -733,17 +765,17 @@ int cmd_model(int argc, char **argv)
     }
 
     /* The printed parameters: resolved, unless the sweep moves N (then 0 keeps "follow N"). */
-    if (!have_sweep || strcmp(sw.p->key, "N"))
+    if (!have_sweep || !sweeps(&sw, "N"))
         resolve_args(m, &a);
     json_t *doc = json_object();
     json_object_set_new(doc, "model", json_string(m->name));
     json_object_set_new(doc, "params", params_json(m, &a));
     if (have_sweep) {
         json_t *pts = json_array();
-        json_object_set_new(doc, "sweep", json_string(sw.p->key));
+        json_object_set_new(doc, "sweep", json_string(sw.label));
         for (int i = 0; i < sw.n; i++) {
             json_t *pt = json_object();
-            json_object_set_new(pt, sw.p->key, json_real(xs[i]));
+            json_object_set_new(pt, sw.label, json_real(xs[i]));
             json_object_set_new(pt, "results", results_json(&res[i]));
             json_array_append_new(pts, pt);
         }
@@ -756,12 +788,12 @@ int cmd_model(int argc, char **argv)
         json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
         fputc('\n', stdout);
     } else if (have_sweep) {
-        csv_header(&res[0], sw.p->key, stdout);
+        csv_header(&res[0], sw.label, stdout);
         for (int i = 0; i < sw.n; i++)
             csv_row(&res[i], xs[i], stdout);
         for (int i = 0; i < sw.n; i++)
             if (res[i].note[0])
-                printf("note at %s = %g: %s\n", sw.p->key, xs[i], res[i].note);
+                printf("note at %s = %g: %s\n", sw.label, xs[i], res[i].note);
     } else {
         printf("ibnetsim model %s:", m->name);
         for (const struct param *p = m->params; p->key; p++) {
@@ -778,7 +810,7 @@ int cmd_model(int argc, char **argv)
         if (!f) {
             rc = 1;
         } else {
-            csv_header(&res[0], have_sweep ? sw.p->key : NULL, f);
+            csv_header(&res[0], have_sweep ? sw.label : NULL, f);
             for (int i = 0; i < sw.n; i++)
                 csv_row(&res[i], have_sweep ? xs[i] : 0, f);
             if (fclose(f) != 0) {
@@ -793,7 +825,7 @@ int cmd_model(int argc, char **argv)
             if (!f) {
                 rc = 1;
             } else {
-                write_gp(m, &res[0], sw.p->key, f);
+                write_gp(m, &res[0], sw.label, f);
                 fclose(f);
                 int g = run_gnuplot(outdir);
                 if (g == 1)

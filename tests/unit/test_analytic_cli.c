@@ -90,6 +90,30 @@ static void test_credit_sweep_files(void **state)
     assert_int_equal(stat(path, &st) == 0 && st.st_size > 0, have_gnuplot);
 }
 
+/* E4 moves n1 and n2 together: sweep=n1,n2:4:10; its first and last rows. */
+static void test_credit_joint_sweep(void **state)
+{
+    (void)state;
+    assert_int_equal(run("credit sweep=n1,n2:4:10", "test_analytic_cli.csv"), 0);
+    char *csv = slurp("test_analytic_cli.csv");
+    assert_true(!strncmp(csv, "n1=n2,L1,", 9));
+    double k, l1, l2, l, t, r;
+    char *second = strchr(csv, '\n') + 1;
+    assert_int_equal(sscanf(second, "%lf,%lf,%lf,%lf,%lf,%lf", &k, &l1, &l2, &l, &t, &r), 6);
+    assert_true(k == 4);
+    assert_printed(l1, 1.7228, 4);
+    assert_printed(r, 0.6292, 4);
+    char *last = csv + strlen(csv) - 2;
+    while (last > csv && *last != '\n')
+        last--;
+    assert_int_equal(sscanf(last + 1, "%lf,%lf,%lf,%lf,%lf,%lf", &k, &l1, &l2, &l, &t, &r), 6);
+    assert_true(k == 10);
+    assert_printed(l1, 3.3086, 4);
+    assert_printed(l2, 1.4742, 4);
+    assert_printed(t, 4.8425, 4);
+    assert_printed(r, 0.9877, 4);
+}
+
 static void test_json_single(void **state)
 {
     (void)state;
@@ -145,6 +169,7 @@ static void test_bad_input(void **state)
         "credit sweep=zz:1:2",       /* unknown sweep key */
         "credit sweep=n2:1.5:3",     /* integer key, fractional start */
         "credit sweep=n2",           /* malformed */
+        "credit sweep=n1,zz:1:3",    /* unknown key in a joint sweep */
         "et t=16",                   /* threshold out of 1..2N-1 */
         "ajt T1=20 T2=10",           /* thresholds not rising */
         "ge scv=0.5",                /* GE needs C2 >= 1 */
@@ -164,6 +189,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_credit_sweep_files),
+        cmocka_unit_test(test_credit_joint_sweep),
         cmocka_unit_test(test_json_single),
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_bad_input),
