@@ -84,6 +84,22 @@ int ctmc_stationary(const struct ctmc *c, double *p, struct ibn_err *err)
             for (size_t i = 0; i < n; i++)
                 p[i] /= sum;
     }
+    /* Every balance equation, including the one the normalisation replaced, must hold:
+     * |(pQ)_j| small against the largest flow through state j. */
+    for (size_t j = 0; j < n && rc == 0; j++) {
+        double in = 0, out = 0, flow = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i == j)
+                continue;
+            in += p[i] * c->q[i * n + j];
+            out += p[j] * c->q[j * n + i];
+        }
+        flow = in > out ? in : out;
+        if (fabs(in - out) > 1e-8 * flow + 1e-300 && fabs(in - out) > 1e-12)
+            rc = ibn_err_set(err, "the Markov chain has no unique stationary distribution "
+                                  "(balance of state %zu off by %g)",
+                             j, in - out);
+    }
     gsl_permutation_free(perm);
     gsl_vector_free(x);
     gsl_vector_free(b);
