@@ -207,7 +207,7 @@ int geq_me(double lambda, double ca2, double cs2, const struct geq_regimes *r, d
     gsl_function f = { me_residual, &c };
     double lo = -50, hi = 50;
     double flo = me_residual(lo, &c), fhi = me_residual(hi, &c);
-    for (int i = 0; i < 4 && flo * fhi > 0; i++) {
+    for (int i = 0; i < 3 && flo * fhi > 0; i++) { /* up to [-400, 400]: no overflow */
         lo *= 2, hi *= 2;
         flo = me_residual(lo, &c);
         fhi = me_residual(hi, &c);
