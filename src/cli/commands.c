@@ -4,8 +4,10 @@
 #include "cli/commands.h"
 
 int cmd_run(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
+    { "model", "solve an analytic queueing model (GE, credit chain, thresholds, M/M/1/K ...)", cmd_model },
     { NULL, NULL, NULL },
 };
