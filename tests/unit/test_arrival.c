@@ -113,6 +113,8 @@ static void test_defaults_and_table(void **state)
     assert_int_equal(param_set(params_find(arrival_params, "kind"), &d, "walk", why, sizeof why),
                      -1);
     assert_non_null(strstr(why, "saturate"));
+    set(&d, "kind", "video"); /* defaults: mean frame 20 500 B at 30 frames/s */
+    assert_rel(arrival_mean_rate_bps(&d), 4.92e6, 1e-12, "default video rate");
     set(&d, "kind", "ge");
     assert_int_equal(d.kind, ARRIVAL_GE);
     assert_int_equal(param_set(params_find(arrival_params, "ge_scv"), &d, "0.5", why, sizeof why),
