@@ -109,6 +109,14 @@ void jitter_add(struct jitter *j, simtime_t arrival)
     j->have_last = 1;
 }
 
+void jitter_merge(struct jitter *into, const struct jitter *from)
+{
+    into->n += from->n;
+    into->within += from->within;
+    for (int b = 0; b < JITTER_BINS; b++)
+        into->bins[b] += from->bins[b];
+}
+
 double jitter_share_within(const struct jitter *j)
 {
     return j->n ? (double)j->within / (double)j->n : 0.0;
@@ -139,6 +147,13 @@ int deadline_add(struct deadline_acc *a, simtime_t arrival, simtime_t deadline)
 double deadline_dmp(const struct deadline_acc *a)
 {
     return a->frames ? (double)a->missed / (double)a->frames : 0.0;
+}
+
+void deadline_merge(struct deadline_acc *into, const struct deadline_acc *from)
+{
+    into->frames += from->frames;
+    into->missed += from->missed;
+    into->miss_ps += from->miss_ps;
 }
 
 simtime_t deadline_dmt(const struct deadline_acc *a)

@@ -54,6 +54,9 @@ double jitter_share_within(const struct jitter *j); /* within / n; 0 without sam
 double jitter_bin_share(const struct jitter *j, int bin);
 /* Bin of one sample (exposed for tests and for per-SL aggregation). */
 int jitter_bin(simtime_t sample, simtime_t iat);
+/* Add the counts of one connection to an aggregate (e.g. per SL, digest 001 Fig. 8). The
+ * aggregate's iat is not used; its k should match. */
+void jitter_merge(struct jitter *into, const struct jitter *from);
 
 /* Deadline missing probability and time: DMP = frames that missed / frames delivered; DMT =
  * mean of (arrival - deadline) over the frames that missed. A frame arriving exactly at its
@@ -66,6 +69,7 @@ void deadline_init(struct deadline_acc *a);
 /* Count one delivered frame; returns 1 if it missed. */
 int deadline_add(struct deadline_acc *a, simtime_t arrival, simtime_t deadline);
 double deadline_dmp(const struct deadline_acc *a);     /* 0 without frames */
+void deadline_merge(struct deadline_acc *into, const struct deadline_acc *from);
 simtime_t deadline_dmt(const struct deadline_acc *a);  /* mean lateness, 0 without misses */
 
 /* Video deadline rule (seeds 003 and 004): deadline[0] = stream start + period;

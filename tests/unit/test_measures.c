@@ -98,6 +98,18 @@ static void test_jitter(void **state)
     for (int i = 0; i < 7; i++)
         jitter_add(&j, arr[i]);
     NEAR(jitter_share_within(&j), 4.0 / 6);
+    /* aggregate two connections of one SL: the 6 samples above and 2 perfect ones */
+    struct jitter sl, other;
+    jitter_init(&sl, 0, 2);
+    jitter_merge(&sl, &j);
+    jitter_init(&other, 1000, 2);
+    jitter_add(&other, 0);
+    jitter_add(&other, 1000);
+    jitter_add(&other, 2000);
+    jitter_merge(&sl, &other);
+    assert_int_equal(sl.n, 8);
+    NEAR(jitter_share_within(&sl), 6.0 / 8);
+    assert_int_equal(sl.bins[4], 5);
     jitter_init(&j, I, 8);
     jitter_add(&j, 42);
     NEAR(jitter_share_within(&j), 0.0);
@@ -131,6 +143,13 @@ static void test_deadlines(void **state)
     NEAR(deadline_dmp(&a), 0.4);
     assert_int_equal(deadline_dmt(&a), 675 * ms / 100); /* (3.4 + 10.1) / 2 = 6.75 ms */
     assert_int_equal(v.frame, 5);
+    struct deadline_acc all;
+    deadline_init(&all);
+    deadline_merge(&all, &a);
+    deadline_merge(&all, &a);
+    assert_int_equal(all.frames, 10);
+    NEAR(deadline_dmp(&all), 0.4);
+    assert_int_equal(deadline_dmt(&all), 675 * ms / 100);
     /* a stream starting later */
     vdl_init(&v, 5 * ms, 10 * ms);
     assert_int_equal(vdl_frame(&v, 16 * ms, NULL), 1);
