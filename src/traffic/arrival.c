@@ -322,8 +322,8 @@ static simtime_t draw_period(const struct arrival *a, simtime_t mean, gsl_rng *r
     } else {
         v = gsl_ran_exponential(r, (double)mean);
     }
-    if (v > 4e18)
-        v = 4e18;
+    if (v > 1e18) /* a Pareto tail: about 11.6 simulated days, far beyond any run */
+        v = 1e18;
     return (simtime_t)llround(v);
 }
 

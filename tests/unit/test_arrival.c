@@ -113,11 +113,42 @@ static void test_defaults_and_table(void **state)
     assert_int_equal(param_set(params_find(arrival_params, "kind"), &d, "walk", why, sizeof why),
                      -1);
     assert_non_null(strstr(why, "saturate"));
+    set(&d, "kind", "video"); /* defaults: mean frame 20 500 B at 30 frames/s */
+    assert_rel(arrival_mean_rate_bps(&d), 4.92e6, 1e-12, "default video rate");
     set(&d, "kind", "ge");
     assert_int_equal(d.kind, ARRIVAL_GE);
     assert_int_equal(param_set(params_find(arrival_params, "ge_scv"), &d, "0.5", why, sizeof why),
                      -1);
     params_free(arrival_params, &d);
+}
+
+/* Every default prints and parses back to itself (the resolved scenario relies on it). */
+static void test_params_roundtrip(void **state)
+{
+    (void)state;
+    struct arrival_desc d1, d2;
+    desc_defaults(&d1);
+    desc_defaults(&d2);
+    set(&d1, "trace_file", "clip.txt");
+    for (const struct param *p = arrival_params; p->key; p++) {
+        char buf[256], text[256], again[256], why[256];
+        param_format(p, &d1, buf, sizeof buf);
+        size_t l = strlen(buf);
+        if (l >= 2 && buf[0] == '"' && buf[l - 1] == '"') {
+            memcpy(text, buf + 1, l - 2);
+            text[l - 2] = 0;
+        } else {
+            strcpy(text, buf);
+        }
+        if (param_set(p, &d2, text, why, sizeof why)) {
+            print_error("%s: \"%s\" does not parse back: %s\n", p->key, text, why);
+            fail();
+        }
+        param_format(p, &d2, again, sizeof again);
+        assert_string_equal(buf, again);
+    }
+    params_free(arrival_params, &d1);
+    params_free(arrival_params, &d2);
 }
 
 static void test_saturate(void **state)
@@ -333,6 +364,28 @@ static void test_onoff(void **state)
     arrival_free(&a);
     run_process(&d, 13, 1000000, &r);
     assert_rel(r.gap.mean, 1e-5, TOL, "onoff constant spacing mean gap");
+    /* closed form: on the ON clock the spacing is g, and ON periods end as a Poisson process
+     * of rate al there, so a gap is g plus N ~ Poisson(al g) OFF periods of mean 1/be:
+     * mean g (1 + al/be), variance 2 al g / be^2. Here g = 2.5 us, al = 1e4, be = 1e4/3. */
+    {
+        double sp = 2.5e-6, al = 1e4, be = 1e4 / 3;
+        double mean = sp * (1 + al / be), var = 2 * al * sp / (be * be);
+        assert_rel(mean, 1e-5, 1e-12, "onoff closed-form mean");
+        assert_rel(mom_scv(&r.gap), var / (mean * mean), TOL, "onoff constant spacing SCV");
+    }
+    /* short periods, where the spacing matters: g = 5 us, al = be = 1e5: mean 10 us, SCV 1 */
+    set(&d, "on_mean", "10 us");
+    set(&d, "off_mean", "10 us");
+    run_process(&d, 16, 1000000, &r);
+    assert_rel(r.gap.mean, 1e-5, TOL, "onoff constant spacing mean gap (short periods)");
+    assert_rel(mom_scv(&r.gap), 2 * 1e5 * 5e-6 / 1e10 / 1e-10, TOL,
+               "onoff constant spacing SCV (short periods)");
+    desc_defaults(&d);
+    set(&d, "kind", "onoff");
+    set(&d, "rate", "1 Gb/s");
+    set(&d, "msg_size", "1250 B");
+    set(&d, "on_mean", "100 us");
+    set(&d, "off_mean", "300 us");
     /* Pareto periods (shape 2.5, finite variance) */
     set(&d, "onoff_dist", "pareto");
     set(&d, "pareto_shape", "2.5");
@@ -599,6 +652,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_table),
+        cmocka_unit_test(test_params_roundtrip),
         cmocka_unit_test(test_saturate),
         cmocka_unit_test(test_constant),
         cmocka_unit_test(test_poisson),
