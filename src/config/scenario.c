@@ -1,0 +1,638 @@
+/* scenario.c: reading scenario files (libconfig syntax) into struct scenario through the
+ * modules' parameter tables, command-line overrides, and writing the resolved scenario. */
+#include "config/scenario.h"
+
+#include <libconfig.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "routing/lft_dump.h"
+#include "routing/route.h"
+#include "topology/generate.h"
+#include "topology/topo_read.h"
+
+#define SOFF(f) offsetof(struct sim_desc, f)
+const struct param sim_params[] = {
+    { "name", P_STRING, SOFF(name), "", "a name for the run (written into the results)", NULL, 0, 0 },
+    { "duration", P_TIME, SOFF(duration), "10 ms", "simulated time of the measured run, from 0", NULL, 0, 0 },
+    { "warmup", P_TIME, SOFF(warmup), "0 s",
+      "statistics count from this time on (throughput: packets delivered; latency: messages created)",
+      NULL, 0, 0 },
+    { "seed", P_INT, SOFF(seed), "1", "seed of every random stream of the run", NULL, 0, 0 },
+    { "sample_interval", P_TIME, SOFF(sample_interval), "1 ms",
+      "interval of the time series (flows.csv, ports.csv); 0 = none", NULL, 0, 0 },
+    { "drain_limit", P_TIME, SOFF(drain_limit), "1 s",
+      "after the run, how long the fabric may take to deliver what is in flight before the run "
+      "is declared stuck", NULL, 0, 0 },
+    PARAM_END,
+};
+#undef SOFF
+
+#define TOFF(f) offsetof(struct topo_desc, f)
+const struct param topo_params[] = {
+    { "generator", P_STRING, TOFF(generator), "",
+      "a topology generator (see `ibnetsim topo --help`); exclusive with file and links", NULL, 0, 0 },
+    { "args", P_STRING, TOFF(args), "", "the generator's arguments, \"key=value,...\"", NULL, 0, 0 },
+    { "file", P_STRING, TOFF(file), "",
+      "a topology file: ibnetdiscover output or an ibsim net file (relative to the scenario)", NULL, 0, 0 },
+    { "link", P_STRING, TOFF(link), "4xQDR",
+      "default cable of `links` entries: width and speed (4xQDR) or a rate (\"13.5 Gb/s\")", NULL, 0, 0 },
+    { "delay", P_TIME, TOFF(delay), "10 ns", "default propagation delay of `links` entries", NULL, 0, 0 },
+    { "routing", P_STRING, TOFF(routing), "minhop", "routing engine (see `ibnetsim route --help`)", NULL, 0, 0 },
+    { "lft_file", P_STRING, TOFF(lft_file), "",
+      "forwarding tables from an OpenSM opensm-lfts.dump instead of a routing engine", NULL, 0, 0 },
+    PARAM_END,
+};
+#undef TOFF
+
+static const char *const progress_names[] = { "never", "terminal", NULL };
+#define OOFF(f) offsetof(struct output_desc, f)
+const struct param output_params[] = {
+    { "flow_series", P_BOOL, OOFF(flow_series), "true", "write flows.csv: throughput of every flow per sample interval", NULL, 0, 0 },
+    { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
+    { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
+    PARAM_END,
+};
+#undef OOFF
+
+#define FOFF(f) offsetof(struct flow_desc, f)
+const struct param flow_params[] = {
+    { "name", P_STRING, FOFF(name), NULL, "the flow's name (unique)", NULL, 0, 0 },
+    { "src", P_STRING, FOFF(src), NULL, "source adapter (node name, NAME:PORT, or \"*\" for one flow per host)", NULL, 0, 0 },
+    { "dst", P_STRING, FOFF(dst), NULL, "destination adapter, or \"uniform\" (a random other host per message)", NULL, 0, 0 },
+    { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
+    { "start", P_TIME, FOFF(start), "0 s", "when the flow starts", NULL, 0, 0 },
+    { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
+    { "load", P_DOUBLE, FOFF(load), "0.0",
+      "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`", NULL, 0, 1e6 },
+    PARAM_END,
+};
+#undef FOFF
+
+/* ---------------------------------------------------------------- reading ---- */
+
+struct loader {
+    const char *file;
+    struct ibn_err *e;
+};
+
+static int setting_text(const config_setting_t *s, char *buf, size_t len)
+{
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        snprintf(buf, len, "%lld", (long long)config_setting_get_int64(s));
+        return 0;
+    case CONFIG_TYPE_FLOAT:
+        snprintf(buf, len, "%.17g", config_setting_get_float(s));
+        return 0;
+    case CONFIG_TYPE_BOOL:
+        snprintf(buf, len, "%s", config_setting_get_bool(s) ? "true" : "false");
+        return 0;
+    case CONFIG_TYPE_STRING:
+        snprintf(buf, len, "%s", config_setting_get_string(s));
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int err_at(struct loader *L, const config_setting_t *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int err_at(struct loader *L, const config_setting_t *s, const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *file = config_setting_source_file(s);
+    return ibn_err_at(L->e, file ? file : L->file, (int)config_setting_source_line(s), "%s", msg);
+}
+
+/* Set one key of a parameter table from a setting. */
+static int set_from(struct loader *L, const char *section, const struct param *tab, void *obj,
+                    const config_setting_t *s)
+{
+    const char *key = config_setting_name(s);
+    const struct param *p = params_find(tab, key);
+    if (!p) {
+        char keys[1024];
+        params_list_keys(tab, keys, sizeof keys);
+        return err_at(L, s, "unknown key \"%s\" in %s (expected one of: %s)", key, section, keys);
+    }
+    char text[1024], why[512];
+    if (setting_text(s, text, sizeof text))
+        return err_at(L, s, "%s.%s must be a single value, not a list or group", section, key);
+    if (param_set(p, obj, text, why, sizeof why))
+        return err_at(L, s, "%s.%s: %s", section, key, why);
+    return 0;
+}
+
+static int read_group(struct loader *L, const config_setting_t *g, const char *section,
+                      const struct param *tab, void *obj)
+{
+    if (!config_setting_is_group(g))
+        return err_at(L, g, "%s must be a group: %s = { key = value; ... };", section, section);
+    for (int i = 0; i < config_setting_length(g); i++)
+        if (set_from(L, section, tab, obj, config_setting_get_elem(g, i)))
+            return -1;
+    return 0;
+}
+
+static int read_string_list(struct loader *L, const config_setting_t *s, const char *what,
+                            char ***out, int *n)
+{
+    if (!config_setting_is_aggregate(s) || config_setting_is_group(s))
+        return err_at(L, s, "%s must be a list of strings: [\"...\", \"...\"]", what);
+    *n = config_setting_length(s);
+    *out = xcalloc((size_t)*n + 1, sizeof **out);
+    for (int i = 0; i < *n; i++) {
+        const config_setting_t *x = config_setting_get_elem(s, i);
+        if (config_setting_type(x) != CONFIG_TYPE_STRING)
+            return err_at(L, x, "%s entry %d must be a string", what, i + 1);
+        (*out)[i] = xstrdup(config_setting_get_string(x));
+    }
+    return 0;
+}
+
+static int read_topology(struct loader *L, const config_setting_t *g, struct topo_desc *t)
+{
+    if (!config_setting_is_group(g))
+        return err_at(L, g, "topology must be a group: topology = { generator = \"...\"; };");
+    t->line = (int)config_setting_source_line(g);
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const config_setting_t *s = config_setting_get_elem(g, i);
+        const char *key = config_setting_name(s);
+        if (!strcmp(key, "links")) {
+            if (read_string_list(L, s, "topology.links", &t->links, &t->nlinks))
+                return -1;
+        } else if (!strcmp(key, "switches")) {
+            if (read_string_list(L, s, "topology.switches", &t->switches, &t->nswitches))
+                return -1;
+        } else if (set_from(L, "topology", topo_params, t, s)) {
+            if (!params_find(topo_params, key))
+                ibn_err_prefix(L->e, "%s", ""), strncat(L->e->msg, ", links, switches",
+                                                        sizeof L->e->msg - strlen(L->e->msg) - 1);
+            return -1;
+        }
+    }
+    int given = (*t->generator != 0) + (*t->file != 0) + (t->nlinks > 0);
+    if (given != 1)
+        return ibn_err_at(L->e, L->file, t->line, "topology needs exactly one of generator, file "
+                          "or links (%d given)", given);
+    return 0;
+}
+
+static int flow_defaults(struct flow_desc *fd)
+{
+    char why[256];
+    memset(fd, 0, sizeof *fd);
+    if (params_set_defaults(flow_params, fd, why, sizeof why) ||
+        params_set_defaults(arrival_params, &fd->arr, why, sizeof why))
+        ibn_panic("bad built-in flow default: %s", why);
+    return 0;
+}
+
+static int read_flows(struct loader *L, const config_setting_t *list, struct scenario *sc)
+{
+    if (!config_setting_is_list(list) && !config_setting_is_array(list))
+        return err_at(L, list, "flows must be a list of groups: flows = ( { name = \"F1\"; ... }, ... );");
+    int n = config_setting_length(list);
+    sc->flows = xcalloc((size_t)n + 1, sizeof *sc->flows);
+    for (int i = 0; i < n; i++) {
+        const config_setting_t *g = config_setting_get_elem(list, i);
+        if (!config_setting_is_group(g))
+            return err_at(L, g, "flows entry %d must be a group { name = ...; src = ...; dst = ...; }", i + 1);
+        struct flow_desc *fd = &sc->flows[sc->nflows++];
+        flow_defaults(fd);
+        fd->file = L->file;
+        fd->line = (int)config_setting_source_line(g);
+        for (int k = 0; k < config_setting_length(g); k++) {
+            const config_setting_t *s = config_setting_get_elem(g, k);
+            const char *key = config_setting_name(s);
+            int rc = params_find(flow_params, key) ? set_from(L, "flow", flow_params, fd, s)
+                     : params_find(arrival_params, key) ? set_from(L, "flow", arrival_params, &fd->arr, s)
+                                                        : -2;
+            if (rc == -2) {
+                char a[1024], b[1024];
+                params_list_keys(flow_params, a, sizeof a);
+                params_list_keys(arrival_params, b, sizeof b);
+                return err_at(L, s, "unknown key \"%s\" in a flow (expected one of: %s, %s)", key, a, b);
+            }
+            if (rc)
+                return -1;
+        }
+        for (const struct param *p = flow_params; p->key; p++)
+            if (!p->def && !*(char **)((char *)fd + p->offset))
+                return ibn_err_at(L->e, L->file, fd->line, "flow %d has no %s (%s)", i + 1, p->key, p->help);
+        for (int j = 0; j < sc->nflows - 1; j++)
+            if (!strcmp(sc->flows[j].name, fd->name))
+                return ibn_err_at(L->e, L->file, fd->line, "two flows are named \"%s\"", fd->name);
+    }
+    return 0;
+}
+
+static const struct section {
+    const char *name;
+    const struct param *tab;
+    size_t offset;
+} sections[] = {
+    { "simulation", sim_params, offsetof(struct scenario, sim) },
+    { "fabric", fabric_params, offsetof(struct scenario, set) },
+    { "switch", switch_params, offsetof(struct scenario, set) },
+    { "hca", hca_params, offsetof(struct scenario, set) },
+    { "qos", qos_params, offsetof(struct scenario, qos) },
+    { "output", output_params, offsetof(struct scenario, out) },
+};
+#define NSECTIONS (sizeof sections / sizeof sections[0])
+
+static void defaults(struct scenario *sc)
+{
+    char why[256];
+    memset(sc, 0, sizeof *sc);
+    fabric_settings_defaults(&sc->set);
+    qos_desc_defaults(&sc->qos);
+    if (params_set_defaults(sim_params, &sc->sim, why, sizeof why) ||
+        params_set_defaults(topo_params, &sc->topo, why, sizeof why) ||
+        params_set_defaults(output_params, &sc->out, why, sizeof why))
+        ibn_panic("bad built-in default: %s", why);
+    sc->cc = xstrdup("none");
+}
+
+static int apply_override(struct scenario *sc, const char *text, struct ibn_err *e)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *eq = strchr(buf, '=');
+    if (!eq)
+        return ibn_err_set(e, "-s %s: expected section.key=value", text);
+    *eq = 0;
+    const char *value = eq + 1;
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return ibn_err_set(e, "-s %s: expected section.key=value (e.g. switch.arch=fifo)", text);
+    *dot = 0;
+    const char *section = buf, *key = dot + 1;
+    char why[512];
+    if (!strcmp(section, "flows")) {
+        char *dot2 = strrchr(key, '.');
+        if (!dot2)
+            return ibn_err_set(e, "-s %s: expected flows.NAME.key=value or flows.*.key=value", text);
+        *dot2 = 0;
+        const char *fname = key, *fkey = dot2 + 1;
+        int hit = 0;
+        for (int i = 0; i < sc->nflows; i++) {
+            struct flow_desc *fd = &sc->flows[i];
+            if (strcmp(fname, "*") && strcmp(fname, fd->name))
+                continue;
+            hit = 1;
+            const struct param *p = params_find(flow_params, fkey);
+            void *obj = fd;
+            if (!p) {
+                p = params_find(arrival_params, fkey);
+                obj = &fd->arr;
+            }
+            if (!p)
+                return ibn_err_set(e, "-s %s: a flow has no key \"%s\"", text, fkey);
+            if (param_set(p, obj, value, why, sizeof why))
+                return ibn_err_set(e, "-s %s: %s", text, why);
+        }
+        if (!hit)
+            return ibn_err_set(e, "-s %s: no flow is named \"%s\"", text, fname);
+        return 0;
+    }
+    if (!strcmp(section, "topology")) {
+        const struct param *p = params_find(topo_params, key);
+        if (!p)
+            return ibn_err_set(e, "-s %s: topology has no key \"%s\" that can be set here", text, key);
+        return param_set(p, &sc->topo, value, why, sizeof why) ? ibn_err_set(e, "-s %s: %s", text, why) : 0;
+    }
+    if (!strcmp(section, "cc") && !strcmp(key, "plugin")) {
+        free(sc->cc);
+        sc->cc = xstrdup(value);
+        return 0;
+    }
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (!strcmp(sections[i].name, section)) {
+            const struct param *p = params_find(sections[i].tab, key);
+            if (!p) {
+                char keys[1024];
+                params_list_keys(sections[i].tab, keys, sizeof keys);
+                return ibn_err_set(e, "-s %s: unknown key \"%s\" in %s (expected one of: %s)", text,
+                                   key, section, keys);
+            }
+            if (param_set(p, (char *)sc + sections[i].offset, value, why, sizeof why))
+                return ibn_err_set(e, "-s %s: %s", text, why);
+            return 0;
+        }
+    return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
+                       "switch, hca, qos, flows, output)", text, section);
+}
+
+static int check(struct scenario *sc, struct ibn_err *e)
+{
+    if (sc->sim.duration <= 0)
+        return ibn_err_at(e, sc->path, 0, "simulation.duration must be positive");
+    if (sc->sim.warmup >= sc->sim.duration)
+        return ibn_err_at(e, sc->path, 0, "simulation.warmup must be shorter than simulation.duration");
+    if (sc->nflows == 0)
+        return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
+                          "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
+    return qos_apply(&sc->qos, &sc->set, e) ? (ibn_err_prefix(e, "%s: ", sc->path), -1) : 0;
+}
+
+int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                  struct ibn_err *e)
+{
+    defaults(sc);
+    sc->path = xstrdup(path);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ibn_err_set(e, "%s: cannot open the scenario file", path);
+    fclose(fp);
+    config_t cfg;
+    config_init(&cfg);
+    if (!config_read_file(&cfg, path)) {
+        int rc = ibn_err_at(e, config_error_file(&cfg) ? config_error_file(&cfg) : path,
+                            config_error_line(&cfg), "%s (scenario syntax: key = value; groups in "
+                            "{ }, lists in ( ), comments after #)", config_error_text(&cfg));
+        config_destroy(&cfg);
+        return rc;
+    }
+    struct loader L = { sc->path, e };
+    const config_setting_t *root = config_root_setting(&cfg);
+    int rc = 0;
+    for (int i = 0; i < config_setting_length(root) && !rc; i++) {
+        const config_setting_t *s = config_setting_get_elem(root, i);
+        const char *name = config_setting_name(s);
+        int done = 0;
+        for (size_t k = 0; k < NSECTIONS && !done; k++)
+            if (!strcmp(sections[k].name, name)) {
+                rc = read_group(&L, s, name, sections[k].tab, (char *)sc + sections[k].offset);
+                done = 1;
+            }
+        if (done)
+            continue;
+        if (!strcmp(name, "topology"))
+            rc = read_topology(&L, s, &sc->topo);
+        else if (!strcmp(name, "flows"))
+            rc = read_flows(&L, s, sc);
+        else
+            rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
+                        "fabric, switch, hca, qos, flows, output)", name);
+    }
+    config_destroy(&cfg);
+    if (!rc && sc->nflows == 0 && !sc->flows)
+        sc->flows = xcalloc(1, sizeof *sc->flows);
+    for (int i = 0; !rc && i < noverrides; i++)
+        rc = apply_override(sc, overrides[i], e);
+    if (!rc)
+        rc = check(sc, e);
+    /* Relative file names are relative to the scenario. */
+    if (!rc) {
+        char **files[] = { &sc->topo.file, &sc->topo.lft_file };
+        for (int i = 0; i < 2; i++) {
+            char *f = *files[i];
+            if (!*f || f[0] == '/')
+                continue;
+            const char *slash = strrchr(path, '/');
+            if (!slash)
+                continue;
+            size_t dl = (size_t)(slash - path) + 1;
+            char *full = xmalloc(dl + strlen(f) + 1);
+            memcpy(full, path, dl);
+            strcpy(full + dl, f);
+            free(f);
+            *files[i] = full;
+        }
+    }
+    return rc;
+}
+
+void scenario_free(struct scenario *sc)
+{
+    params_free(sim_params, &sc->sim);
+    params_free(topo_params, &sc->topo);
+    params_free(qos_params, &sc->qos);
+    for (int i = 0; i < sc->topo.nlinks; i++)
+        free(sc->topo.links[i]);
+    free(sc->topo.links);
+    for (int i = 0; i < sc->topo.nswitches; i++)
+        free(sc->topo.switches[i]);
+    free(sc->topo.switches);
+    for (int i = 0; i < sc->nflows; i++) {
+        params_free(flow_params, &sc->flows[i]);
+        params_free(arrival_params, &sc->flows[i].arr);
+    }
+    free(sc->flows);
+    free(sc->cc);
+    free(sc->path);
+    memset(sc, 0, sizeof *sc);
+}
+
+/* ------------------------------------------------------------- topology ---- */
+
+static int parse_endpoint(const char *tok, char *name, size_t len, int *port)
+{
+    const char *colon = strrchr(tok, ':');
+    if (!colon || colon == tok)
+        return -1;
+    char *end;
+    long p = strtol(colon + 1, &end, 10);
+    if (*end || p < 1 || p > 254)
+        return -1;
+    snprintf(name, len, "%.*s", (int)(colon - tok), tok);
+    *port = (int)p;
+    return 0;
+}
+
+static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_err *e)
+{
+    const struct topo_desc *d = &sc->topo;
+    topo_init(t);
+    /* First pass: nodes and their largest port. */
+    struct { char name[128]; int maxport; } *nodes = xcalloc((size_t)d->nlinks * 2 + 1, sizeof *nodes);
+    int nn = 0;
+    for (int i = 0; i < d->nlinks; i++) {
+        char a[256], b[256];
+        if (sscanf(d->links[i], "%255s %255s", a, b) != 2)
+            goto bad;
+        const char *ends[2] = { a, b };
+        for (int k = 0; k < 2; k++) {
+            char name[128];
+            int port;
+            if (parse_endpoint(ends[k], name, sizeof name, &port))
+                goto bad;
+            int j;
+            for (j = 0; j < nn && strcmp(nodes[j].name, name); j++)
+                ;
+            if (j == nn)
+                snprintf(nodes[nn++].name, sizeof nodes[0].name, "%s", name);
+            if (port > nodes[j].maxport)
+                nodes[j].maxport = port;
+        }
+        continue;
+    bad:
+        free(nodes);
+        return ibn_err_at(e, sc->path, d->line, "topology.links entry %d \"%s\": expected "
+                          "\"NODE:PORT NODE:PORT [4xQDR|RATE] [DELAY]\"", i + 1, d->links[i]);
+    }
+    for (int i = 0; i < d->nswitches; i++) {
+        int j;
+        for (j = 0; j < nn && strcmp(nodes[j].name, d->switches[i]); j++)
+            ;
+        if (j == nn) {
+            free(nodes);
+            return ibn_err_at(e, sc->path, d->line, "topology.switches names \"%s\", which no link uses",
+                              d->switches[i]);
+        }
+    }
+    for (int j = 0; j < nn; j++) {
+        int is_sw = 0;
+        for (int i = 0; i < d->nswitches; i++)
+            is_sw |= !strcmp(d->switches[i], nodes[j].name);
+        topo_add_node(t, is_sw ? TOPO_SWITCH : TOPO_CA, nodes[j].name, nodes[j].maxport);
+    }
+    free(nodes);
+    for (int i = 0; i < d->nlinks; i++) {
+        char a[256], b[256], rest[256] = "";
+        int n = sscanf(d->links[i], "%255s %255s %255[^\n]", a, b, rest);
+        char an[128], bn[128];
+        int ap, bp;
+        parse_endpoint(a, an, sizeof an, &ap);
+        parse_endpoint(b, bn, sizeof bn, &bp);
+        int width = 4;
+        enum ib_speed speed = IB_QDR;
+        double rate = 0;
+        simtime_t delay = d->delay;
+        char why[256];
+        if (ib_parse_width_speed(d->link, &width, &speed) &&
+            units_parse_rate(d->link, &rate, why, sizeof why))
+            return ibn_err_at(e, sc->path, d->line, "topology.link: expected 4xQDR-style or a rate, got \"%s\"", d->link);
+        /* Optional cable and delay: tokens after the endpoints. */
+        char *save = NULL, *tok = n == 3 ? strtok_r(rest, " \t", &save) : NULL;
+        char pending[64] = "";
+        for (; tok; tok = strtok_r(NULL, " \t", &save)) {
+            char joined[128];
+            snprintf(joined, sizeof joined, "%s%s%s", pending, *pending ? " " : "", tok);
+            simtime_t dt;
+            int w;
+            enum ib_speed sp;
+            double r;
+            if (!ib_parse_width_speed(joined, &w, &sp)) {
+                width = w, speed = sp, rate = 0, pending[0] = 0;
+            } else if (!units_parse_rate(joined, &r, why, sizeof why)) {
+                rate = r, pending[0] = 0;
+            } else if (!units_parse_time(joined, &dt, why, sizeof why)) {
+                delay = dt, pending[0] = 0;
+            } else if (!*pending) {
+                snprintf(pending, sizeof pending, "%s", tok); /* a number waiting for its unit */
+            } else {
+                return ibn_err_at(e, sc->path, d->line, "topology.links entry %d: \"%s\" is neither "
+                                  "a cable (4xQDR, 13.5 Gb/s) nor a delay (10 ns)", i + 1, joined);
+            }
+        }
+        if (*pending)
+            return ibn_err_at(e, sc->path, d->line, "topology.links entry %d: \"%s\" needs a unit",
+                              i + 1, pending);
+        if (topo_connect(t, topo_find(t, an), ap, topo_find(t, bn), bp, width, speed, rate, delay, e))
+            return ibn_err_prefix(e, "%s:%d: topology.links entry %d: ", sc->path, d->line, i + 1);
+    }
+    t->source = xstrdup("links");
+    topo_assign_lids(t, 0);
+    if (topo_check(t, e))
+        return ibn_err_prefix(e, "%s:%d: topology.links: ", sc->path, d->line);
+    return 0;
+}
+
+int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l, struct ibn_err *e)
+{
+    const struct topo_desc *d = &sc->topo;
+    int rc;
+    if (*d->generator)
+        rc = topo_generate(d->generator, d->args, (uint64_t)sc->sim.seed, t, e);
+    else if (*d->file)
+        rc = topo_read_file(d->file, t, e);
+    else
+        rc = links_topology(sc, t, e);
+    if (rc)
+        return -1;
+    if (*d->file && topo_check(t, e))
+        return ibn_err_prefix(e, "%s: ", d->file);
+    if (*d->lft_file)
+        return lft_dump_read(d->lft_file, t, l, e);
+    struct route_opts o = { (uint64_t)sc->sim.seed };
+    if (route_compute(t, d->routing, &o, l, e))
+        return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
+    return 0;
+}
+
+int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct run_desc *d,
+                      struct ibn_err *e)
+{
+    memset(d, 0, sizeof *d);
+    d->set = sc->set;
+    d->warmup = sc->sim.warmup;
+    d->end = sc->sim.duration;
+    d->drain_limit = sc->sim.drain_limit;
+    d->sample_interval = sc->sim.sample_interval;
+    d->seed = (uint64_t)sc->sim.seed;
+    d->nflows = sc->nflows;
+    d->flows = sc->flows; /* shared: run_desc_free leaves them to the scenario */
+    (void)t;
+    (void)e;
+    return 0;
+}
+
+void run_desc_free(struct run_desc *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+/* ---------------------------------------------------------------- writing ---- */
+
+static void write_table(FILE *out, const char *indent, const struct param *tab, const void *obj)
+{
+    char buf[1024];
+    for (const struct param *p = tab; p->key; p++) {
+        param_format(p, obj, buf, sizeof buf);
+        fprintf(out, "%s%s = %s;\n", indent, p->key, buf);
+    }
+}
+
+void scenario_write(const struct scenario *sc, FILE *out)
+{
+    fprintf(out, "# ibnetsim %s: the resolved scenario of %s (every default made explicit).\n",
+            IBN_VERSION, sc->path);
+    fprintf(out, "simulation = {\n");
+    write_table(out, "  ", sim_params, &sc->sim);
+    fprintf(out, "};\ntopology = {\n");
+    write_table(out, "  ", topo_params, &sc->topo);
+    if (sc->topo.nswitches) {
+        fprintf(out, "  switches = [");
+        for (int i = 0; i < sc->topo.nswitches; i++)
+            fprintf(out, "%s\"%s\"", i ? ", " : "", sc->topo.switches[i]);
+        fprintf(out, "];\n");
+    }
+    if (sc->topo.nlinks) {
+        fprintf(out, "  links = (\n");
+        for (int i = 0; i < sc->topo.nlinks; i++)
+            fprintf(out, "    \"%s\"%s\n", sc->topo.links[i], i + 1 < sc->topo.nlinks ? "," : "");
+        fprintf(out, "  );\n");
+    }
+    for (size_t k = 1; k < NSECTIONS; k++) {
+        fprintf(out, "};\n%s = {\n", sections[k].name);
+        write_table(out, "  ", sections[k].tab, (const char *)sc + sections[k].offset);
+    }
+    fprintf(out, "};\nflows = (\n");
+    for (int i = 0; i < sc->nflows; i++) {
+        fprintf(out, "  {\n");
+        write_table(out, "    ", flow_params, &sc->flows[i]);
+        write_table(out, "    ", arrival_params, &sc->flows[i].arr);
+        fprintf(out, "  }%s\n", i + 1 < sc->nflows ? "," : "");
+    }
+    fprintf(out, ");\n");
+}

@@ -1,0 +1,80 @@
+/* scenario.h: the scenario, the user's description of one simulation, as a plain struct: the
+ * sections simulation, topology, fabric, switch, hca, qos, flows, output (and cc for
+ * congestion control). scenario_load() reads a scenario file (libconfig syntax), checks every
+ * key against the parameter tables of the modules, applies `-s section.key=value` overrides,
+ * and reports errors as FILE:LINE: what was expected. scenario_write() writes the resolved
+ * scenario, with every default explicit, in the same syntax. */
+#ifndef IBN_SCENARIO_H
+#define IBN_SCENARIO_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+#include "core/simtime.h"
+#include "fabric/build.h"
+#include "fabric/settings.h"
+#include "routing/lft.h"
+#include "topology/topo.h"
+
+struct sim_desc {
+    char *name;
+    simtime_t duration, warmup, sample_interval, drain_limit;
+    long long seed;
+};
+
+struct topo_desc {
+    char *generator, *args;   /* a named generator and its "key=value,..." arguments */
+    char *file;               /* or a topology file (ibnetdiscover / ibsim net) */
+    char **links;             /* or an explicit list of links "A:1 B:2 [4xQDR|RATE] [DELAY]" */
+    int nlinks;
+    char **switches;          /* names in `links` that are switches (the rest are adapters) */
+    int nswitches;
+    char *link;               /* default width/speed or rate of listed links */
+    simtime_t delay;          /* default propagation delay of listed links */
+    char *routing;            /* routing engine */
+    char *lft_file;           /* or forwarding tables from an OpenSM LFT dump */
+    int line;                 /* where the section starts */
+};
+
+struct output_desc {
+    int flow_series, port_series;
+    int progress;             /* 0 never, 1 on a terminal */
+};
+
+/* A flow's own keys besides the arrival process. */
+struct flow_extra {
+    double load;              /* offered load as a fraction of the source link's data rate */
+};
+
+struct scenario {
+    char *path;
+    struct sim_desc sim;
+    struct topo_desc topo;
+    struct fabric_settings set;
+    struct qos_desc qos;
+    struct output_desc out;
+    int nflows;
+    struct flow_desc *flows;
+    struct flow_extra *fextra;
+    char *cc;                 /* congestion-control plug-in name, "none" */
+};
+
+extern const struct param sim_params[], topo_params[], output_params[], flow_params[];
+
+/* Load a scenario file and apply overrides ("section.key=value"; flows.NAME.key or
+ * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected. */
+int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                  struct ibn_err *e);
+void scenario_free(struct scenario *sc);
+
+/* Build the topology and forwarding tables the scenario names. */
+int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l, struct ibn_err *e);
+/* The run description for fabric_build (flows' "load" turned into rates against `t`). */
+int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct run_desc *d,
+                      struct ibn_err *e);
+void run_desc_free(struct run_desc *d);
+
+/* Write the resolved scenario (every key, defaults included). */
+void scenario_write(const struct scenario *sc, FILE *out);
+
+#endif
