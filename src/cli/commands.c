@@ -4,8 +4,12 @@
 #include "cli/commands.h"
 
 int cmd_run(int argc, char **argv);
+int cmd_topo(int, char **);
+int cmd_route(int, char **);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
+    { "topo", "generate, convert and describe topologies", cmd_topo },
+    { "route", "compute, dump and check routes (minhop, updn, ftree, ...)", cmd_route },
     { NULL, NULL, NULL },
 };

@@ -7,7 +7,21 @@ static const struct route_engine minhop = {
     "minhop", "shortest paths, balanced over ports by routes already assigned (OpenSM minhop)",
     route_minhop };
 
-const struct route_engine *const route_engines[] = { &minhop, NULL };
+static const struct route_engine spf = {
+    "spf", "seed 004's shortest path first: one shortest path per destination, ties to the "
+    "lowest port (tie=highest|balance); may deadlock", route_spf };
+static const struct route_engine updn = {
+    "updn", "up*-down* as OpenSM's updn: roots found from min-hop histograms (or roots=...), "
+    "shortest legal paths balanced like minhop", route_updn };
+static const struct route_engine updn_tree = {
+    "updn_tree", "seed 004's Up/Down: spanning-tree links only, best of three roots "
+    "(roots=...)", route_updn_tree };
+static const struct route_engine ftree = {
+    "ftree", "fat-tree routing: up to a common ancestor, then down, destinations spread "
+    "D-mod-k over up ports", route_ftree };
+
+const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &updn_tree, &ftree,
+                                                     NULL };
 
 const struct route_engine *route_engine_find(const char *name)
 {
