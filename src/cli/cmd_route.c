@@ -14,7 +14,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim route compute TOPO [-e ENGINE] [options] [-o LFT_DUMP]\n"
+            "usage: ibnetsim route compute TOPO [-e ENGINE | --lfts DUMP] [options] [-o LFT_DUMP]\n"
             "       ibnetsim route check TOPO (-e ENGINE [options] | --lfts LFT_DUMP)\n"
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
             "                            [--deadlock-free]\n"
@@ -23,7 +23,8 @@ static void usage(FILE *f)
             "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
             "compute  routes with ENGINE (default minhop) and writes the forwarding tables as\n"
             "         OpenSM's opensm-lfts.dump (to -o, else stdout); OpenSM loads it with\n"
-            "         '-R file -U LFT_DUMP'.\n"
+            "         '-R file -U LFT_DUMP'. With --lfts DUMP instead of an engine it imports\n"
+            "         a dump and writes it again (LIDs translated to the topology's by GUID).\n"
             "check    follows every host-to-host route of the engine's tables or of a dump\n"
             "         (such as the opensm-lfts.dump OpenSM wrote) and prints: validity (every\n"
             "         route reaches its destination without a loop), hop counts, the most\n"
@@ -93,6 +94,8 @@ static int do_check(struct opts *o, const struct topo *t)
         printf("avg switches per route: %.4f\n", s.avg_hops);
         printf("max routes on a port: %ld (%s port %d)\n", s.max_port_routes,
                t->node[s.max_port_node].name, s.max_port);
+        printf("max routes on a switch-switch port: %ld (%s port %d)\n", s.max_isl_routes,
+               t->node[s.max_isl_node].name, s.max_isl_port);
     }
     char cycle[2048];
     int dl = route_deadlock_check(t, &l, NULL, cycle, sizeof cycle);
@@ -132,6 +135,8 @@ static int do_check(struct opts *o, const struct topo *t)
         } else {
             printf("compare max routes on a port: %ld (%s port %d)\n", cs.max_port_routes,
                    t->node[cs.max_port_node].name, cs.max_port);
+            printf("compare max routes on a switch-switch port: %ld (%s port %d)\n",
+                   cs.max_isl_routes, t->node[cs.max_isl_node].name, cs.max_isl_port);
             printf("compare avg switches per route: %.4f\n", cs.avg_hops);
             route_stats_free(&cs);
         }
@@ -274,7 +279,7 @@ int cmd_route(int argc, char **argv)
         rc = do_diff(&o, &t);
     } else {
         struct lfts l;
-        if (route_compute(&t, o.engine, &o.ro, &l, &e)) {
+        if (get_tables(&o, &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
             topo_free(&t);
             return 1;

@@ -140,11 +140,21 @@ int route_stats_compute(const struct topo *t, const struct lfts *l, struct route
     s->avg_hops = s->routes ? hopsum / (double)s->routes : 0;
     for (int i = 0; i < t->nnodes; i++)
         for (int p = 1; p <= t->node[i].nports; p++)
-            if (s->port_routes[s->port_off[i] + p] > s->max_port_routes) {
-                s->max_port_routes = s->port_routes[s->port_off[i] + p];
+        {
+            long r = s->port_routes[s->port_off[i] + p];
+            if (r > s->max_port_routes) {
+                s->max_port_routes = r;
                 s->max_port_node = i;
                 s->max_port = p;
             }
+            int q = t->node[i].port[p].peer_node;
+            if (q >= 0 && q != i && t->node[q].type == TOPO_SWITCH &&
+                t->node[i].type == TOPO_SWITCH && r > s->max_isl_routes) {
+                s->max_isl_routes = r;
+                s->max_isl_node = i;
+                s->max_isl_port = p;
+            }
+        }
     free(on);
     free(op);
     free(src);

@@ -18,6 +18,8 @@ struct route_stats {
     double avg_hops;     /* switches traversed, averaged over routes */
     long max_port_routes;/* the most routes through any switch output port */
     int max_port_node, max_port;
+    long max_isl_routes; /* the most routes on a switch port cabled to another switch */
+    int max_isl_node, max_isl_port;
     long *port_routes;   /* per (node, port): offsets as in route_port_index; caller frees */
     int *port_off;       /* node -> first index; caller frees */
 };
