@@ -45,5 +45,10 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     }
     struct route_opts def = { 0 };
     lfts_init(out, t);
-    return r->compute(t, o ? o : &def, out, e);
+    out->note[0] = 0;
+    if (r->compute(t, o ? o : &def, out, e)) {
+        lfts_free(out);
+        return -1;
+    }
+    return 0;
 }

@@ -29,7 +29,8 @@ struct route_engine {
 extern const struct route_engine *const route_engines[];
 
 const struct route_engine *route_engine_find(const char *name);
-/* Initialise `out` for t and compute routes with the named engine. */
+/* Initialise `out` for t and compute routes with the named engine. On failure `out` is
+ * freed (and zeroed) and e says why. */
 int route_compute(const struct topo *t, const char *engine, const struct route_opts *o,
                   struct lfts *out, struct ibn_err *e);
 

@@ -349,6 +349,7 @@ static void test_lmc(void **state)
         assert_int_equal(seen[p], 1);
     lfts_free(&l);
     route(&t, "updn", NULL, &l);
+    lfts_free(&l);
     route(&t, "ftree", NULL, &l);
     lfts_free(&l);
     topo_free(&t);
