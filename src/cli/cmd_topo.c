@@ -12,8 +12,9 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim topo generate NAME [KEY=VALUE,...] [--seed N] [-o FILE] [--guid2lid FILE]\n"
-            "       ibnetsim topo convert TOPO [-o FILE] [--guid2lid FILE]\n"
+            "usage: ibnetsim topo generate NAME [KEY=VALUE,...] [--seed N] [--lmc N] [-o FILE]\n"
+            "                                  [--guid2lid FILE]\n"
+            "       ibnetsim topo convert TOPO [--lmc N] [-o FILE] [--guid2lid FILE]\n"
             "       ibnetsim topo describe TOPO [--seed N]\n"
             "       ibnetsim topo list\n\n"
             "TOPO is a file (ibnetdiscover output or an ibsim net file, detected from its\n"
@@ -25,7 +26,23 @@ static void usage(FILE *f)
             "describe  prints switches, hosts, links, link kinds, LIDs, diameter (links on the\n"
             "          longest shortest host-to-host path) and bisection width where defined.\n"
             "list      lists the generators and their arguments.\n"
-            "--guid2lid FILE also writes OpenSM's guid2lid file so that OpenSM keeps the LIDs.\n");
+            "--guid2lid FILE also writes OpenSM's guid2lid file so that OpenSM keeps the LIDs.\n"
+            "--lmc N assigns every host port 2^N LIDs (LMC multipath); --seed N seeds the\n"
+            "random generators (default 1).\n");
+}
+
+/* Give every CA port 2^lmc LIDs (all CA LIDs are assigned again). */
+static void set_lmc(struct topo *t, int lmc)
+{
+    if (lmc < 0)
+        return;
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->node[i].type == TOPO_CA)
+            for (int p = 1; p <= t->node[i].nports; p++) {
+                t->node[i].port[p].lid = 0;
+                t->node[i].port[p].lmc = 0;
+            }
+    topo_assign_lids(t, lmc);
 }
 
 static int write_out(const struct topo *t, const char *out, const char *g2l)
@@ -115,6 +132,7 @@ int cmd_topo(int argc, char **argv)
     }
     const char *sub = argv[1], *out = NULL, *g2l = NULL;
     uint64_t seed = 1;
+    int lmc = -1;
     const char *pos[2] = { NULL, NULL };
     int npos = 0;
     for (int i = 2; i < argc; i++) {
@@ -124,6 +142,13 @@ int cmd_topo(int argc, char **argv)
             g2l = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--lmc") && i + 1 < argc) {
+            lmc = atoi(argv[++i]);
+            if (lmc < 0 || lmc > 7) {
+                fprintf(stderr, "ibnetsim topo: --lmc expects 0 to 7\n");
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -154,6 +179,7 @@ int cmd_topo(int argc, char **argv)
             fprintf(stderr, "ibnetsim topo generate: %s\n", e.msg);
             return 2;
         }
+        set_lmc(&t, lmc);
         int rc = write_out(&t, out, g2l);
         topo_free(&t);
         return rc;
@@ -169,6 +195,7 @@ int cmd_topo(int argc, char **argv)
             return 2;
         }
         topo_arg_warnings(&t);
+        set_lmc(&t, lmc);
         int rc = !strcmp(sub, "convert") ? write_out(&t, out, g2l) : describe(&t);
         topo_free(&t);
         return rc;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # opensm_compare.sh: ibnetsim's routing against OpenSM itself. For x5-cluster.topo (when the
-# shared topologies are present) and generated fat trees, OpenSM routes the topology through
+# shared topologies are present), generated fat trees, an irregular network and a mesh, with
+# LMC 0, 1 and 2, OpenSM routes the topology through
 # ibsim's simulated fabric (ibsim in the background, OpenSM once with umad2sim preloaded and
 # honouring the topology's LIDs), and for minhop and updn this checks:
 #   - every route of OpenSM's tables and of ibnetsim's reaches its destination without a loop;
@@ -46,7 +47,7 @@ run_opensm() {
   cp "$g2l" "$out/guid2lid"
   ibsim -s -n "$topo" > "$out/ibsim.log" 2>&1 &
   ibsim_pid=$!
-  for _ in $(seq 100); do grep -q "Network simulator ready" "$out/ibsim.log" && break; sleep 0.1; done
+  for _ in $(seq 100); do grep -q "Network simulator ready" "$out/ibsim.log" 2>/dev/null && break; sleep 0.1; done
   if ! grep -q "Network simulator ready" "$out/ibsim.log"; then
     failed "ibsim did not start on $topo: $(tail -3 "$out/ibsim.log")"
   fi
@@ -73,25 +74,41 @@ triples() {
                sub(":", "", pg); print sw, $1, pg, $2 + 0 }' "$1" | sort
 }
 
-printf "%-22s %-7s %10s %10s %9s %9s %9s %9s %s\n" topology engine entries differ \
+printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" topology engine entries differ \
   maxport osm_max maxisl osm_isl hops
-topos=()
+# Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
+cases=()
 if [ -f "$src/../shared/topologies/x5-cluster.topo" ]; then
-  topos+=("x5:$src/../shared/topologies/x5-cluster.topo")
+  cases+=("x5|$src/../shared/topologies/x5-cluster.topo|0|minhop updn|")
+  cases+=("x5-lmc2|$src/../shared/topologies/x5-cluster.topo|2|minhop updn|")
 else
   echo "note: $src/../shared/topologies is absent; x5-cluster.topo is not compared"
 fi
-topos+=("fattree-648:gen:fattree:ports=36,levels=2" "4-ary-3-tree:gen:kary_ntree:k=4,n=3"
-        "8-port-3-tree:gen:fattree:ports=8,levels=3")
-for entry in "${topos[@]}"; do
-  name=${entry%%:*}
-  spec=${entry#*:}
+cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn|"
+        "fattree-648-lmc2|gen:fattree:ports=36,levels=2|2|minhop|"
+        "4-ary-3-tree|gen:kary_ntree:k=4,n=3|0|minhop updn|"
+        "8-port-3-tree|gen:fattree:ports=8,levels=3|0|minhop updn|"
+        "irregular-001|gen:irregular:switches=32|1|minhop updn|first"
+        "mesh-4x4|gen:mesh:dims=4x4|0|minhop updn|first")
+for entry in "${cases[@]}"; do
+  IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
   mkdir -p "$d"
-  "$bin" topo convert "$spec" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
+  "$bin" topo convert "$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
     { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
-  for eng in minhop updn; do
-    run_opensm "$d/topo" "$d/guid2lid" "$d/osm-$eng" "$eng"
+  for eng in $engines; do
+    osm_extra=(-l "$lmc")
+    our_extra=()
+    label=$eng
+    if [ "$eng" = updn ] && [ -n "$root" ]; then
+      # The first switch of the file as the root: OpenSM's root_guid_file, ibnetsim's --roots.
+      rg=$(sed -n 's/^switchguid=\(0x[0-9a-f]*\).*/\1/p' "$d/topo" | head -1)
+      echo "$rg" > "$d/roots"
+      osm_extra+=(-a "$d/roots")
+      our_extra+=(--roots "$rg")
+      label="updn-root"
+    fi
+    run_opensm "$d/topo" "$d/guid2lid" "$d/osm-$eng" "$eng" "${osm_extra[@]}"
     osm="$d/osm-$eng/opensm-lfts.dump"
     [ -s "$osm" ] || continue
     # OpenSM's own tables: every route valid.
@@ -99,7 +116,7 @@ for entry in "${topos[@]}"; do
       failed "$name: OpenSM's $eng tables do not check: $(grep valid "$d/osm-$eng.check")"
     extra=()
     [ "$eng" = minhop ] && extra=(--lid-matrix "$d/osm-$eng/opensm-lid-matrix.dump")
-    if ! "$bin" route check "$d/topo" -e "$eng" --compare "$osm" "${extra[@]}" > "$d/$eng.check"; then
+    if ! "$bin" route check "$d/topo" -e "$eng" "${our_extra[@]}" --compare "$osm" "${extra[@]}" > "$d/$eng.check"; then
       failed "$name $eng: $(grep -E '^(valid|lid matrix)' "$d/$eng.check" | tr '\n' ' ')"
     fi
     ours=$(field "max routes on a port" "$d/$eng.check")
@@ -109,13 +126,15 @@ for entry in "${topos[@]}"; do
     diffs=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\1/p' "$d/$eng.check")
     total=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\2/p' "$d/$eng.check")
     hops=$(sed -n 's/^avg switches per route: //p' "$d/$eng.check")
-    printf "%-22s %-7s %10s %10s %9s %9s %9s %9s %s\n" "$name" "$eng" "$total" "$diffs" \
+    printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" "$name" "$label" "$total" "$diffs" \
       "$ours" "$theirs" "$oisl" "$tisl" "$hops"
     grep -q "^valid: yes" "$d/$eng.check" || failed "$name $eng: ibnetsim's routes are not valid"
     within10 "$ours" "$theirs" || failed "$name $eng: max routes per port $ours vs OpenSM's $theirs"
     within10 "$oisl" "$tisl" || failed "$name $eng: max routes per switch-switch port $oisl vs OpenSM's $tisl"
-    [ "$eng" = minhop ] && { grep -q "^lid matrix: [0-9]* rows agree" "$d/$eng.check" ||
-      failed "$name: min-hop tables differ from OpenSM's"; }
+    if [ "$eng" = minhop ]; then
+      grep -q "^lid matrix: [0-9]* rows agree" "$d/$eng.check" ||
+        failed "$name: min-hop tables differ from OpenSM's"
+    fi
     # Import OpenSM's dump and write it again: no entry changes.
     "$bin" route compute "$d/topo" --lfts "$osm" -o "$d/reexport.dump" 2>/dev/null ||
       failed "$name: importing OpenSM's $eng dump failed"
@@ -127,13 +146,13 @@ for entry in "${topos[@]}"; do
   # OpenSM's file engine loads an ibnetsim dump (shortest paths to the highest port, which
   # differ from OpenSM's own minhop) and installs exactly those tables.
   "$bin" route compute "$d/topo" -e spf --tie highest -o "$d/spf.dump" 2>/dev/null
-  run_opensm "$d/topo" "$d/guid2lid" "$d/osm-file" file -U "$d/spf.dump"
+  run_opensm "$d/topo" "$d/guid2lid" "$d/osm-file" file -l "$lmc" -U "$d/spf.dump"
   grep -q "file tables configured" "$d/osm-file/osm.log" ||
     failed "$name: OpenSM's file engine did not configure ibnetsim's tables: $(grep -i err "$d/osm-file/osm.log" | head -2)"
   if [ -s "$d/osm-file/opensm-lfts.dump" ]; then
     "$bin" route diff "$d/topo" "$d/spf.dump" "$d/osm-file/opensm-lfts.dump" > "$d/file.diff" ||
       failed "$name: OpenSM installed other tables than ibnetsim's dump: $(tail -1 "$d/file.diff")"
-    echo "$name file engine: $(tail -1 "$d/file.diff")"
+    echo "$name: OpenSM's file engine installed ibnetsim's spf dump: $(tail -1 "$d/file.diff")"
   fi
 done
 if [ $fail -ne 0 ]; then
