@@ -157,6 +157,7 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie, s
                             start = lft[lid - 1] + 1;
                         uint32_t best_cnt = UINT32_MAX, os_cnt = UINT32_MAX, on_cnt = UINT32_MAX;
                         int best = -1, best_os = 0, best_on = 0, least_fwd = INT32_MAX;
+                        int first_peer = -1;
                         for (int i = start; i < start + num_ports; i++) {
                             int p = i % num_ports;
                             if (!p || row[p] != least || ns->port[p].peer_node < 0)
@@ -169,6 +170,18 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie, s
                             if (tie == LFT_TIE_HIGHEST) {
                                 if (p > best)
                                     best = p;
+                                continue;
+                            }
+                            if (tie == LFT_TIE_DOR) {
+                                int peer = ns->port[p].peer_node;
+                                if (first_peer < 0)
+                                    first_peer = peer;
+                                else if (peer != first_peer)
+                                    continue;
+                                if (count[p] < best_cnt) {
+                                    best = p;
+                                    best_cnt = count[p];
+                                }
                                 continue;
                             }
                             uint32_t c = count[p];

@@ -18,7 +18,10 @@
 #include "routing/lft.h"
 #include "topology/topo.h"
 
-enum lft_tie { LFT_TIE_BALANCE, LFT_TIE_LOWEST, LFT_TIE_HIGHEST };
+/* BALANCE: OpenSM minhop/updn. DOR: OpenSM's dor engine: among the least-hop ports only
+ * those to the same neighbour as the first one found (the lowest dimension), balanced.
+ * LOWEST/HIGHEST: a fixed port (seed 004's SPF). */
+enum lft_tie { LFT_TIE_BALANCE, LFT_TIE_LOWEST, LFT_TIE_HIGHEST, LFT_TIE_DOR };
 
 struct lft_dest {
     int node, port;   /* topo node and port (0 for a switch) */

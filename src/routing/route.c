@@ -20,8 +20,11 @@ static const struct route_engine ftree = {
     "ftree", "fat-tree routing: up to a common ancestor, then down, destinations spread "
     "D-mod-k over up ports", route_ftree };
 
+static const struct route_engine dor = {
+    "dor", "dimension-order routing as OpenSM's dor: XY(Z) in meshes (seed 003)", route_dor };
+
 const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &updn_tree, &ftree,
-                                                     NULL };
+                                                     &dor, NULL };
 
 const struct route_engine *route_engine_find(const char *name)
 {

@@ -41,5 +41,6 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
 int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lfts *out,
                     struct ibn_err *e);
 int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_dor(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 
 #endif

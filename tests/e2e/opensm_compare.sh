@@ -89,7 +89,8 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn|"
         "4-ary-3-tree|gen:kary_ntree:k=4,n=3|0|minhop updn|"
         "8-port-3-tree|gen:fattree:ports=8,levels=3|0|minhop updn|"
         "irregular-001|gen:irregular:switches=32|1|minhop updn|first"
-        "mesh-4x4|gen:mesh:dims=4x4|0|minhop updn|first")
+        "mesh-4x4|gen:mesh:dims=4x4|0|minhop updn dor|first"
+        "mesh-3x3x3|gen:mesh:dims=3x3x3,hosts=2|1|dor|")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"

@@ -384,6 +384,33 @@ static void test_lmc(void **state)
     assert_int_equal(lmc_policy_parse("sometimes", &pol), -1);
 }
 
+static void test_dor(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    gen("mesh", "dims=4x4", &t);
+    route(&t, "dor", NULL, &l);
+    assert_shortest(&t, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 0);
+    /* XY: from S0_0 towards S2_3's host, x first (port 3 = +x), at S2_0 then +y (port 5). */
+    int h = topo_find(&t, "H15"); /* hosts in switch order, x fastest: H15 is on S2_3 */
+    int lid = t.node[h].port[1].lid;
+    assert_int_equal(t.node[h].port[1].peer_node, topo_find(&t, "S2_3"));
+    assert_int_equal(lft_port(&l, topo_find(&t, "S0_0"), lid), 3);
+    assert_int_equal(lft_port(&l, topo_find(&t, "S1_0"), lid), 3);
+    assert_int_equal(lft_port(&l, topo_find(&t, "S2_0"), lid), 5);
+    assert_int_equal(lft_port(&l, topo_find(&t, "S2_1"), lid), 5);
+    lfts_free(&l);
+    topo_free(&t);
+    /* In a torus the wrap links close a cycle in every ring. */
+    gen("torus", "dims=4x4", &t);
+    route(&t, "dor", NULL, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 1);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),
         cmocka_unit_test(test_lmc),
+        cmocka_unit_test(test_dor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
