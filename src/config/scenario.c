@@ -564,7 +564,7 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
         return ibn_err_prefix(e, "%s: ", d->file);
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
-    struct route_opts o = { (uint64_t)sc->sim.seed };
+    struct route_opts o = { .seed = (uint64_t)sc->sim.seed };
     if (route_compute(t, d->routing, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

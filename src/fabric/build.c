@@ -95,7 +95,10 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     fl->vl = f->set.sl2vl[fl->sl];
     fl->start = d->start;
     fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
-    if (arrival_init(&fl->arr, &d->arr, e)) {
+    struct arrival_desc ad = d->arr;
+    if (d->load > 0)
+        ad.rate_bps = d->load * byterate_bps(fl->src->rate);
+    if (arrival_init(&fl->arr, &ad, e)) {
         ibn_err_prefix(e, "flow %s: ", name);
         if (d->file)
             ibn_err_prefix(e, "%s:%d: ", d->file, d->line);

@@ -16,6 +16,7 @@ struct flow_desc {
     char *dst;        /* host name, or "uniform" for uniformly random other hosts */
     long long sl;
     simtime_t start, stop;
+    double load;      /* if > 0: offered load as a fraction of the source link's data rate */
     struct arrival_desc arr;
     const char *file; /* where it was declared, for errors */
     int line;

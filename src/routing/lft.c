@@ -7,6 +7,7 @@
 void lfts_init(struct lfts *l, const struct topo *t)
 {
     l->nnodes = t->nnodes;
+    l->note[0] = 0;
     l->max_lid = topo_max_lid(t);
     l->table = xcalloc((size_t)t->nnodes, sizeof *l->table);
     for (int i = 0; i < t->nnodes; i++)

@@ -14,6 +14,7 @@ struct lfts {
     int nnodes;
     int max_lid;
     uint8_t **table; /* table[node][lid], NULL for CA nodes; LFT_NONE where no route */
+    char note[256];  /* what the engine did that a user should know (fallbacks, roots) */
 };
 
 /* Tables for every switch of t, sized to t's largest LID, all entries LFT_NONE. */

@@ -7,7 +7,24 @@ static const struct route_engine minhop = {
     "minhop", "shortest paths, balanced over ports by routes already assigned (OpenSM minhop)",
     route_minhop };
 
-const struct route_engine *const route_engines[] = { &minhop, NULL };
+static const struct route_engine spf = {
+    "spf", "seed 004's shortest path first: one shortest path per destination, ties to the "
+    "lowest port (tie=highest|balance); may deadlock", route_spf };
+static const struct route_engine updn = {
+    "updn", "up*-down* as OpenSM's updn: roots found from min-hop histograms (or roots=...), "
+    "shortest legal paths balanced like minhop", route_updn };
+static const struct route_engine updn_tree = {
+    "updn_tree", "seed 004's Up/Down: spanning-tree links only, best of three roots "
+    "(roots=...)", route_updn_tree };
+static const struct route_engine ftree = {
+    "ftree", "fat-tree routing: up to a common ancestor, then down, destinations spread "
+    "D-mod-k over up ports", route_ftree };
+
+static const struct route_engine dor = {
+    "dor", "dimension-order routing as OpenSM's dor: XY(Z) in meshes (seed 003)", route_dor };
+
+const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &updn_tree, &ftree,
+                                                     &dor, NULL };
 
 const struct route_engine *route_engine_find(const char *name)
 {
@@ -31,5 +48,10 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     }
     struct route_opts def = { 0 };
     lfts_init(out, t);
-    return r->compute(t, o ? o : &def, out, e);
+    out->note[0] = 0;
+    if (r->compute(t, o ? o : &def, out, e)) {
+        lfts_free(out);
+        return -1;
+    }
+    return 0;
 }

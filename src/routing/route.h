@@ -10,7 +10,10 @@
 #include "topology/topo.h"
 
 struct route_opts {
-    uint64_t seed; /* for engines that break ties or choose roots at random */
+    uint64_t seed;     /* for engines that break ties or choose roots at random */
+    const char *roots; /* updn/updn_tree: NULL = OpenSM's automatic choice (updn) or best of
+                        * three (updn_tree); "best3"; or node names / 0xGUIDs separated by ',' */
+    const char *tie;   /* spf: "lowest" (default), "highest" or "balance" */
 };
 
 typedef int (*route_engine_fn)(const struct topo *t, const struct route_opts *o, struct lfts *out,
@@ -26,11 +29,18 @@ struct route_engine {
 extern const struct route_engine *const route_engines[];
 
 const struct route_engine *route_engine_find(const char *name);
-/* Initialise `out` for t and compute routes with the named engine. */
+/* Initialise `out` for t and compute routes with the named engine. On failure `out` is
+ * freed (and zeroed) and e says why. */
 int route_compute(const struct topo *t, const char *engine, const struct route_opts *o,
                   struct lfts *out, struct ibn_err *e);
 
-/* Engines. */
+/* Engines (one file each). */
 int route_minhop(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_spf(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                    struct ibn_err *e);
+int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_dor(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 
 #endif

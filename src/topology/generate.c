@@ -15,7 +15,39 @@ static const struct topo_generator testbed002 = {
     "host_link=4xDDR isl=4xQDR delay=\"10 ns\": seed 002's testbed, H1-H3 on S1, H4-H7 on S2",
     gen_testbed002 };
 
-const struct topo_generator *const topo_generators[] = { &single_switch, &testbed002, NULL };
+static const struct topo_generator kary_ntree = {
+    "kary_ntree",
+    "k=4 n=3 link=4xQDR delay=\"10 ns\": k-ary n-tree, k^n hosts, n levels of k^(n-1) "
+    "switches of 2k ports (seed 002 Paper VI: k=4, n=3..5)",
+    gen_kary_ntree };
+static const struct topo_generator fattree = {
+    "fattree",
+    "ports=36 levels=2 link=4xQDR delay=\"10 ns\": m-port n-tree, 2(m/2)^n hosts; "
+    "ports=36 levels=2 is the 648-node Sun DS 648 Clos (36 leaves, 18 spines)",
+    gen_fattree };
+static const struct topo_generator clos3 = {
+    "clos3",
+    "ports=36 leaves=36 spines=18 hosts=18 link=4xQDR delay=\"10 ns\": three-stage Clos, "
+    "hosts per leaf and leaves/spines given",
+    gen_clos3 };
+static const struct topo_generator mesh = {
+    "mesh",
+    "dims=4x4 hosts=1 ports=hosts+2*dims link=4xQDR delay=\"10 ns\": 2-D/3-D mesh "
+    "(seed 003: dims=4x4 and 5x5, 5-port routers)",
+    gen_mesh };
+static const struct topo_generator torus = {
+    "torus", "dims=4x4 hosts=1 ports=hosts+2*dims link=4xQDR delay=\"10 ns\": 2-D/3-D torus",
+    gen_torus };
+static const struct topo_generator irregular = {
+    "irregular",
+    "switches=16 ports=8 hosts=4 links=(all free ports) planar=0 link=4xQDR "
+    "delay=\"10 ns\": random connected irregular network (seed 001: ports=8 hosts=4; "
+    "seed 004: switches=15 ports=5 hosts=1 links=23 planar=1)",
+    gen_irregular };
+
+const struct topo_generator *const topo_generators[] = { &single_switch, &testbed002,
+                                                         &kary_ntree, &fattree, &clos3, &mesh,
+                                                         &torus, &irregular, NULL };
 
 static void args_free(struct gen_args *a)
 {
@@ -142,5 +174,6 @@ int topo_generate(const char *name, const char *args, uint64_t seed, struct topo
     snprintf(src, sizeof src, "%s %s", name, args ? args : "");
     out->source = xstrdup(src);
     topo_assign_lids(out, 0);
+    topo_assign_guids(out);
     return topo_check(out, e);
 }

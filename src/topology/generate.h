@@ -41,5 +41,12 @@ int gen_arg_link(struct gen_args *a, const char *key, const char *def, int *widt
 /* The basic generators (gen_basic.c). */
 int gen_single_switch(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
 int gen_testbed002(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
+/* Fat trees (gen_fattree.c), meshes and tori (gen_mesh.c), random irregular (gen_irregular.c). */
+int gen_kary_ntree(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
+int gen_fattree(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
+int gen_clos3(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
+int gen_mesh(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
+int gen_torus(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
+int gen_irregular(struct gen_args *a, uint64_t seed, struct topo *out, struct ibn_err *e);
 
 #endif

@@ -1,6 +1,8 @@
 /* topo.c: building, querying and checking the plain fabric graph (struct topo). */
 #include "topology/topo.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,9 @@ void topo_free(struct topo *t)
     }
     free(t->node);
     free(t->source);
+    for (int i = 0; i < t->nwarn; i++)
+        free(t->warn[i]);
+    free(t->warn);
     memset(t, 0, sizeof *t);
 }
 
@@ -235,4 +240,39 @@ int topo_check(const struct topo *t, struct ibn_err *e)
     }
     free(owner);
     return rc;
+}
+
+void topo_warn(struct topo *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    t->warn = xrealloc(t->warn, ((size_t)t->nwarn + 1) * sizeof *t->warn);
+    t->warn[t->nwarn++] = xstrdup(buf);
+}
+
+void topo_assign_guids(struct topo *t)
+{
+    for (int i = 0; i < t->nnodes; i++) {
+        struct topo_node *n = &t->node[i];
+        if (!n->guid)
+            n->guid = 0x0002c90000000000ULL | ((uint64_t)(i + 1) << 8);
+        if (!n->sysimgguid)
+            n->sysimgguid = n->guid;
+        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
+            if (!n->port[p].guid)
+                n->port[p].guid = n->guid + (uint64_t)p;
+        if (n->type == TOPO_SWITCH)
+            n->port[0].guid = n->guid;
+    }
+}
+
+uint64_t topo_port_guid(const struct topo *t, int node, int port)
+{
+    const struct topo_node *n = &t->node[node];
+    if (n->type == TOPO_SWITCH)
+        return n->guid;
+    return n->port[port].guid;
 }

@@ -42,6 +42,8 @@ struct topo {
     int nnodes, cap;
     struct topo_node *node;
     char *source;        /* where it came from: a file name or a generator description */
+    int nwarn;           /* warnings from the reader or generator ("file:line: text") */
+    char **warn;
 };
 
 void topo_init(struct topo *t);
@@ -67,6 +69,15 @@ double topo_port_rate_bps(const struct topo *t, int node, int port);
 /* Structural checks: peers point back at each other, names unique, every CA port and every
  * switch reachable from the first node (connected), LIDs unique. Errors name the node/port. */
 int topo_check(const struct topo *t, struct ibn_err *e);
+
+/* Record a warning (the text is copied). */
+void topo_warn(struct topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Give every node without a GUID one (0x0002c9 OUI, then the node index), and every CA port
+ * without a port GUID the node GUID + port number; a switch's port 0 GUID is its node GUID. */
+void topo_assign_guids(struct topo *t);
+/* Port GUID of (node, port): CA ports their own, switches their node GUID. */
+uint64_t topo_port_guid(const struct topo *t, int node, int port);
 
 /* Counts, for describing a topology. */
 int topo_count(const struct topo *t, enum topo_node_type type);

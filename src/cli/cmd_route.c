@@ -1,0 +1,296 @@
+/* cmd_route.c: `ibnetsim route`: compute routes with an engine, dump them in OpenSM's format,
+ * check tables (validity, hop counts, routes per port, deadlock, OpenSM's min-hop tables) and
+ * compare two dumps. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/topo_arg.h"
+#include "routing/lft_dump.h"
+#include "routing/route.h"
+#include "routing/route_check.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ibnetsim route compute TOPO [-e ENGINE | --lfts DUMP] [options] [-o LFT_DUMP]\n"
+            "       ibnetsim route check TOPO (-e ENGINE [options] | --lfts LFT_DUMP)\n"
+            "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
+            "                            [--deadlock-free]\n"
+            "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
+            "       ibnetsim route list\n\n"
+            "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
+            "compute  routes with ENGINE (default minhop) and writes the forwarding tables as\n"
+            "         OpenSM's opensm-lfts.dump (to -o, else stdout); OpenSM loads it with\n"
+            "         '-R file -U LFT_DUMP'. With --lfts DUMP instead of an engine it imports\n"
+            "         a dump and writes it again (LIDs translated to the topology's by GUID).\n"
+            "check    follows every host-to-host route of the engine's tables or of a dump\n"
+            "         (such as the opensm-lfts.dump OpenSM wrote) and prints: validity (every\n"
+            "         route reaches its destination without a loop), hop counts, the most\n"
+            "         routes on any switch port, and the channel-dependency deadlock check with\n"
+            "         the cycle it finds. --lid-matrix compares the topology's min-hop tables with\n"
+            "         OpenSM's opensm-lid-matrix.dump; --compare reports how many entries differ\n"
+            "         from another dump and both route-per-port maxima. Exit status 1 when a\n"
+            "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
+            "diff     compares two dumps entry by entry for every switch and LID in use.\n"
+            "list     lists the engines.\n\n"
+            "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
+            "         'best3' for updn_tree), --tie lowest|highest|balance (spf), --lmc N\n"
+            "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
+}
+
+struct opts {
+    const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b;
+    int lmc, deadlock_free;
+    uint64_t seed;
+    struct route_opts ro;
+};
+
+static void reassign_lmc(struct topo *t, int lmc)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->node[i].type == TOPO_CA)
+            for (int p = 1; p <= t->node[i].nports; p++) {
+                t->node[i].port[p].lid = 0;
+                t->node[i].port[p].lmc = 0;
+            }
+    topo_assign_lids(t, lmc);
+}
+
+static int get_tables(struct opts *o, const struct topo *t, struct lfts *l, struct ibn_err *e)
+{
+    if (o->lfts)
+        return lft_dump_read(o->lfts, t, l, e);
+    return route_compute(t, o->engine, &o->ro, l, e);
+}
+
+static int do_check(struct opts *o, const struct topo *t)
+{
+    struct ibn_err e = { { 0 } };
+    struct lfts l;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (get_tables(o, t, &l, &e)) {
+        fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+        return 2;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int rc = 0;
+    printf("tables: %s\n", o->lfts ? o->lfts : o->engine);
+    if (!o->lfts)
+        printf("compute time: %.3f s\n", (double)(t1.tv_sec - t0.tv_sec) +
+               1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    if (l.note[0])
+        printf("note: %s\n", l.note);
+    struct route_stats s;
+    if (route_stats_compute(t, &l, &s, &e)) {
+        printf("valid: no: %s\n", e.msg);
+        rc = 1;
+    } else {
+        printf("valid: yes\n");
+        printf("routes: %ld\n", s.routes);
+        printf("max switch hops: %d\n", s.max_hops);
+        printf("avg switches per route: %.4f\n", s.avg_hops);
+        printf("max routes on a port: %ld (%s port %d)\n", s.max_port_routes,
+               t->node[s.max_port_node].name, s.max_port);
+        printf("max routes on a switch-switch port: %ld (%s port %d)\n", s.max_isl_routes,
+               t->node[s.max_isl_node].name, s.max_isl_port);
+    }
+    char cycle[2048];
+    int dl = route_deadlock_check(t, &l, NULL, cycle, sizeof cycle);
+    printf("deadlock: %s%s\n", dl ? "cycle: " : "none (channel dependency graph acyclic)",
+           dl ? cycle : "");
+    if (dl && o->deadlock_free)
+        rc = 1;
+    if (o->lidm) {
+        int rows;
+        if (lid_matrix_compare(o->lidm, t, &rows, &e)) {
+            printf("lid matrix: differs: %s\n", e.msg);
+            rc = 1;
+        } else {
+            printf("lid matrix: %d rows agree with %s\n", rows, o->lidm);
+        }
+    }
+    if (o->compare) {
+        struct lfts c;
+        if (lft_dump_read(o->compare, t, &c, &e)) {
+            fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+            lfts_free(&l);
+            route_stats_free(&s);
+            return 2;
+        }
+        long diff = 0, total = 0;
+        for (int i = 0; i < t->nnodes; i++)
+            if (l.table[i])
+                for (int lid = 1; lid <= l.max_lid; lid++)
+                    if (l.table[i][lid] != LFT_NONE || c.table[i][lid] != LFT_NONE) {
+                        total++;
+                        diff += l.table[i][lid] != c.table[i][lid];
+                    }
+        printf("compare: %ld of %ld entries differ from %s\n", diff, total, o->compare);
+        struct route_stats cs;
+        if (route_stats_compute(t, &c, &cs, &e)) {
+            printf("compare valid: no: %s\n", e.msg);
+        } else {
+            printf("compare max routes on a port: %ld (%s port %d)\n", cs.max_port_routes,
+                   t->node[cs.max_port_node].name, cs.max_port);
+            printf("compare max routes on a switch-switch port: %ld (%s port %d)\n",
+                   cs.max_isl_routes, t->node[cs.max_isl_node].name, cs.max_isl_port);
+            printf("compare avg switches per route: %.4f\n", cs.avg_hops);
+            route_stats_free(&cs);
+        }
+        lfts_free(&c);
+    }
+    if (!rc || s.port_routes)
+        route_stats_free(&s);
+    lfts_free(&l);
+    return rc;
+}
+
+static int do_diff(struct opts *o, const struct topo *t)
+{
+    struct ibn_err e = { { 0 } };
+    struct lfts a, b;
+    if (lft_dump_read(o->dump_a, t, &a, &e)) {
+        fprintf(stderr, "ibnetsim route diff: %s\n", e.msg);
+        return 2;
+    }
+    if (lft_dump_read(o->dump_b, t, &b, &e)) {
+        fprintf(stderr, "ibnetsim route diff: %s\n", e.msg);
+        lfts_free(&a);
+        return 2;
+    }
+    long diff = 0, total = 0;
+    for (int i = 0; i < t->nnodes; i++) {
+        if (!a.table[i])
+            continue;
+        for (int lid = 0; lid <= a.max_lid; lid++) {
+            if (a.table[i][lid] == LFT_NONE && b.table[i][lid] == LFT_NONE)
+                continue;
+            total++;
+            if (a.table[i][lid] != b.table[i][lid]) {
+                if (diff < 5)
+                    printf("differ: switch %s LID %d: port %d vs %d\n", t->node[i].name, lid,
+                           a.table[i][lid], b.table[i][lid]);
+                diff++;
+            }
+        }
+    }
+    printf("diff: %ld of %ld entries differ\n", diff, total);
+    lfts_free(&a);
+    lfts_free(&b);
+    return diff ? 1 : 0;
+}
+
+int cmd_route(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    struct opts o;
+    memset(&o, 0, sizeof o);
+    o.sub = argv[1];
+    o.engine = "minhop";
+    o.lmc = -1;
+    o.seed = 1;
+    const char *pos[3] = { NULL, NULL, NULL };
+    int npos = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-e") && more)
+            o.engine = argv[++i];
+        else if (!strcmp(a, "-o") && more)
+            o.out = argv[++i];
+        else if (!strcmp(a, "--lfts") && more)
+            o.lfts = argv[++i];
+        else if (!strcmp(a, "--lid-matrix") && more)
+            o.lidm = argv[++i];
+        else if (!strcmp(a, "--compare") && more)
+            o.compare = argv[++i];
+        else if (!strcmp(a, "--roots") && more)
+            o.ro.roots = argv[++i];
+        else if (!strcmp(a, "--tie") && more)
+            o.ro.tie = argv[++i];
+        else if (!strcmp(a, "--seed") && more)
+            o.seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--lmc") && more) {
+            o.lmc = atoi(argv[++i]);
+            if (o.lmc < 0 || o.lmc > 7) {
+                fprintf(stderr, "ibnetsim route: --lmc expects 0 to 7\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--deadlock-free"))
+            o.deadlock_free = 1;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "ibnetsim route: unknown option %s (or it lacks its value); see "
+                    "'ibnetsim route --help'\n", a);
+            return 2;
+        } else if (npos < 3)
+            pos[npos++] = a;
+        else {
+            fprintf(stderr, "ibnetsim route: unexpected argument %s\n", a);
+            return 2;
+        }
+    }
+    o.ro.seed = o.seed;
+    if (!strcmp(o.sub, "list")) {
+        for (int i = 0; route_engines[i]; i++)
+            printf("%-10s %s\n", route_engines[i]->name, route_engines[i]->summary);
+        return 0;
+    }
+    int need = !strcmp(o.sub, "diff") ? 3 : 1;
+    if (strcmp(o.sub, "compute") && strcmp(o.sub, "check") && strcmp(o.sub, "diff")) {
+        fprintf(stderr, "ibnetsim route: unknown subcommand \"%s\" (expected compute, check, "
+                "diff or list)\n", o.sub);
+        return 2;
+    }
+    if (npos != need) {
+        fprintf(stderr, "ibnetsim route %s: expected %s\n", o.sub,
+                need == 3 ? "TOPO LFT_DUMP_A LFT_DUMP_B" : "one topology (a file or gen:NAME:ARGS)");
+        return 2;
+    }
+    if (!route_engine_find(o.engine)) {
+        fprintf(stderr, "ibnetsim route: unknown engine \"%s\" (see 'ibnetsim route list')\n",
+                o.engine);
+        return 2;
+    }
+    o.topo = pos[0];
+    o.dump_a = pos[1];
+    o.dump_b = pos[2];
+    struct ibn_err e = { { 0 } };
+    struct topo t;
+    if (topo_arg_load(o.topo, o.seed, &t, &e)) {
+        fprintf(stderr, "ibnetsim route %s: %s\n", o.sub, e.msg);
+        return 2;
+    }
+    topo_arg_warnings(&t);
+    if (o.lmc >= 0)
+        reassign_lmc(&t, o.lmc);
+    int rc;
+    if (!strcmp(o.sub, "check")) {
+        rc = do_check(&o, &t);
+    } else if (!strcmp(o.sub, "diff")) {
+        rc = do_diff(&o, &t);
+    } else {
+        struct lfts l;
+        if (get_tables(&o, &t, &l, &e)) {
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            topo_free(&t);
+            return 1;
+        }
+        if (l.note[0])
+            fprintf(stderr, "note: %s\n", l.note);
+        rc = lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e);
+        if (rc)
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+        lfts_free(&l);
+    }
+    topo_free(&t);
+    return rc;
+}

@@ -1,0 +1,206 @@
+/* cmd_topo.c: `ibnetsim topo`: generate a topology, convert a file, describe one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/topo_arg.h"
+#include "routing/hoptab.h"
+#include "topology/generate.h"
+#include "topology/topo_metrics.h"
+#include "topology/topo_write.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ibnetsim topo generate NAME [KEY=VALUE,...] [--seed N] [--lmc N] [-o FILE]\n"
+            "                                  [--guid2lid FILE]\n"
+            "       ibnetsim topo convert TOPO [--lmc N] [-o FILE] [--guid2lid FILE]\n"
+            "       ibnetsim topo describe TOPO [--seed N]\n"
+            "       ibnetsim topo list\n\n"
+            "TOPO is a file (ibnetdiscover output or an ibsim net file, detected from its\n"
+            "content) or gen:NAME[:KEY=VALUE,...] for a generator, e.g. gen:fattree:ports=36.\n\n"
+            "generate  builds a topology with a generator and writes it in ibnetdiscover form\n"
+            "          (stdout unless -o), which ibsim and OpenSM (through ibsim) load.\n"
+            "convert   reads a file and writes it again in ibnetdiscover form; warnings about\n"
+            "          skipped lines, loopback cables or disagreeing link ends go to stderr.\n"
+            "describe  prints switches, hosts, links, link kinds, LIDs, diameter (links on the\n"
+            "          longest shortest host-to-host path) and bisection width where defined.\n"
+            "list      lists the generators and their arguments.\n"
+            "--guid2lid FILE also writes OpenSM's guid2lid file so that OpenSM keeps the LIDs.\n"
+            "--lmc N assigns every host port 2^N LIDs (LMC multipath); --seed N seeds the\n"
+            "random generators (default 1).\n");
+}
+
+/* Give every CA port 2^lmc LIDs (all CA LIDs are assigned again). */
+static void set_lmc(struct topo *t, int lmc)
+{
+    if (lmc < 0)
+        return;
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->node[i].type == TOPO_CA)
+            for (int p = 1; p <= t->node[i].nports; p++) {
+                t->node[i].port[p].lid = 0;
+                t->node[i].port[p].lmc = 0;
+            }
+    topo_assign_lids(t, lmc);
+}
+
+static int write_out(const struct topo *t, const char *out, const char *g2l)
+{
+    FILE *f = out ? fopen(out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "ibnetsim topo: cannot create %s\n", out);
+        return 1;
+    }
+    int rc = topo_write_ibnetdiscover(f, t);
+    if (out)
+        rc |= fclose(f);
+    if (g2l) {
+        FILE *g = fopen(g2l, "w");
+        if (!g) {
+            fprintf(stderr, "ibnetsim topo: cannot create %s\n", g2l);
+            return 1;
+        }
+        rc |= topo_write_guid2lid(g, t);
+        rc |= fclose(g);
+    }
+    if (rc) {
+        fprintf(stderr, "ibnetsim topo: writing failed\n");
+        return 1;
+    }
+    return 0;
+}
+
+static int describe(const struct topo *t)
+{
+    printf("source: %s\n", t->source ? t->source : "?");
+    printf("switches: %d\n", topo_count(t, TOPO_SWITCH));
+    printf("hosts: %d\n", topo_count(t, TOPO_CA));
+    int isl = 0, hostlinks = 0, loops = 0;
+    /* Link kinds. */
+    char kinds[16][24];
+    int kcount[16], nk = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = 1; p <= t->node[i].nports; p++) {
+            const struct topo_port *x = &t->node[i].port[p];
+            int q = x->peer_node;
+            if (q < i || (q == i && x->peer_port < p))
+                continue;
+            if (q == i)
+                loops++;
+            else if (t->node[i].type == TOPO_SWITCH && t->node[q].type == TOPO_SWITCH)
+                isl++;
+            else
+                hostlinks++;
+            char k[24];
+            if (x->rate_bps > 0)
+                snprintf(k, sizeof k, "%.4g Gb/s", x->rate_bps / 1e9);
+            else
+                ib_format_width_speed(x->width, (enum ib_speed)x->speed, k, sizeof k);
+            int j;
+            for (j = 0; j < nk; j++)
+                if (!strcmp(kinds[j], k))
+                    break;
+            if (j == nk && nk < 16) {
+                snprintf(kinds[nk], sizeof kinds[nk], "%s", k);
+                kcount[nk++] = 0;
+            }
+            if (j < 16)
+                kcount[j]++;
+        }
+    printf("links: %d (switch-switch %d, host %d, loopback %d)\n", isl + hostlinks + loops, isl,
+           hostlinks, loops);
+    printf("link kinds:");
+    for (int j = 0; j < nk; j++)
+        printf(" %s x%d", kinds[j], kcount[j]);
+    printf("\n");
+    printf("max LID: %d\n", topo_max_lid(t));
+    printf("diameter: %d links between hosts\n", topo_diameter(t));
+    long b = topo_bisection_links(t);
+    if (b >= 0)
+        printf("bisection: %ld links\n", b);
+    else
+        printf("bisection: not defined for this topology\n");
+    return 0;
+}
+
+int cmd_topo(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *sub = argv[1], *out = NULL, *g2l = NULL;
+    uint64_t seed = 1;
+    int lmc = -1;
+    const char *pos[2] = { NULL, NULL };
+    int npos = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--guid2lid") && i + 1 < argc)
+            g2l = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--lmc") && i + 1 < argc) {
+            lmc = atoi(argv[++i]);
+            if (lmc < 0 || lmc > 7) {
+                fprintf(stderr, "ibnetsim topo: --lmc expects 0 to 7\n");
+                return 2;
+            }
+        }
+        else if (!strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "ibnetsim topo: unknown option %s (or it lacks its value)\n", argv[i]);
+            return 2;
+        } else if (npos < 2)
+            pos[npos++] = argv[i];
+        else {
+            fprintf(stderr, "ibnetsim topo: unexpected argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    struct ibn_err e = { { 0 } };
+    struct topo t;
+    if (!strcmp(sub, "list")) {
+        for (int i = 0; topo_generators[i]; i++)
+            printf("%-14s %s\n", topo_generators[i]->name, topo_generators[i]->usage);
+        return 0;
+    }
+    if (!strcmp(sub, "generate")) {
+        if (!pos[0]) {
+            fprintf(stderr, "ibnetsim topo generate: expected a generator name "
+                    "(see 'ibnetsim topo list')\n");
+            return 2;
+        }
+        if (topo_generate(pos[0], pos[1] ? pos[1] : "", seed, &t, &e)) {
+            fprintf(stderr, "ibnetsim topo generate: %s\n", e.msg);
+            return 2;
+        }
+        set_lmc(&t, lmc);
+        int rc = write_out(&t, out, g2l);
+        topo_free(&t);
+        return rc;
+    }
+    if (!strcmp(sub, "convert") || !strcmp(sub, "describe")) {
+        if (!pos[0] || pos[1]) {
+            fprintf(stderr, "ibnetsim topo %s: expected one topology (a file or gen:NAME:ARGS)\n",
+                    sub);
+            return 2;
+        }
+        if (topo_arg_load(pos[0], seed, &t, &e)) {
+            fprintf(stderr, "ibnetsim topo %s: %s\n", sub, e.msg);
+            return 2;
+        }
+        topo_arg_warnings(&t);
+        set_lmc(&t, lmc);
+        int rc = !strcmp(sub, "convert") ? write_out(&t, out, g2l) : describe(&t);
+        topo_free(&t);
+        return rc;
+    }
+    fprintf(stderr, "ibnetsim topo: unknown subcommand \"%s\" (expected generate, convert, "
+            "describe or list)\n", sub);
+    return 2;
+}

@@ -1,0 +1,39 @@
+/* route_check.h: what a set of forwarding tables does, measured over every CA-to-CA route:
+ * validity (lfts_validate in lft.h), hop counts, routes per switch output port, and deadlock
+ * freedom: the channel dependency graph (a channel is a switch output port; a route through
+ * channels a then b makes b depend on a) must be acyclic on each virtual lane. */
+#ifndef IBN_ROUTE_CHECK_H
+#define IBN_ROUTE_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "routing/lft.h"
+#include "topology/topo.h"
+
+struct route_stats {
+    long routes;         /* CA port to CA LID routes followed */
+    int max_hops;        /* switch-to-switch links on the longest route (+1 per switch) */
+    double avg_hops;     /* switches traversed, averaged over routes */
+    long max_port_routes;/* the most routes through any switch output port */
+    int max_port_node, max_port;
+    long max_isl_routes; /* the most routes on a switch port cabled to another switch */
+    int max_isl_node, max_isl_port;
+    long *port_routes;   /* per (node, port): offsets as in route_port_index; caller frees */
+    int *port_off;       /* node -> first index; caller frees */
+};
+
+/* Follow every route (every CA port to every other CA port's LIDs) with the tables. Routes that
+ * fail (no entry, a loop, wrong end) make it return -1 with the first failure. */
+int route_stats_compute(const struct topo *t, const struct lfts *l, struct route_stats *s,
+                        struct ibn_err *e);
+void route_stats_free(struct route_stats *s);
+
+/* Deadlock check. vl_of_dlid (NULL: every route on VL 0) gives the VL a destination LID's
+ * packets use. Returns 1 and describes one cycle in `cycle` ("S1 port 2 -> S2 port 3 -> ... ->
+ * S1 port 2 on VL 0") if the dependency graph of some VL has a cycle, 0 if none. */
+int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8_t *vl_of_dlid,
+                         char *cycle, size_t len);
+
+#endif

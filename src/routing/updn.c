@@ -1,0 +1,369 @@
+/* updn.c: up*-down* routing.
+ *  - updn: OpenSM's updn engine. Roots: given (roots=names or GUIDs), or found as OpenSM finds
+ *    them: a switch is a root when, in its histogram of min-hop distances to the CAs, one bar
+ *    holds more than 90 % of the CAs and no other bar more than 5 %. Ranks are BFS distances
+ *    from the roots; a link goes up towards the lower rank (equal ranks: towards the smaller
+ *    GUID; between two roots always up). Per destination switch a breadth-first search from the
+ *    destination marks, for every switch port, the hop count of the shortest legal (never down
+ *    then up) path through it, with OpenSM's bookkeeping (a switch's direction is the one it was
+ *    queued with; it may be queued again after it was expanded). The ports are then chosen as
+ *    minhop chooses them (lft_build.h). Without roots OpenSM falls back to minhop; so does this.
+ *  - updn_tree: seed 004's Up/Down: only the links of a breadth-first spanning tree from one
+ *    root are used (up to the lowest common ancestor, then down). The root: given, or the best
+ *    of three candidates (the three switches with the least total distance to the others), best
+ *    meaning the least average CA-to-CA hop count. */
+#include "routing/route.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/lft_build.h"
+
+enum { DIR_UP = 0, DIR_DOWN = 1 };
+
+static int get_dir(unsigned cur_rank, unsigned rem_rank, uint64_t cur_id, uint64_t rem_id)
+{
+    if (!cur_rank && !rem_rank)
+        return DIR_UP;
+    if (cur_rank < rem_rank)
+        return DIR_DOWN;
+    if (cur_rank > rem_rank)
+        return DIR_UP;
+    return cur_id > rem_id ? DIR_UP : DIR_DOWN;
+}
+
+static int cas_on(const struct topo *t, int node)
+{
+    int c = 0;
+    for (int p = 1; p <= t->node[node].nports; p++) {
+        int q = t->node[node].port[p].peer_node;
+        c += q >= 0 && t->node[q].type == TOPO_CA;
+    }
+    return c;
+}
+
+/* OpenSM's automatic root choice; marks root[s] = 1. Returns the number of roots. */
+static int find_roots_by_min_hop(const struct topo *t, const struct hoptab *h, const uint16_t *d,
+                                 char *root)
+{
+    int n = h->nsw, cas_num = 0, nroots = 0;
+    int *cas = xmalloc((size_t)n * sizeof *cas + 1);
+    for (int i = 0; i < n; i++) {
+        cas[i] = cas_on(t, h->sw[i]);
+        cas_num += cas[i];
+    }
+    double thd1 = cas_num * 0.9, thd2 = cas_num * 0.05;
+    unsigned hist[256];
+    for (int s = 0; s < n; s++) {
+        memset(hist, 0, sizeof hist);
+        for (int T = 0; T < n; T++)
+            if (cas[T] && d[(size_t)s * n + T] < 64)
+                hist[d[(size_t)s * n + T]] += (unsigned)cas[T];
+        int over1 = 0, over2 = 0;
+        for (int i = 0; i < 64; i++) {
+            over1 += hist[i] > thd1;
+            over2 += hist[i] > thd2;
+        }
+        root[s] = over1 == 1 && over2 == 1;
+        nroots += root[s];
+    }
+    free(cas);
+    return nroots;
+}
+
+static int parse_roots(const struct topo *t, const struct hoptab *h, const char *text, char *root,
+                       struct ibn_err *e)
+{
+    char *s = xstrdup(text), *save = NULL;
+    int n = 0;
+    for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int node = topo_find(t, tok);
+        if (node < 0 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
+            uint64_t g = strtoull(tok, NULL, 16);
+            for (int i = 0; i < t->nnodes; i++)
+                if (t->node[i].guid == g)
+                    node = i;
+        }
+        if (node < 0 || h->swidx[node] < 0) {
+            ibn_err_set(e, "root \"%s\" is not a switch of the topology (give switch names or "
+                        "node GUIDs such as 0x0008f10500200b50, separated by commas)", tok);
+            free(s);
+            return -1;
+        }
+        root[h->swidx[node]] = 1;
+        n++;
+    }
+    free(s);
+    return n;
+}
+
+/* The direction-restricted search of OpenSM's updn, for every destination switch. allowed (may
+ * be NULL) masks usable switch ports (indexed like a hoptab row). */
+static void updn_hops(const struct topo *t, struct hoptab *h, const unsigned *rank,
+                      const char *allowed)
+{
+    int n = h->nsw;
+    char *dir = xcalloc((size_t)n + 1, 1), *visited = xcalloc((size_t)n + 1, 1);
+    size_t qcap = (size_t)n * 4 + 16, head, tail;
+    int *q = xmalloc(qcap * sizeof *q);
+    for (int T = 0; T < n; T++) {
+        uint8_t *base = h->h + (size_t)T * h->rowlen;
+        base[h->off[T]] = 0;
+        head = tail = 0;
+        dir[T] = DIR_UP;
+        q[tail++] = T;
+        while (head < tail) {
+            int u = q[head++];
+            visited[u] = 0;
+            int cur = dir[u];
+            const struct topo_node *nu = &t->node[h->sw[u]];
+            for (int p = 1; p <= nu->nports; p++) {
+                int v = nu->port[p].peer_node;
+                if (v < 0 || h->swidx[v] < 0)
+                    continue;
+                if (allowed && !allowed[h->off[u] + p])
+                    continue;
+                int r = h->swidx[v], pr = nu->port[p].peer_port;
+                int next = get_dir(rank[u], rank[r], nu->guid, t->node[v].guid);
+                if (cur == DIR_DOWN && next == DIR_UP)
+                    continue;
+                uint8_t cmh = base[h->off[u]];
+                uint8_t *rrow = base + h->off[r];
+                if (cmh + 1 < rrow[pr]) {
+                    rrow[pr] = (uint8_t)(cmh + 1);
+                    if (rrow[0] > cmh + 1)
+                        rrow[0] = (uint8_t)(cmh + 1);
+                    if (!visited[r]) {
+                        dir[r] = (char)next;
+                        visited[r] = 1;
+                        if (tail == qcap) {
+                            /* Compact, then grow. */
+                            memmove(q, q + head, (tail - head) * sizeof *q);
+                            tail -= head;
+                            head = 0;
+                            if (tail == qcap) {
+                                qcap *= 2;
+                                q = xrealloc(q, qcap * sizeof *q);
+                            }
+                        }
+                        q[tail++] = r;
+                    }
+                }
+            }
+        }
+    }
+    free(q);
+    free(dir);
+    free(visited);
+}
+
+static void rank_from_roots(const struct topo *t, const struct hoptab *h, const char *root,
+                            unsigned *rank)
+{
+    int n = h->nsw, head = 0, tail = 0;
+    int *q = xmalloc((size_t)n * sizeof *q + 1);
+    for (int i = 0; i < n; i++) {
+        rank[i] = root[i] ? 0 : 0xffffffffu;
+        if (root[i])
+            q[tail++] = i;
+    }
+    while (head < tail) {
+        int u = q[head++];
+        const struct topo_node *nu = &t->node[h->sw[u]];
+        for (int p = 1; p <= nu->nports; p++) {
+            int v = nu->port[p].peer_node;
+            if (v < 0 || h->swidx[v] < 0)
+                continue;
+            int r = h->swidx[v];
+            if (rank[r] > rank[u] + 1) {
+                rank[r] = rank[u] + 1;
+                q[tail++] = r;
+            }
+        }
+    }
+    free(q);
+}
+
+static void root_names(const struct topo *t, const struct hoptab *h, const char *root, char *buf,
+                       size_t len)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    int shown = 0, total = 0;
+    for (int i = 0; i < h->nsw; i++)
+        if (root[i]) {
+            total++;
+            if (shown < 4 && k < len) {
+                k += (size_t)snprintf(buf + k, len - k, "%s%s", shown ? ", " : "",
+                                      t->node[h->sw[i]].name);
+                shown++;
+            }
+        }
+    if (total > shown && k < len)
+        snprintf(buf + k, len - k, " and %d more", total - shown);
+}
+
+int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
+               struct ibn_err *e)
+{
+    struct hoptab h;
+    hoptab_init(&h, t);
+    char *root = xcalloc((size_t)h.nsw + 1, 1);
+    int nroots;
+    if (o && o->roots && strcmp(o->roots, "auto")) {
+        nroots = parse_roots(t, &h, o->roots, root, e);
+        if (nroots < 0) {
+            free(root);
+            hoptab_free(&h);
+            return -1;
+        }
+    } else {
+        uint16_t *d = hoptab_distances(t, &h);
+        nroots = find_roots_by_min_hop(t, &h, d, root);
+        free(d);
+    }
+    if (!nroots) {
+        snprintf(out->note, sizeof out->note, "updn: no root switch found; fell back to "
+                 "minhop, as OpenSM does");
+        hoptab_minhop(&h, t);
+    } else {
+        unsigned *rank = xmalloc((size_t)h.nsw * sizeof *rank + 1);
+        rank_from_roots(t, &h, root, rank);
+        updn_hops(t, &h, rank, NULL);
+        free(rank);
+        char names[200];
+        root_names(t, &h, root, names, sizeof names);
+        snprintf(out->note, sizeof out->note, "updn: %d root%s: %s", nroots, nroots > 1 ? "s" : "",
+                 names);
+    }
+    lft_build(t, &h, LFT_TIE_BALANCE, out);
+    free(root);
+    hoptab_free(&h);
+    return 0;
+}
+
+/* Tree-only hop table from one root; returns the CA-weighted average hop count, or -1 when
+ * some CA pair has no path. */
+static double tree_hops(const struct topo *t, struct hoptab *h, int rootsw, const int *cas)
+{
+    int n = h->nsw;
+    memset(h->h, HOP_NONE, (size_t)n * (size_t)h->rowlen);
+    char *allowed = xcalloc((size_t)h->rowlen + 1, 1);
+    int *q = xmalloc((size_t)n * sizeof *q + 1), head = 0, tail = 0;
+    char *seen = xcalloc((size_t)n + 1, 1);
+    char *root = xcalloc((size_t)n + 1, 1);
+    unsigned *rank = xmalloc((size_t)n * sizeof *rank + 1);
+    seen[rootsw] = 1;
+    q[tail++] = rootsw;
+    while (head < tail) {
+        int u = q[head++];
+        const struct topo_node *nu = &t->node[h->sw[u]];
+        for (int p = 1; p <= nu->nports; p++) {
+            int v = nu->port[p].peer_node;
+            if (v < 0 || h->swidx[v] < 0 || seen[h->swidx[v]])
+                continue;
+            int r = h->swidx[v];
+            seen[r] = 1;
+            allowed[h->off[u] + p] = 1;
+            allowed[h->off[r] + nu->port[p].peer_port] = 1;
+            q[tail++] = r;
+        }
+    }
+    root[rootsw] = 1;
+    rank_from_roots(t, h, root, rank);
+    updn_hops(t, h, rank, allowed);
+    double sum = 0, pairs = 0;
+    int ok = 1;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            if (!cas[a] || !cas[b])
+                continue;
+            uint8_t hop = hoptab_row(h, b, a)[0];
+            if (hop == HOP_NONE)
+                ok = 0;
+            double w = (double)cas[a] * (a == b ? cas[a] - 1 : cas[b]);
+            sum += w * hop;
+            pairs += w;
+        }
+    free(allowed);
+    free(q);
+    free(seen);
+    free(root);
+    free(rank);
+    return ok ? (pairs > 0 ? sum / pairs : 0) : -1;
+}
+
+int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                    struct ibn_err *e)
+{
+    struct hoptab h;
+    hoptab_init(&h, t);
+    int n = h.nsw;
+    int *cand = xmalloc(3 * sizeof *cand), nc = 0;
+    char *root = xcalloc((size_t)n + 1, 1);
+    if (o && o->roots && strcmp(o->roots, "best3")) {
+        if (parse_roots(t, &h, o->roots, root, e) < 0) {
+            free(cand);
+            free(root);
+            hoptab_free(&h);
+            return -1;
+        }
+        cand = xrealloc(cand, ((size_t)n + 1) * sizeof *cand);
+        for (int i = 0; i < n; i++)
+            if (root[i])
+                cand[nc++] = i;
+    } else {
+        uint16_t *d = hoptab_distances(t, &h);
+        long best[3] = { -1, -1, -1 };
+        for (int s = 0; s < n; s++) {
+            long sum = 0;
+            for (int x = 0; x < n; x++)
+                sum += d[(size_t)s * n + x];
+            for (int k = 0; k < 3; k++)
+                if (best[k] < 0 || sum < best[k]) {
+                    for (int j = 2; j > k; j--) {
+                        best[j] = best[j - 1];
+                        cand[j] = cand[j - 1];
+                    }
+                    best[k] = sum;
+                    cand[k] = s;
+                    break;
+                }
+        }
+        nc = n < 3 ? n : 3;
+        free(d);
+    }
+    int *cas = xmalloc((size_t)n * sizeof *cas + 1);
+    for (int i = 0; i < n; i++)
+        cas[i] = cas_on(t, h.sw[i]);
+    int bestc = -1;
+    double bestavg = 0;
+    char tried[200] = "";
+    size_t k = 0;
+    for (int c = 0; c < nc; c++) {
+        double avg = tree_hops(t, &h, cand[c], cas);
+        if (k < sizeof tried)
+            k += (size_t)snprintf(tried + k, sizeof tried - k, "%s%s %.3f", c ? ", " : "",
+                                  t->node[h.sw[cand[c]]].name, avg);
+        if (avg >= 0 && (bestc < 0 || avg < bestavg)) {
+            bestc = cand[c];
+            bestavg = avg;
+        }
+    }
+    int rc = 0;
+    if (bestc < 0) {
+        rc = ibn_err_set(e, "updn_tree: no root gives every CA pair a path");
+    } else {
+        tree_hops(t, &h, bestc, cas);
+        lft_build(t, &h, LFT_TIE_BALANCE, out);
+        snprintf(out->note, sizeof out->note, "updn_tree: root %s (average hops by root: %s)",
+                 t->node[h.sw[bestc]].name, tried);
+    }
+    free(cas);
+    free(cand);
+    free(root);
+    hoptab_free(&h);
+    return rc;
+}

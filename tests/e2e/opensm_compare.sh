@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# opensm_compare.sh: ibnetsim's routing against OpenSM itself. For x5-cluster.topo (when the
+# shared topologies are present), generated fat trees, an irregular network and a mesh, with
+# LMC 0, 1 and 2, OpenSM routes the topology through
+# ibsim's simulated fabric (ibsim in the background, OpenSM once with umad2sim preloaded and
+# honouring the topology's LIDs), and for minhop, updn (OpenSM's roots or a given root), dor and
+# ftree this checks:
+#   - every route of OpenSM's tables and of ibnetsim's reaches its destination without a loop;
+#   - minhop: ibnetsim's min-hop tables equal OpenSM's opensm-lid-matrix.dump;
+#   - the most routes on any port (and on any switch-switch port) are within 10 % of OpenSM's
+#     (ftree: against OpenSM's ftree, whose entries differ from ibnetsim's own fat-tree engine);
+#   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
+#   - an LFT dump ibnetsim writes is accepted by OpenSM's `file` engine, which installs it
+#     unchanged.
+# Args: the ibnetsim binary and the source directory. Prints "SKIP: reason" and exits 0 when
+# OpenSM or ibsim is missing.
+set -euo pipefail
+bin=$1
+src=$2
+umad=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+for c in ibsim opensm; do
+  if ! command -v $c >/dev/null 2>&1; then
+    echo "SKIP: $c is not installed (Debian packages opensm and ibsim-utils; scripts/deps.sh installs them)"
+    exit 0
+  fi
+done
+[ -f "$umad" ] || umad=$(find /usr/lib* -name libumad2sim.so 2>/dev/null | head -1)
+if [ -z "$umad" ] || [ ! -f "$umad" ]; then
+  echo "SKIP: libumad2sim.so (package libumad2sim0, pulled in by ibsim-utils) not found"
+  exit 0
+fi
+
+work=$(mktemp -d)
+ibsim_pid=
+cleanup() {
+  if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+export IBSIM_SOCKNAME="ibnetsim-e2e-$$"
+fail=0
+failed() { echo "FAIL: $*"; fail=1; }
+
+# run_opensm TOPO GUID2LID OUTDIR ENGINE [opensm args]: ibsim up, OpenSM once, ibsim down.
+run_opensm() {
+  local topo=$1 g2l=$2 out=$3 eng=$4
+  shift 4
+  mkdir -p "$out"
+  cp "$g2l" "$out/guid2lid"
+  ibsim -s -n "$topo" > "$out/ibsim.log" 2>&1 &
+  ibsim_pid=$!
+  for _ in $(seq 100); do grep -q "Network simulator ready" "$out/ibsim.log" 2>/dev/null && break; sleep 0.1; done
+  if ! grep -q "Network simulator ready" "$out/ibsim.log"; then
+    failed "ibsim did not start on $topo: $(tail -3 "$out/ibsim.log")"
+  fi
+  (cd "$out" && OSM_TMP_DIR="$out" OSM_CACHE_DIR="$out" LD_PRELOAD="$umad" \
+     timeout 120 opensm -o -f "$out/osm.log" --dump_files_dir "$out" -D 0x43 --honor_guid2lid \
+     -R "$eng" "$@" > "$out/osm.out" 2>&1) || failed "opensm -R $eng on $topo exited with $?"
+  kill "$ibsim_pid" 2>/dev/null || true
+  wait "$ibsim_pid" 2>/dev/null || true
+  ibsim_pid=
+  [ -s "$out/opensm-lfts.dump" ] || failed "OpenSM wrote no opensm-lfts.dump for $topo ($eng)"
+}
+
+field() { sed -n "s/^$1: \([0-9]*\).*/\1/p" "$2" | head -1; }
+
+within10() { # ours theirs
+  awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 ? d <= 0.1 * b : a == 0) }'
+}
+
+# Sorted "switch-guid dest-port-guid port" triples: the forwarding a dump describes, read
+# without ibnetsim's own reader.
+triples() {
+  awk '/^Unicast lids/ { for (i = 1; i <= NF; i++) if ($i == "guid") sw = $(i + 1); next }
+       /^0x/ { pg = "?"; for (i = 1; i <= NF; i++) if ($i == "portguid") pg = $(i + 1);
+               sub(":", "", pg); print sw, $1, pg, $2 + 0 }' "$1" | sort
+}
+
+printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" topology engine entries differ \
+  maxport osm_max maxisl osm_isl hops
+# Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
+cases=()
+if [ -f "$src/../shared/topologies/x5-cluster.topo" ]; then
+  cases+=("x5|$src/../shared/topologies/x5-cluster.topo|0|minhop updn|")
+  cases+=("x5-lmc2|$src/../shared/topologies/x5-cluster.topo|2|minhop updn|")
+else
+  echo "note: $src/../shared/topologies is absent; x5-cluster.topo is not compared"
+fi
+cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
+        "fattree-648-lmc2|gen:fattree:ports=36,levels=2|2|minhop|"
+        "4-ary-3-tree|gen:kary_ntree:k=4,n=3|0|minhop updn ftree|"
+        "8-port-3-tree|gen:fattree:ports=8,levels=3|0|minhop updn ftree|"
+        "irregular-001|gen:irregular:switches=32|1|minhop updn|first"
+        "mesh-4x4|gen:mesh:dims=4x4|0|minhop updn dor|first"
+        "mesh-3x3x3|gen:mesh:dims=3x3x3,hosts=2|1|dor|")
+for entry in "${cases[@]}"; do
+  IFS='|' read -r name spec lmc engines root <<< "$entry"
+  d="$work/$name"
+  mkdir -p "$d"
+  "$bin" topo convert "$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
+    { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
+  for eng in $engines; do
+    osm_extra=(-l "$lmc")
+    our_extra=()
+    label=$eng
+    if [ "$eng" = updn ] && [ -n "$root" ]; then
+      # The first switch of the file as the root: OpenSM's root_guid_file, ibnetsim's --roots.
+      rg=$(sed -n 's/^switchguid=\(0x[0-9a-f]*\).*/\1/p' "$d/topo" | head -1)
+      echo "$rg" > "$d/roots"
+      osm_extra+=(-a "$d/roots")
+      our_extra+=(--roots "$rg")
+      label="updn-root"
+    fi
+    run_opensm "$d/topo" "$d/guid2lid" "$d/osm-$eng" "$eng" "${osm_extra[@]}"
+    osm="$d/osm-$eng/opensm-lfts.dump"
+    [ -s "$osm" ] || continue
+    # OpenSM's own tables: every route valid.
+    "$bin" route check "$d/topo" --lfts "$osm" > "$d/osm-$eng.check" ||
+      failed "$name: OpenSM's $eng tables do not check: $(grep valid "$d/osm-$eng.check")"
+    extra=()
+    [ "$eng" = minhop ] && extra=(--lid-matrix "$d/osm-$eng/opensm-lid-matrix.dump")
+    if ! "$bin" route check "$d/topo" -e "$eng" "${our_extra[@]}" --compare "$osm" "${extra[@]}" > "$d/$eng.check"; then
+      failed "$name $eng: $(grep -E '^(valid|lid matrix)' "$d/$eng.check" | tr '\n' ' ')"
+    fi
+    ours=$(field "max routes on a port" "$d/$eng.check")
+    theirs=$(field "compare max routes on a port" "$d/$eng.check")
+    oisl=$(field "max routes on a switch-switch port" "$d/$eng.check")
+    tisl=$(field "compare max routes on a switch-switch port" "$d/$eng.check")
+    diffs=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\1/p' "$d/$eng.check")
+    total=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\2/p' "$d/$eng.check")
+    hops=$(sed -n 's/^avg switches per route: //p' "$d/$eng.check")
+    printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" "$name" "$label" "$total" "$diffs" \
+      "$ours" "$theirs" "$oisl" "$tisl" "$hops"
+    grep -q "^valid: yes" "$d/$eng.check" || failed "$name $eng: ibnetsim's routes are not valid"
+    within10 "$ours" "$theirs" || failed "$name $eng: max routes per port $ours vs OpenSM's $theirs"
+    within10 "$oisl" "$tisl" || failed "$name $eng: max routes per switch-switch port $oisl vs OpenSM's $tisl"
+    if [ "$eng" = minhop ]; then
+      grep -q "^lid matrix: [0-9]* rows agree" "$d/$eng.check" ||
+        failed "$name: min-hop tables differ from OpenSM's"
+    fi
+    # Import OpenSM's dump and write it again: no entry changes.
+    "$bin" route compute "$d/topo" --lfts "$osm" -o "$d/reexport.dump" 2>/dev/null ||
+      failed "$name: importing OpenSM's $eng dump failed"
+    "$bin" route diff "$d/topo" "$osm" "$d/reexport.dump" > "$d/reexport.diff" ||
+      failed "$name $eng: re-exported dump differs: $(tail -1 "$d/reexport.diff")"
+    cmp -s <(triples "$osm") <(triples "$d/reexport.dump") ||
+      failed "$name $eng: re-exported dump's entries differ textually from OpenSM's"
+  done
+  # OpenSM's file engine loads an ibnetsim dump (shortest paths to the highest port, which
+  # differ from OpenSM's own minhop) and installs exactly those tables.
+  "$bin" route compute "$d/topo" -e spf --tie highest -o "$d/spf.dump" 2>/dev/null
+  run_opensm "$d/topo" "$d/guid2lid" "$d/osm-file" file -l "$lmc" -U "$d/spf.dump"
+  grep -q "file tables configured" "$d/osm-file/osm.log" ||
+    failed "$name: OpenSM's file engine did not configure ibnetsim's tables: $(grep -i err "$d/osm-file/osm.log" | head -2)"
+  if [ -s "$d/osm-file/opensm-lfts.dump" ]; then
+    "$bin" route diff "$d/topo" "$d/spf.dump" "$d/osm-file/opensm-lfts.dump" > "$d/file.diff" ||
+      failed "$name: OpenSM installed other tables than ibnetsim's dump: $(tail -1 "$d/file.diff")"
+    echo "$name: OpenSM's file engine installed ibnetsim's spf dump: $(tail -1 "$d/file.diff")"
+  fi
+done
+if [ $fail -ne 0 ]; then
+  echo "opensm_compare: FAILED"
+  exit 1
+fi
+echo "opensm_compare: all checks passed"

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# topo_route_cli.sh: the `ibnetsim topo` and `ibnetsim route` commands as a user runs them:
+# help and bad usage, generate/convert/describe numbers, errors naming file:line, route
+# compute/check/diff, the deadlock report. Args: the ibnetsim binary and the source directory.
+set -uo pipefail
+bin=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+failed() { echo "FAIL: $*"; fail=1; }
+# expect STATUS PATTERN CMD...: exit status and a pattern in stdout+stderr.
+expect() {
+  local want=$1 pat=$2
+  shift 2
+  local out
+  out=$("$@" 2>&1)
+  local rc=$?
+  [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
+  [ -z "$pat" ] || echo "$out" | grep -q -- "$pat" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
+}
+
+expect 0 "usage: ibnetsim topo" "$bin" topo --help
+expect 2 "usage: ibnetsim topo" "$bin" topo
+expect 2 "unknown subcommand" "$bin" topo frobnicate
+expect 0 "usage: ibnetsim route" "$bin" route --help
+expect 2 "usage: ibnetsim route" "$bin" route
+expect 2 "expected one topology" "$bin" route check
+expect 2 "unknown engine" "$bin" route check gen:mesh -e nosuch
+expect 2 "unknown option --frob" "$bin" route check gen:mesh --frob
+expect 2 "unknown topology generator" "$bin" topo describe gen:nosuch
+expect 2 "generator fattree has no argument \"radix\"" "$bin" topo generate fattree radix=4
+expect 0 "kary_ntree" "$bin" topo list
+expect 0 "updn_tree" "$bin" route list
+
+expect 0 "switches: 54" "$bin" topo describe gen:fattree:ports=36,levels=2
+expect 0 "hosts: 648" "$bin" topo describe gen:fattree:ports=36,levels=2
+expect 0 "diameter: 4 links" "$bin" topo describe gen:fattree:ports=36,levels=2
+expect 0 "bisection: 324 links" "$bin" topo describe gen:fattree:ports=36,levels=2
+expect 0 "bisection: 4 links" "$bin" topo describe gen:mesh:dims=4x4
+expect 0 "bisection: 8 links" "$bin" topo describe gen:torus:dims=4x4
+expect 0 "diameter: 8 links" "$bin" topo describe gen:mesh:dims=4x4
+expect 0 "bisection: 32 links" "$bin" topo describe gen:kary_ntree:k=4,n=3
+
+"$bin" topo generate kary_ntree k=4,n=3 -o "$work/k43.topo" || failed "generate"
+expect 0 "switches: 48" "$bin" topo describe "$work/k43.topo"
+expect 0 "hosts: 64" "$bin" topo describe "$work/k43.topo"
+expect 0 "4xQDR x192" "$bin" topo describe "$work/k43.topo"
+"$bin" topo generate irregular switches=16 --seed 9 > "$work/a.topo"
+"$bin" topo generate irregular switches=16 --seed 9 > "$work/b.topo"
+"$bin" topo generate irregular switches=16 --seed 10 > "$work/c.topo"
+cmp -s "$work/a.topo" "$work/b.topo" || failed "the same seed gave different networks"
+cmp -s "$work/a.topo" "$work/c.topo" && failed "different seeds gave the same network"
+
+printf 'Switch 8 "S1"\n[1] "H1"[1]\n[x] "H2"[1]\n' > "$work/bad.topo"
+expect 2 "bad.topo:3: expected a port number" "$bin" topo describe "$work/bad.topo"
+
+shared="$src/../shared/topologies"
+if [ -f "$shared/small-3.topo" ]; then
+  expect 0 "loopback cable between ports 1 and 2" "$bin" topo convert "$shared/small-3.topo" -o "$work/s3.topo"
+  expect 0 "small-3.topo:1: line skipped" "$bin" topo describe "$shared/small-3.topo"
+  expect 0 "loopback 3" "$bin" topo describe "$shared/small-3.topo"
+  expect 0 "switches: 11" "$bin" topo describe "$shared/x5-cluster.topo"
+  expect 0 "hosts: 89" "$bin" topo describe "$shared/x5-cluster.topo"
+  expect 0 "valid: yes" "$bin" route check "$shared/x5-cluster.topo" -e minhop
+  expect 0 "valid: yes" "$bin" route check "$shared/small-1.topo" -e updn
+else
+  echo "note: $shared absent; the checks on real topology files are skipped"
+fi
+
+# Shortest paths on a ring deadlock; the report names the cycle. ftree/updn are deadlock-free.
+expect 1 "deadlock: cycle: S" "$bin" route check gen:torus:dims=6x1 -e spf --deadlock-free
+expect 0 "deadlock: none" "$bin" route check gen:kary_ntree:k=4,n=3 -e ftree --deadlock-free
+expect 0 "deadlock: none" "$bin" route check gen:torus:dims=6x1 -e updn --roots S0_0 --deadlock-free
+expect 0 "max switch hops: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
+expect 0 "routes: 419256" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree
+
+"$bin" route compute gen:fattree:ports=12,levels=2 -e ftree -o "$work/ft.dump" 2>/dev/null || failed "compute"
+"$bin" route compute gen:fattree:ports=12,levels=2 -e spf -o "$work/mh.dump" 2>/dev/null || failed "compute"
+grep -q "^Unicast lids \[0-" "$work/ft.dump" || failed "the dump lacks OpenSM's switch lines"
+expect 0 "diff: 0 of" "$bin" route diff gen:fattree:ports=12,levels=2 "$work/ft.dump" "$work/ft.dump"
+expect 1 "differ: switch" "$bin" route diff gen:fattree:ports=12,levels=2 "$work/ft.dump" "$work/mh.dump"
+expect 0 "valid: yes" "$bin" route check gen:fattree:ports=12,levels=2 --lfts "$work/ft.dump"
+sed '2s/^0x0001 .../0x0001 099/' "$work/ft.dump" > "$work/broken.dump"
+expect 2 "broken.dump:2: port 99 is out of range" "$bin" route check gen:fattree:ports=12,levels=2 --lfts "$work/broken.dump"
+
+if [ $fail -ne 0 ]; then
+  echo "topo_route_cli: FAILED"
+  exit 1
+fi
+echo "topo_route_cli: all checks passed"

@@ -1,0 +1,428 @@
+/* test_route_engines.c: the routing engines' results: valid on every topology kind, shortest
+ * where they promise it, balanced the way OpenSM balances, deadlock-free where the theory says
+ * so (up*-down*, ftree) and caught deadlocking where it is not (shortest paths on a ring); LMC
+ * multipath and the per-QP DLID choice. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "routing/hoptab.h"
+#include "routing/lmc.h"
+#include "routing/route.h"
+#include "routing/route_check.h"
+#include "topology/generate.h"
+
+static void gen(const char *name, const char *args, struct topo *t)
+{
+    struct ibn_err e = { { 0 } };
+    if (topo_generate(name, args, 3, t, &e))
+        print_error("%s %s: %s\n", name, args, e.msg);
+    assert_int_equal(e.msg[0], 0);
+}
+
+static void route(const struct topo *t, const char *engine, const struct route_opts *o,
+                  struct lfts *l)
+{
+    struct ibn_err e = { { 0 } };
+    if (route_compute(t, engine, o, l, &e))
+        print_error("%s: %s\n", engine, e.msg);
+    assert_int_equal(e.msg[0], 0);
+    int hops;
+    if (lfts_validate(t, l, &hops, &e))
+        print_error("%s: %s\n", engine, e.msg);
+    assert_int_equal(e.msg[0], 0);
+}
+
+/* Every CA-to-CA route takes exactly dist + 1 switches. */
+static void assert_shortest(const struct topo *t, const struct lfts *l)
+{
+    struct hoptab h;
+    hoptab_index(&h, t);
+    uint16_t *d = hoptab_distances(t, &h);
+    for (int a = 0; a < t->nnodes; a++) {
+        if (t->node[a].type != TOPO_CA)
+            continue;
+        int sa = t->node[a].port[1].peer_node;
+        for (int b = 0; b < t->nnodes; b++) {
+            if (t->node[b].type != TOPO_CA || a == b)
+                continue;
+            int sb = t->node[b].port[1].peer_node, lid = t->node[b].port[1].lid, u = sa, n = 1;
+            while (u != sb) {
+                u = t->node[u].port[lft_port(l, u, lid)].peer_node;
+                n++;
+            }
+            assert_int_equal(n, d[(size_t)h.swidx[sa] * h.nsw + h.swidx[sb]] + 1);
+        }
+    }
+    free(d);
+    hoptab_free(&h);
+}
+
+static void test_minhop_fattree(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    gen("fattree", "ports=36,levels=2", &t);
+    route(&t, "minhop", NULL, &l);
+    assert_shortest(&t, &l);
+    /* OpenSM's balancing: a leaf spreads the 630 remote hosts evenly, 35 per up port. */
+    int leaf = topo_find(&t, "S0_0");
+    int per_port[37] = { 0 };
+    for (int c = 0; c < t.nnodes; c++)
+        if (t.node[c].type == TOPO_CA && t.node[c].port[1].peer_node != leaf)
+            per_port[lft_port(&l, leaf, t.node[c].port[1].lid)]++;
+    for (int p = 19; p <= 36; p++)
+        assert_int_equal(per_port[p], 35);
+    for (int p = 1; p <= 18; p++)
+        assert_int_equal(per_port[p], 0);
+    struct route_stats s;
+    struct ibn_err e;
+    assert_int_equal(route_stats_compute(&t, &l, &s, &e), 0);
+    assert_int_equal(s.routes, 648L * 647);
+    assert_int_equal(s.max_port_routes, 647); /* a host's own port */
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 0);
+    route_stats_free(&s);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
+static void test_deadlock_ring(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    gen("torus", "dims=6x1", &t); /* a ring of 6 switches */
+    route(&t, "spf", NULL, &l);
+    assert_shortest(&t, &l);
+    char cycle[1024];
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle), 1);
+    /* The cycle goes round the ring: every switch appears, it closes on its start. */
+    for (int i = 0; i < 6; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "S%d_0 port", i);
+        assert_non_null(strstr(cycle, name));
+    }
+    assert_non_null(strstr(cycle, "on VL 0"));
+    char first[32];
+    sscanf(cycle, "%31[^-]", first);
+    assert_non_null(strstr(cycle + strlen(first), first));
+    lfts_free(&l);
+    /* Minhop is also shortest-path and deadlocks; up*-down* on the same ring does not. */
+    route(&t, "minhop", NULL, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle), 1);
+    lfts_free(&l);
+    struct route_opts o = { .roots = "S0_0" };
+    route(&t, "updn", &o, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle), 0);
+    lfts_free(&l);
+    route(&t, "updn_tree", NULL, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle), 0);
+    lfts_free(&l);
+    /* On separate VLs per destination half, the ring's SPF cycle can disappear; the check
+     * works per VL: every LID on VL 1 still has the cycle. */
+    route(&t, "spf", NULL, &l);
+    uint8_t vl[64] = { 0 };
+    for (int i = 0; i < 64; i++)
+        vl[i] = 1;
+    assert_int_equal(route_deadlock_check(&t, &l, vl, cycle, sizeof cycle), 1);
+    assert_non_null(strstr(cycle, "on VL 1"));
+    lfts_free(&l);
+    topo_free(&t);
+}
+
+static void test_updn_ftree_deadlock_free(void **state)
+{
+    (void)state;
+    const char *cases[][2] = { { "kary_ntree", "k=4,n=3" }, { "fattree", "ports=8,levels=3" },
+                               { "fattree", "ports=12,levels=2" }, { "clos3", "ports=8,leaves=4,spines=2,hosts=6" },
+                               { "irregular", "switches=16" }, { "mesh", "dims=4x4" },
+                               { "torus", "dims=5x5" },
+                               { "irregular", "switches=15,ports=5,hosts=1,links=23,planar=1" } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct topo t;
+        struct lfts l;
+        char cycle[512];
+        gen(cases[c][0], cases[c][1], &t);
+        int is_tree = strcmp(cases[c][0], "irregular") && strcmp(cases[c][0], "mesh") &&
+                      strcmp(cases[c][0], "torus");
+        const char *engines[] = { "updn", "updn_tree", "ftree" };
+        for (int k = 0; k < (is_tree ? 3 : 2); k++) {
+            struct route_opts o = { 0 };
+            /* OpenSM's automatic roots need a tree-like fabric; elsewhere give one. */
+            if (!is_tree && k == 0)
+                o.roots = t.node[0].name;
+            route(&t, engines[k], &o, &l);
+            if (route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle))
+                print_error("%s on %s %s: %s\n", engines[k], cases[c][0], cases[c][1], cycle);
+            assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 0);
+            if (k == 2)
+                assert_shortest(&t, &l); /* ftree routes are minimal in fat trees */
+            lfts_free(&l);
+        }
+        topo_free(&t);
+    }
+}
+
+static void test_ftree_balance(void **state)
+{
+    (void)state;
+    /* D-mod-k in a full k-ary n-tree: under all-to-all every switch-switch channel between the
+     * same two levels carries the same number of routes (4-ary 3-tree: 60 between levels 0
+     * and 1, 48 between levels 1 and 2), and every down channel serves one destination. */
+    struct topo t;
+    struct lfts l;
+    gen("kary_ntree", "k=4,n=3", &t);
+    route(&t, "ftree", NULL, &l);
+    struct route_stats s;
+    struct ibn_err e;
+    assert_int_equal(route_stats_compute(&t, &l, &s, &e), 0);
+    for (int i = 0; i < t.nnodes; i++)
+        for (int p = 1; p <= t.node[i].nports; p++) {
+            int q = t.node[i].port[p].peer_node;
+            if (t.node[i].type != TOPO_SWITCH || q < 0 || t.node[q].type != TOPO_SWITCH)
+                continue;
+            int low = t.node[i].rank < t.node[q].rank ? t.node[i].rank : t.node[q].rank;
+            assert_int_equal(s.port_routes[s.port_off[i] + p], low == 0 ? 60 : 48);
+        }
+    /* Down channels: the LFT entries of a top switch's down port, restricted to the routes
+     * that use it, go to one destination: each destination enters the top level at one
+     * switch (the one its D-mod-k digits name). */
+    int top_of[64];
+    for (int j = 0; j < 64; j++)
+        top_of[j] = -1;
+    for (int c = 0; c < t.nnodes; c++) {
+        if (t.node[c].type != TOPO_CA)
+            continue;
+        int lid = t.node[c].port[1].lid;
+        /* From a leaf that shares no subtree with it, follow the route to the top. */
+        int j = atoi(t.node[c].name + 1) - 1; /* H1.. in leaf order, 4 per leaf */
+        int u = topo_find(&t, j / 4 >= 4 ? "S0_0" : "S0_15");
+        while (t.node[u].type == TOPO_SWITCH && t.node[u].rank < 2)
+            u = t.node[u].port[lft_port(&l, u, lid)].peer_node;
+        assert_int_equal(t.node[u].type, TOPO_SWITCH);
+        top_of[j] = u;
+    }
+    int per_top[256] = { 0 };
+    for (int j = 0; j < 64; j++) {
+        assert_true(top_of[j] >= 0);
+        per_top[top_of[j]]++;
+    }
+    for (int i = 0; i < t.nnodes; i++)
+        if (t.node[i].type == TOPO_SWITCH && t.node[i].rank == 2)
+            assert_int_equal(per_top[i], 4); /* 64 destinations over 16 top switches */
+    route_stats_free(&s);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
+static void test_updn_roots(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    gen("kary_ntree", "k=4,n=3", &t);
+    route(&t, "updn", NULL, &l);
+    /* OpenSM's histogram rule picks the 16 top switches of a 4-ary 3-tree. */
+    assert_non_null(strstr(l.note, "16 roots"));
+    assert_non_null(strstr(l.note, "S2_0"));
+    assert_shortest(&t, &l);
+    lfts_free(&l);
+    char roots[64];
+    snprintf(roots, sizeof roots, "S2_5,0x%016llx",
+             (unsigned long long)t.node[topo_find(&t, "S2_6")].guid);
+    struct route_opts o = { .roots = roots };
+    route(&t, "updn", &o, &l);
+    assert_non_null(strstr(l.note, "2 roots"));
+    lfts_free(&l);
+    o.roots = "H1";
+    struct ibn_err e;
+    assert_int_equal(route_compute(&t, "updn", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "\"H1\" is not a switch"));
+    lfts_free(&l);
+    topo_free(&t);
+    /* No switch passes the histogram test in a ring: updn falls back to minhop, as OpenSM. */
+    gen("torus", "dims=6x1", &t);
+    route(&t, "updn", NULL, &l);
+    assert_non_null(strstr(l.note, "fell back to minhop"));
+    lfts_free(&l);
+    topo_free(&t);
+}
+
+static void test_updn_tree(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    gen("irregular", "switches=15,ports=5,hosts=1,links=23,planar=1", &t);
+    route(&t, "updn_tree", NULL, &l);
+    assert_non_null(strstr(l.note, "updn_tree: root"));
+    /* Only spanning-tree links carry routes: at most 2 * (15 - 1) switch-switch channels. */
+    struct route_stats s;
+    struct ibn_err e;
+    assert_int_equal(route_stats_compute(&t, &l, &s, &e), 0);
+    int used = 0;
+    for (int i = 0; i < t.nnodes; i++)
+        for (int p = 1; p <= t.node[i].nports; p++) {
+            int q = t.node[i].port[p].peer_node;
+            if (t.node[i].type == TOPO_SWITCH && q >= 0 && t.node[q].type == TOPO_SWITCH &&
+                s.port_routes[s.port_off[i] + p] > 0)
+                used++;
+        }
+    assert_true(used <= 28);
+    assert_true(used >= 14);
+    /* SPF uses more links and shorter paths (seed 004: SPF beats Up/Down). */
+    struct lfts sp;
+    route(&t, "spf", NULL, &sp);
+    struct route_stats ss;
+    assert_int_equal(route_stats_compute(&t, &sp, &ss, &e), 0);
+    assert_true(ss.avg_hops < s.avg_hops);
+    route_stats_free(&s);
+    route_stats_free(&ss);
+    lfts_free(&sp);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
+static void test_spf_ties(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts lo, hi;
+    gen("mesh", "dims=4x4", &t);
+    struct route_opts o = { .tie = "lowest" };
+    route(&t, "spf", &o, &lo);
+    o.tie = "highest";
+    route(&t, "spf", &o, &hi);
+    assert_shortest(&t, &lo);
+    assert_shortest(&t, &hi);
+    int diff = 0;
+    for (int i = 0; i < t.nnodes; i++)
+        if (lo.table[i])
+            for (int lid = 1; lid <= lo.max_lid; lid++)
+                diff += lo.table[i][lid] != hi.table[i][lid];
+    assert_true(diff > 0);
+    /* Lowest: S0_0 reaches S1_1's host through port 3 (+x), never port 5 (+y). */
+    int s00 = topo_find(&t, "S0_0"), h = topo_find(&t, "H6"); /* H6 is on S1_1 */
+    assert_int_equal(lft_port(&lo, s00, t.node[h].port[1].lid), 3);
+    assert_int_equal(lft_port(&hi, s00, t.node[h].port[1].lid), 5);
+    lfts_free(&lo);
+    lfts_free(&hi);
+    o.tie = "sideways";
+    struct ibn_err e;
+    assert_int_equal(route_compute(&t, "spf", &o, &lo, &e), -1);
+    assert_non_null(strstr(e.msg, "tie=sideways"));
+    lfts_free(&lo);
+    topo_free(&t);
+}
+
+static void test_lmc(void **state)
+{
+    (void)state;
+    struct topo t;
+    gen("fattree", "ports=8,levels=2", &t);
+    for (int i = 0; i < t.nnodes; i++)
+        if (t.node[i].type == TOPO_CA)
+            t.node[i].port[1].lid = 0;
+    topo_assign_lids(&t, 2);
+    struct lfts l;
+    route(&t, "minhop", NULL, &l); /* validates all 4 LIDs of every host */
+    /* The 4 LIDs of a remote host leave a leaf through 4 different up ports. */
+    int leaf = topo_find(&t, "S0_0"), h = topo_find(&t, "H32");
+    int base = t.node[h].port[1].lid;
+    assert_int_equal(base % 4, 0);
+    assert_int_equal(t.node[h].port[1].lmc, 2);
+    int seen[9] = { 0 };
+    for (int k = 0; k < 4; k++) {
+        int p = lft_port(&l, leaf, base + k);
+        assert_true(p >= 5 && p <= 8);
+        seen[p]++;
+    }
+    for (int p = 5; p <= 8; p++)
+        assert_int_equal(seen[p], 1);
+    lfts_free(&l);
+    route(&t, "updn", NULL, &l);
+    lfts_free(&l);
+    route(&t, "ftree", NULL, &l);
+    lfts_free(&l);
+    topo_free(&t);
+
+    /* The per-QP DLID choice. */
+    for (uint64_t q = 0; q < 16; q++)
+        assert_int_equal(route_pick_lid(100, 2, LMC_ROUND_ROBIN, q, NULL), 100 + (int)(q % 4));
+    assert_int_equal(route_pick_lid(37, 0, LMC_RANDOM, 5, NULL), 37);
+    gsl_rng *r = rng_stream(1, "test/lmc");
+    int hist[8] = { 0 };
+    for (int i = 0; i < 8000; i++) {
+        int lid = route_pick_lid(64, 3, LMC_RANDOM, 0, r);
+        assert_true(lid >= 64 && lid < 72);
+        hist[lid - 64]++;
+    }
+    for (int i = 0; i < 8; i++)
+        assert_true(hist[i] > 800 && hist[i] < 1200);
+    gsl_rng_free(r);
+    int hh[4] = { 0 };
+    for (uint64_t q = 0; q < 400; q++) {
+        int a = route_pick_lid(8, 2, LMC_HASH, q, NULL);
+        assert_int_equal(a, route_pick_lid(8, 2, LMC_HASH, q, NULL));
+        hh[a - 8]++;
+    }
+    for (int i = 0; i < 4; i++)
+        assert_true(hh[i] > 50);
+    enum lmc_policy pol;
+    assert_int_equal(lmc_policy_parse("rr", &pol), 0);
+    assert_int_equal(pol, LMC_ROUND_ROBIN);
+    assert_int_equal(lmc_policy_parse("hash", &pol), 0);
+    assert_int_equal(pol, LMC_HASH);
+    assert_int_equal(lmc_policy_parse("sometimes", &pol), -1);
+}
+
+static void test_dor(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    gen("mesh", "dims=4x4", &t);
+    route(&t, "dor", NULL, &l);
+    assert_shortest(&t, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 0);
+    /* XY: from S0_0 towards S2_3's host, x first (port 3 = +x), at S2_0 then +y (port 5). */
+    int h = topo_find(&t, "H15"); /* hosts in switch order, x fastest: H15 is on S2_3 */
+    int lid = t.node[h].port[1].lid;
+    assert_int_equal(t.node[h].port[1].peer_node, topo_find(&t, "S2_3"));
+    assert_int_equal(lft_port(&l, topo_find(&t, "S0_0"), lid), 3);
+    assert_int_equal(lft_port(&l, topo_find(&t, "S1_0"), lid), 3);
+    assert_int_equal(lft_port(&l, topo_find(&t, "S2_0"), lid), 5);
+    assert_int_equal(lft_port(&l, topo_find(&t, "S2_1"), lid), 5);
+    lfts_free(&l);
+    topo_free(&t);
+    /* In a torus the wrap links close a cycle in every ring. */
+    gen("torus", "dims=4x4", &t);
+    route(&t, "dor", NULL, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 1);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_minhop_fattree),
+        cmocka_unit_test(test_deadlock_ring),
+        cmocka_unit_test(test_updn_ftree_deadlock_free),
+        cmocka_unit_test(test_ftree_balance),
+        cmocka_unit_test(test_updn_roots),
+        cmocka_unit_test(test_updn_tree),
+        cmocka_unit_test(test_spf_ties),
+        cmocka_unit_test(test_lmc),
+        cmocka_unit_test(test_dor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
