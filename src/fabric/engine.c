@@ -31,6 +31,9 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;
     peer->rx_used[slot] += p->credits;
+    peer->rx_total += p->credits;
+    if (peer->rx_total > peer->rx_peak)
+        peer->rx_peak = peer->rx_total;
     p->t_tail = end + out->delay;
     p->hops++;
     f->hops++;
@@ -47,6 +50,7 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
 void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t)
 {
     in->rx_used[slot] -= credits;
+    in->rx_total -= credits;
     if (in->rx_used[slot] < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);

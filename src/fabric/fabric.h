@@ -61,6 +61,7 @@ struct port {
     /* Receive side: buffer capacity and use per VL slot, in credits. */
     int32_t rx_cap[VL_SLOTS];
     int32_t rx_used[VL_SLOTS];
+    int32_t rx_total;        /* use over all VLs, credits */
     int32_t rx_peak;         /* largest total use seen, credits */
     struct port_vl_counters ctr[VL_SLOTS];
     uint64_t sample_rx_credit_time; /* for the occupancy time series */

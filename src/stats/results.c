@@ -1,0 +1,287 @@
+/* results.c: the run's summary (JSON), time series (CSV) and terminal summary. */
+#include "stats/results.h"
+
+#include <math.h>
+#include <string.h>
+
+double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
+{
+    double secs = (double)(f->end - f->warmup) / 1e12;
+    return secs > 0 ? (double)fl->st.bytes_delivered * 8.0 / secs / 1e9 : 0.0;
+}
+
+int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
+                struct ibn_err *e)
+{
+    memset(s, 0, sizeof *s);
+    s->f = f;
+    char path[4096];
+    if (flows) {
+        snprintf(path, sizeof path, "%s/flows.csv", dir);
+        if (!(s->flows = fopen(path, "w")))
+            return ibn_err_set(e, "%s: cannot write", path);
+        fprintf(s->flows, "time_s");
+        for (uint32_t i = 0; i < f->nflows; i++)
+            fprintf(s->flows, ",%s", f->flows[i].name);
+        fprintf(s->flows, "\n");
+    }
+    if (ports) {
+        snprintf(path, sizeof path, "%s/ports.csv", dir);
+        if (!(s->ports = fopen(path, "w")))
+            return ibn_err_set(e, "%s: cannot write", path);
+        fprintf(s->ports, "time_s");
+        for (int i = 0; i < f->nnodes; i++) {
+            struct node *n = f->nodes[i];
+            if (!n->is_switch)
+                continue;
+            for (int p = 1; p <= n->nports; p++)
+                if (n->port[p].peer)
+                    fprintf(s->ports, ",%s:%d", n->name, p);
+        }
+        fprintf(s->ports, "\n");
+    }
+    return 0;
+}
+
+void series_sample(struct fabric *f, void *ctx)
+{
+    struct series *s = ctx;
+    double secs = (double)(f->now - f->last_sample) / 1e12;
+    if (s->flows) {
+        fprintf(s->flows, "%.9g", (double)f->now / 1e12);
+        for (uint32_t i = 0; i < f->nflows; i++) {
+            struct flow *fl = &f->flows[i];
+            fprintf(s->flows, ",%.6f", secs > 0 ? (double)fl->st.interval_bytes * 8.0 / secs / 1e9 : 0.0);
+            fl->st.interval_bytes = 0;
+        }
+        fprintf(s->flows, "\n");
+        fflush(s->flows);
+    } else {
+        for (uint32_t i = 0; i < f->nflows; i++)
+            f->flows[i].st.interval_bytes = 0;
+    }
+    if (s->ports) {
+        fprintf(s->ports, "%.9g", (double)f->now / 1e12);
+        for (int i = 0; i < f->nnodes; i++) {
+            struct node *n = f->nodes[i];
+            if (!n->is_switch)
+                continue;
+            for (int p = 1; p <= n->nports; p++) {
+                struct port *pt = &n->port[p];
+                if (!pt->peer)
+                    continue;
+                long used = 0;
+                for (int v = 0; v < f->nvs; v++)
+                    used += pt->rx_used[v];
+                fprintf(s->ports, ",%ld", used * CREDIT_BYTES);
+            }
+        }
+        fprintf(s->ports, "\n");
+        fflush(s->ports);
+    }
+}
+
+void series_close(struct series *s)
+{
+    if (s->flows)
+        fclose(s->flows);
+    if (s->ports)
+        fclose(s->ports);
+    s->flows = s->ports = NULL;
+}
+
+static json_t *latency_json(const struct histogram *h)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "samples", json_integer((json_int_t)h->count));
+    json_object_set_new(o, "mean_ns", json_real(round(hist_mean(h)) / 1e3));
+    json_object_set_new(o, "p50_ns", json_real(round(hist_quantile(h, 0.5)) / 1e3));
+    json_object_set_new(o, "p99_ns", json_real(round(hist_quantile(h, 0.99)) / 1e3));
+    json_object_set_new(o, "max_ns", json_real(h->count ? (double)h->max / 1e3 : 0.0));
+    return o;
+}
+
+static const char *outcome_name(enum run_outcome o)
+{
+    switch (o) {
+    case RUN_DRAINED: return "drained";
+    case RUN_INTERRUPTED: return "interrupted";
+    case RUN_DRAIN_TIMEOUT: return "drain_timeout";
+    case RUN_STUCK: return "stuck";
+    }
+    return "?";
+}
+
+/* perfquery's counters: data in 4-byte words counted from the LRH through the ICRC (the VCRC
+ * is not counted), packets, and PortXmitWait in ticks of 1 ns. */
+static void counters_json(json_t *o, const struct port_vl_counters *c, int n, const struct fabric *f)
+{
+    uint64_t xb = 0, rb = 0, xp = 0, rp = 0;
+    simtime_t wait = 0;
+    for (int i = 0; i < n; i++) {
+        xb += c[i].xmit_bytes - 2 * c[i].xmit_pkts;
+        rb += c[i].rcv_bytes - 2 * c[i].rcv_pkts;
+        xp += c[i].xmit_pkts;
+        rp += c[i].rcv_pkts;
+        wait += c[i].xmit_wait + (c[i].wait_since >= 0 ? f->now - c[i].wait_since : 0);
+    }
+    json_object_set_new(o, "PortXmitData", json_integer((json_int_t)(xb / 4)));
+    json_object_set_new(o, "PortRcvData", json_integer((json_int_t)(rb / 4)));
+    json_object_set_new(o, "PortXmitPkts", json_integer((json_int_t)xp));
+    json_object_set_new(o, "PortRcvPkts", json_integer((json_int_t)rp));
+    json_object_set_new(o, "PortXmitWait", json_integer((json_int_t)(wait / PS_PER_NS)));
+}
+
+json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "ibnetsim", json_string(IBN_VERSION));
+    if (settings)
+        json_object_set_new(root, "settings", settings);
+    json_t *run = json_object();
+    json_object_set_new(run, "outcome", json_string(outcome_name(r->outcome)));
+    json_object_set_new(run, "measured_from_s", json_real((double)f->warmup / 1e12));
+    json_object_set_new(run, "measured_to_s", json_real((double)f->end / 1e12));
+    json_object_set_new(run, "stopped_at_s", json_real((double)f->now / 1e12));
+    json_object_set_new(run, "events", json_integer((json_int_t)f->events));
+    json_object_set_new(run, "packet_hops", json_integer((json_int_t)f->hops));
+    json_object_set_new(run, "throughput_counts", json_string("payload bytes delivered in the measured period"));
+    json_object_set_new(root, "run", run);
+    json_t *inv = json_object();
+    json_object_set_new(inv, "ok", json_boolean(r->invariants_ok));
+    json_object_set_new(inv, "packets_created", json_integer((json_int_t)f->cnt.created));
+    json_object_set_new(inv, "packets_delivered", json_integer((json_int_t)f->cnt.delivered));
+    json_t *dropped = json_object();
+    json_object_set_new(dropped, "unroutable", json_integer((json_int_t)f->cnt.dropped_unroutable));
+    json_object_set_new(inv, "packets_dropped", dropped);
+    json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
+    json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
+    json_object_set_new(inv, "violations", json_string(r->violations));
+    json_object_set_new(root, "invariants", inv);
+
+    json_t *flows = json_array();
+    struct histogram cls_net[16], cls_e2e[16];
+    uint64_t cls_bytes[16] = { 0 }, cls_pkts[16] = { 0 };
+    int cls_flows[16] = { 0 };
+    for (int i = 0; i < 16; i++) {
+        hist_init(&cls_net[i]);
+        hist_init(&cls_e2e[i]);
+    }
+    double total = 0;
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct flow *fl = &f->flows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(fl->name));
+        json_object_set_new(o, "src", json_string(fl->src->node->name));
+        json_object_set_new(o, "dst", json_string(fl->pattern ? "uniform" : f->hosts[fl->dst_host].node->name));
+        json_object_set_new(o, "sl", json_integer(fl->sl));
+        json_object_set_new(o, "vl", json_integer(fl->vl));
+        json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
+        json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
+        json_object_set_new(o, "packets_sent", json_integer((json_int_t)fl->st.pkts_sent));
+        json_object_set_new(o, "packets_delivered", json_integer((json_int_t)fl->st.pkts_delivered));
+        json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)fl->st.bytes_delivered));
+        json_object_set_new(o, "messages_delivered", json_integer((json_int_t)fl->st.msgs_delivered));
+        double g = flow_throughput_gbps(f, fl);
+        total += g;
+        json_object_set_new(o, "throughput_gbps", json_real(round(g * 1e6) / 1e6));
+        json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
+        json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
+        json_object_set_new(o, "message_latency", latency_json(&fl->st.msg_latency));
+        json_array_append_new(flows, o);
+        cls_bytes[fl->sl] += fl->st.bytes_delivered;
+        cls_pkts[fl->sl] += fl->st.pkts_delivered;
+        cls_flows[fl->sl]++;
+        hist_merge(&cls_net[fl->sl], &fl->st.net_latency);
+        hist_merge(&cls_e2e[fl->sl], &fl->st.e2e_latency);
+    }
+    json_object_set_new(root, "total_throughput_gbps", json_real(round(total * 1e6) / 1e6));
+    json_object_set_new(root, "flows", flows);
+    json_t *classes = json_array();
+    double secs = (double)(f->end - f->warmup) / 1e12;
+    for (int sl = 0; sl < 16; sl++) {
+        if (cls_flows[sl]) {
+            json_t *o = json_object();
+            json_object_set_new(o, "sl", json_integer(sl));
+            json_object_set_new(o, "flows", json_integer(cls_flows[sl]));
+            json_object_set_new(o, "packets_delivered", json_integer((json_int_t)cls_pkts[sl]));
+            json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)cls_bytes[sl]));
+            json_object_set_new(o, "throughput_gbps",
+                                json_real(round((double)cls_bytes[sl] * 8 / secs / 1e9 * 1e6) / 1e6));
+            json_object_set_new(o, "network_latency", latency_json(&cls_net[sl]));
+            json_object_set_new(o, "end_to_end_latency", latency_json(&cls_e2e[sl]));
+            json_array_append_new(classes, o);
+        }
+        hist_free(&cls_net[sl]);
+        hist_free(&cls_e2e[sl]);
+    }
+    json_object_set_new(root, "classes", classes);
+    json_t *ports = json_array();
+    for (int i = 0; i < f->nnodes; i++) {
+        struct node *n = f->nodes[i];
+        for (int p = 1; p <= n->nports; p++) {
+            struct port *pt = &n->port[p];
+            if (!pt->peer)
+                continue;
+            json_t *o = json_object();
+            json_object_set_new(o, "node", json_string(n->name));
+            json_object_set_new(o, "port", json_integer(p));
+            json_object_set_new(o, "peer", json_string(pt->peer->node->name));
+            json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
+            counters_json(o, pt->ctr, f->nvs, f);
+            uint64_t xb = 0;
+            for (int v = 0; v < f->nvs; v++)
+                xb += pt->ctr[v].xmit_bytes;
+            double link_bps = byterate_bps(pt->rate), run_s = (double)f->end / 1e12;
+            json_object_set_new(o, "utilisation", json_real(link_bps > 0 && run_s > 0
+                ? round((double)xb * 8.0 / run_s / link_bps * 1e6) / 1e6 : 0.0));
+            json_t *vls = json_array();
+            for (int v = 0; v < f->nvs; v++) {
+                if (!pt->ctr[v].xmit_pkts && !pt->ctr[v].rcv_pkts)
+                    continue;
+                json_t *vo = json_object();
+                json_object_set_new(vo, "vl", json_integer(fabric_slot_vl(f, v)));
+                counters_json(vo, &pt->ctr[v], 1, f);
+                json_array_append_new(vls, vo);
+            }
+            json_object_set_new(o, "vls", vls);
+            json_object_set_new(o, "rx_buffer_peak_bytes", json_integer((json_int_t)pt->rx_peak * CREDIT_BYTES));
+            json_array_append_new(ports, o);
+        }
+    }
+    json_object_set_new(root, "ports", ports);
+    return root;
+}
+
+int results_write_json(json_t *j, const char *path, struct ibn_err *e)
+{
+    if (json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)))
+        return ibn_err_set(e, "%s: cannot write", path);
+    return 0;
+}
+
+void results_print(FILE *out, struct fabric *f, const struct run_report *r)
+{
+    double total = 0;
+    fprintf(out, "%-24s %-10s %-10s %12s %14s %14s\n", "flow", "src", "dst", "Gb/s", "net lat p50 ns",
+            "net lat p99 ns");
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct flow *fl = &f->flows[i];
+        double g = flow_throughput_gbps(f, fl);
+        total += g;
+        if (i < 20)
+            fprintf(out, "%-24s %-10s %-10s %12.4f %14.0f %14.0f\n", fl->name, fl->src->node->name,
+                    fl->pattern ? "uniform" : f->hosts[fl->dst_host].node->name, g,
+                    hist_quantile(&fl->st.net_latency, 0.5) / 1e3,
+                    hist_quantile(&fl->st.net_latency, 0.99) / 1e3);
+    }
+    if (f->nflows > 20)
+        fprintf(out, "... and %u more flows\n", f->nflows - 20);
+    fprintf(out, "total %.4f Gb/s delivered (payload) over %.6g s; %llu packets, %llu events; run %s; "
+                 "invariants %s\n", total, (double)(f->end - f->warmup) / 1e12,
+            (unsigned long long)f->cnt.delivered, (unsigned long long)f->events,
+            r->outcome == RUN_DRAINED ? "drained" : r->outcome == RUN_INTERRUPTED ? "interrupted"
+            : r->outcome == RUN_STUCK ? "STUCK (packets left, nothing can move: deadlock?)"
+                                      : "did not drain within the drain limit",
+            r->invariants_ok ? "hold" : "BROKEN");
+}

@@ -1,0 +1,39 @@
+/* results.h: what a run writes: DIR/summary.json (per flow, per traffic class, per port with
+ * perfquery counter names, the run's outcome and invariants), the time series DIR/flows.csv
+ * (throughput of every flow per sample interval) and DIR/ports.csv (receive-buffer occupancy
+ * of every switch port), and a short summary for the terminal. Everything written is a
+ * function of the scenario and seed only (no wall-clock time), so runs are byte-identical. */
+#ifndef IBN_RESULTS_H
+#define IBN_RESULTS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "fabric/engine.h"
+#include "fabric/fabric.h"
+
+struct series {
+    FILE *flows, *ports;
+    struct fabric *f;
+    int flow_cols, port_cols;
+};
+
+/* Open DIR/flows.csv and DIR/ports.csv (either may be disabled) and write their headers. */
+int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
+                struct ibn_err *e);
+/* The sampling observer: one row per call, flushed so that an interrupted run keeps it. */
+void series_sample(struct fabric *f, void *ctx);
+void series_close(struct series *s);
+
+/* The summary as JSON; `settings` (may be NULL) is attached as "settings" and its reference
+ * is taken over. */
+json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings);
+int results_write_json(json_t *j, const char *path, struct ibn_err *e);
+/* A few lines for a person: flows, totals, outcome. */
+void results_print(FILE *out, struct fabric *f, const struct run_report *r);
+
+/* Payload throughput of a flow over the measured period, Gb/s. */
+double flow_throughput_gbps(const struct fabric *f, const struct flow *fl);
+
+#endif
