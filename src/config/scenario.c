@@ -127,8 +127,14 @@ static int set_from(struct loader *L, const char *section, const struct param *t
     char text[1024], why[512];
     if (setting_text(s, text, sizeof text))
         return err_at(L, s, "%s.%s must be a single value, not a list or group", section, key);
-    if (param_set(p, obj, text, why, sizeof why))
+    if (param_set(p, obj, text, why, sizeof why)) {
+        /* The parameter's message starts with its key: name it with its section instead. */
+        size_t kl = strlen(key);
+        const char *rest = !strncmp(why, key, kl) ? why + kl : why;
+        if (rest != why && (*rest == ':' || *rest == ' '))
+            return err_at(L, s, "%s.%s%s", section, key, rest);
         return err_at(L, s, "%s.%s: %s", section, key, why);
+    }
     return 0;
 }
 
