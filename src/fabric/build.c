@@ -72,7 +72,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
 {
     struct flow *fl = &f->flows[f->nflows];
     memset(fl, 0, sizeof *fl);
-    fl->index = f->nflows;
+    fl->index = f->nflows++; /* counted at once, so that fabric_free releases it on any error */
     fl->name = xstrdup(name);
     fl->src_host = src;
     fl->src = f->hosts[src].port;
@@ -120,7 +120,6 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     hist_init(&fl->st.net_latency);
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
-    f->nflows++;
     fabric_schedule(f, fl->start, EV_FLOW_START, fl, 0, 0);
     return 0;
 }

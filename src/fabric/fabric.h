@@ -234,6 +234,8 @@ struct fabric {
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t events;
+    uint64_t events_by_type[16];
+    size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run */
     int ended;               /* sources have stopped */
