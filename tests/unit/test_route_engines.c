@@ -278,6 +278,31 @@ static void test_updn_tree(void **state)
         }
     assert_true(used <= 28);
     assert_true(used >= 14);
+    /* Classic up*-down* over all links with seed 004's best of three roots: deadlock-free,
+     * and its routes are no longer than with any single one of the three roots. */
+    struct lfts b3;
+    struct route_opts o3 = { .roots = "best3" };
+    route(&t, "updn", &o3, &b3);
+    assert_non_null(strstr(b3.note, "best of three roots"));
+    assert_int_equal(route_deadlock_check(&t, &b3, NULL, NULL, 0), 0);
+    struct route_stats sb;
+    assert_int_equal(route_stats_compute(&t, &b3, &sb, &e), 0);
+    char name[3][32];
+    const char *tried = strstr(b3.note, "by root: ") + 9;
+    assert_int_equal(sscanf(tried, "%31s %*f, %31s %*f, %31s", name[0], name[1], name[2]), 3);
+    for (int k = 0; k < 3; k++) {
+        struct route_opts one = { .roots = name[k] };
+        struct lfts lk;
+        struct route_stats sk;
+        route(&t, "updn", &one, &lk);
+        assert_int_equal(route_stats_compute(&t, &lk, &sk, &e), 0);
+        assert_true(sb.avg_hops <= sk.avg_hops + 1e-9);
+        route_stats_free(&sk);
+        lfts_free(&lk);
+    }
+    assert_true(sb.avg_hops <= s.avg_hops + 1e-9); /* all links beat tree links only */
+    route_stats_free(&sb);
+    lfts_free(&b3);
     /* SPF uses more links and shorter paths (seed 004: SPF beats Up/Down). */
     struct lfts sp;
     route(&t, "spf", NULL, &sp);
