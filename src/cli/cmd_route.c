@@ -17,7 +17,7 @@ static void usage(FILE *f)
             "usage: ibnetsim route compute TOPO [-e ENGINE | --lfts DUMP] [options] [-o LFT_DUMP]\n"
             "       ibnetsim route check TOPO (-e ENGINE [options] | --lfts LFT_DUMP)\n"
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
-            "                            [--deadlock-free]\n"
+            "                            [--deadlock-free] [--ports CSV]\n"
             "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
             "       ibnetsim route list\n\n"
             "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
@@ -33,6 +33,7 @@ static void usage(FILE *f)
             "         OpenSM's opensm-lid-matrix.dump; --compare reports how many entries differ\n"
             "         from another dump and both route-per-port maxima. Exit status 1 when a\n"
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
+            "         --ports CSV writes the routes leaving every cabled switch port.\n"
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
@@ -41,7 +42,7 @@ static void usage(FILE *f)
 }
 
 struct opts {
-    const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b;
+    const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
     int lmc, deadlock_free;
     uint64_t seed;
     struct route_opts ro;
@@ -96,6 +97,34 @@ static int do_check(struct opts *o, const struct topo *t)
                t->node[s.max_port_node].name, s.max_port);
         printf("max routes on a switch-switch port: %ld (%s port %d)\n", s.max_isl_routes,
                t->node[s.max_isl_node].name, s.max_isl_port);
+        printf("routes by switches traversed:");
+        for (int k = 0; k < 64; k++)
+            if (s.hop_hist[k])
+                printf(" %d:%ld", k, s.hop_hist[k]);
+        printf("\n");
+        if (o->ports) {
+            FILE *f = fopen(o->ports, "w");
+            if (!f) {
+                fprintf(stderr, "ibnetsim route check: cannot create %s\n", o->ports);
+                rc = 2;
+            } else {
+                fprintf(f, "switch,port,peer,peer_port,routes\n");
+                for (int i = 0; i < t->nnodes; i++) {
+                    if (t->node[i].type != TOPO_SWITCH)
+                        continue;
+                    for (int p = 1; p <= t->node[i].nports; p++) {
+                        const struct topo_port *x = &t->node[i].port[p];
+                        if (x->peer_node < 0)
+                            continue;
+                        fprintf(f, "\"%s\",%d,\"%s\",%d,%ld\n", t->node[i].name, p,
+                                t->node[x->peer_node].name, x->peer_port,
+                                s.port_routes[s.port_off[i] + p]);
+                    }
+                }
+                fclose(f);
+                printf("routes per port: written to %s\n", o->ports);
+            }
+        }
     }
     char cycle[2048];
     int dl = route_deadlock_check(t, &l, NULL, cycle, sizeof cycle);
@@ -213,6 +242,8 @@ int cmd_route(int argc, char **argv)
             o.lidm = argv[++i];
         else if (!strcmp(a, "--compare") && more)
             o.compare = argv[++i];
+        else if (!strcmp(a, "--ports") && more)
+            o.ports = argv[++i];
         else if (!strcmp(a, "--roots") && more)
             o.ro.roots = argv[++i];
         else if (!strcmp(a, "--tie") && more)

@@ -119,9 +119,13 @@ int route_stats_compute(const struct topo *t, const struct lfts *l, struct route
                 order[bucket[depth[i]]++] = i;
                 cnt++;
             }
-        for (int i = 0; i < t->nnodes; i++)
+        for (int i = 0; i < t->nnodes; i++) {
             flow[i] = t->node[i].type == TOPO_SWITCH ? src[i] : 0;
-        flow[dsw] -= 1; /* the destination does not send to itself */
+            long own = flow[i] - (i == dsw); /* the destination does not send to itself */
+            if (own > 0 && depth[i] > 0)
+                s->hop_hist[depth[i] < 63 ? depth[i] : 63] += own;
+        }
+        flow[dsw] -= 1;
         for (int k = 0; k < cnt; k++) {
             int u = order[k];
             if (flow[u] <= 0)

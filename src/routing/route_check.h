@@ -20,7 +20,8 @@ struct route_stats {
     int max_port_node, max_port;
     long max_isl_routes; /* the most routes on a switch port cabled to another switch */
     int max_isl_node, max_isl_port;
-    long *port_routes;   /* per (node, port): offsets as in route_port_index; caller frees */
+    long hop_hist[64];   /* routes by the number of switches they traverse (last bin: more) */
+    long *port_routes;   /* routes leaving each (node, port): index port_off[node] + port */
     int *port_off;       /* node -> first index; caller frees */
 };
 

@@ -74,6 +74,9 @@ expect 0 "deadlock: none" "$bin" route check gen:kary_ntree:k=4,n=3 -e ftree --d
 expect 0 "deadlock: none" "$bin" route check gen:torus:dims=6x1 -e updn --roots S0_0 --deadlock-free
 expect 0 "max switch hops: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
 expect 0 "routes: 419256" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree
+expect 0 "routes by switches traversed: 1:11016 3:408240" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree --ports "$work/ports.csv"
+[ "$(wc -l < "$work/ports.csv")" = 1945 ] || failed "ports.csv should list 1944 cabled switch ports"
+grep -q '^"S0_0",19,"S1_0",1,630$' "$work/ports.csv" || failed "ports.csv lacks S0_0 port 19's 630 routes" 
 
 "$bin" route compute gen:fattree:ports=12,levels=2 -e ftree -o "$work/ft.dump" 2>/dev/null || failed "compute"
 "$bin" route compute gen:fattree:ports=12,levels=2 -e spf -o "$work/mh.dump" 2>/dev/null || failed "compute"

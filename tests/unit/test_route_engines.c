@@ -88,6 +88,9 @@ static void test_minhop_fattree(void **state)
     assert_int_equal(route_stats_compute(&t, &l, &s, &e), 0);
     assert_int_equal(s.routes, 648L * 647);
     assert_int_equal(s.max_port_routes, 647); /* a host's own port */
+    assert_int_equal(s.hop_hist[1], 36L * 18 * 17); /* within a leaf */
+    assert_int_equal(s.hop_hist[3], 648L * 647 - 36L * 18 * 17); /* leaf, spine, leaf */
+    assert_int_equal(s.hop_hist[2], 0);
     assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 0);
     route_stats_free(&s);
     lfts_free(&l);
