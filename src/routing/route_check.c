@@ -259,7 +259,6 @@ int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8
             chport[off[i] + p] = p;
         }
     char *used = xmalloc((size_t)t->nnodes + 1);
-    int *stack = xmalloc((size_t)t->nnodes * sizeof *stack + 1);
     int found = 0;
     if (cycle && len)
         cycle[0] = 0;
@@ -333,6 +332,5 @@ int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8
     free(chnode);
     free(chport);
     free(used);
-    free(stack);
     return found;
 }

@@ -255,9 +255,10 @@ static int parse_port_line(struct rd *r, char *line, int lineno, int node, struc
     if (*s == '[') {
         rport = strtol(s + 1, &end, 10);
         if (end == s + 1 || *end != ']' || rport < 1 || rport > 254) {
+            ibn_err_at(e, r->file, lineno, "expected the peer's port number (1-254) in brackets "
+                       "after \"%s\", such as [3]", rid);
             free(rid);
-            return ibn_err_at(e, r->file, lineno, "expected the peer's port number in brackets "
-                              "after \"%s\", such as [3]", rid ? "" : "");
+            return -1;
         }
         s = end + 1;
     }

@@ -92,7 +92,10 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
         "8-port-3-tree|gen:fattree:ports=8,levels=3|0|minhop updn ftree|"
         "irregular-001|gen:irregular:switches=32|1|minhop updn|first"
         "mesh-4x4|gen:mesh:dims=4x4|0|minhop updn dor|first"
-        "mesh-3x3x3|gen:mesh:dims=3x3x3,hosts=2|1|dor|")
+        "mesh-3x3x3|gen:mesh:dims=3x3x3,hosts=2|1|dor|"
+        "torus-4x4|gen:torus:dims=4x4,hosts=2|0|minhop dor|"
+        "clos3-6+2|gen:clos3:ports=8,leaves=4,spines=2,hosts=6|0|minhop updn ftree|"
+        "seed004-15|gen:irregular:switches=15,ports=5,hosts=1,links=23,planar=1|0|minhop updn|first")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
