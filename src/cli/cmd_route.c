@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/topo_arg.h"
+#include "routing/lft_build.h"
 #include "routing/lft_dump.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
@@ -29,8 +30,9 @@ static void usage(FILE *f)
             "         (such as the opensm-lfts.dump OpenSM wrote) and prints: validity (every\n"
             "         route reaches its destination without a loop), hop counts, the most\n"
             "         routes on any switch port, and the channel-dependency deadlock check with\n"
-            "         the cycle it finds. --lid-matrix compares the topology's min-hop tables with\n"
-            "         OpenSM's opensm-lid-matrix.dump; --compare reports how many entries differ\n"
+            "         the cycle it finds. --lid-matrix compares the hop tables (min-hop, or updn's\n"
+            "         legal-path table with -e updn) with OpenSM's opensm-lid-matrix.dump;\n"
+            "         --compare reports how many entries differ\n"
             "         from another dump and both route-per-port maxima. Exit status 1 when a\n"
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
             "         --ports CSV writes the routes leaving every cabled switch port.\n"
@@ -133,8 +135,19 @@ static int do_check(struct opts *o, const struct topo *t)
     if (dl && o->deadlock_free)
         rc = 1;
     if (o->lidm) {
-        int rows;
-        if (lid_matrix_compare(o->lidm, t, &rows, &e)) {
+        int rows, lrc;
+        if (!o->lfts && !strcmp(o->engine, "updn")) {
+            struct hoptab h;
+            char note[256];
+            lrc = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
+            if (!lrc) {
+                lrc = lid_matrix_compare(o->lidm, t, &h, &rows, &e);
+                hoptab_free(&h);
+            }
+        } else {
+            lrc = lid_matrix_compare(o->lidm, t, NULL, &rows, &e);
+        }
+        if (lrc) {
             printf("lid matrix: differs: %s\n", e.msg);
             rc = 1;
         } else {

@@ -210,8 +210,8 @@ static void root_names(const struct topo *t, const struct hoptab *h, const char 
         snprintf(buf + k, len - k, " and %d more", total - shown);
 }
 
-int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
-               struct ibn_err *e)
+int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *hp, char *note,
+                size_t notelen, struct ibn_err *e)
 {
     struct hoptab h;
     hoptab_init(&h, t);
@@ -252,14 +252,15 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
             root[bestc] = 1;
             rank_from_roots(t, &h, root, rank);
             updn_hops(t, &h, rank, NULL);
-            lft_build(t, &h, LFT_TIE_BALANCE, out);
-            snprintf(out->note, sizeof out->note, "updn: best of three roots: %s (average hops "
+            snprintf(note, notelen, "updn: best of three roots: %s (average hops "
                      "by root: %s)", t->node[h.sw[bestc]].name, tried);
         }
         free(cas);
         free(rank);
         free(root);
-        hoptab_free(&h);
+        if (rc)
+            hoptab_free(&h);
+        *hp = h;
         return rc;
     }
     if (o && o->roots && strcmp(o->roots, "auto")) {
@@ -267,6 +268,7 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         if (nroots < 0) {
             free(root);
             hoptab_free(&h);
+            *hp = h;
             return -1;
         }
     } else {
@@ -275,7 +277,7 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         free(d);
     }
     if (!nroots) {
-        snprintf(out->note, sizeof out->note, "updn: no root switch found; fell back to "
+        snprintf(note, notelen, "updn: no root switch found; fell back to "
                  "minhop, as OpenSM does");
         hoptab_minhop(&h, t);
     } else {
@@ -285,11 +287,21 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         free(rank);
         char names[200];
         root_names(t, &h, root, names, sizeof names);
-        snprintf(out->note, sizeof out->note, "updn: %d root%s: %s", nroots, nroots > 1 ? "s" : "",
+        snprintf(note, notelen, "updn: %d root%s: %s", nroots, nroots > 1 ? "s" : "",
                  names);
     }
-    lft_build(t, &h, LFT_TIE_BALANCE, out);
     free(root);
+    *hp = h;
+    return 0;
+}
+
+int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
+               struct ibn_err *e)
+{
+    struct hoptab h;
+    if (updn_hoptab(t, o, &h, out->note, sizeof out->note, e))
+        return -1;
+    lft_build(t, &h, LFT_TIE_BALANCE, out);
     hoptab_free(&h);
     return 0;
 }

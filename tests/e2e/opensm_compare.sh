@@ -6,7 +6,8 @@
 # honouring the topology's LIDs), and for minhop, updn (OpenSM's roots or a given root), dor and
 # ftree this checks:
 #   - every route of OpenSM's tables and of ibnetsim's reaches its destination without a loop;
-#   - minhop: ibnetsim's min-hop tables equal OpenSM's opensm-lid-matrix.dump;
+#   - minhop and updn: ibnetsim's hop tables (min-hop; updn's legal-path hops) equal OpenSM's
+#     opensm-lid-matrix.dump, row for row;
 #   - the most routes on any port (and on any switch-switch port) are within 10 % of OpenSM's
 #     (ftree: against OpenSM's ftree, whose entries differ from ibnetsim's own fat-tree engine);
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
@@ -121,7 +122,7 @@ for entry in "${cases[@]}"; do
     "$bin" route check "$d/topo" --lfts "$osm" > "$d/osm-$eng.check" ||
       failed "$name: OpenSM's $eng tables do not check: $(grep valid "$d/osm-$eng.check")"
     extra=()
-    [ "$eng" = minhop ] && extra=(--lid-matrix "$d/osm-$eng/opensm-lid-matrix.dump")
+    case $eng in minhop|updn) extra=(--lid-matrix "$d/osm-$eng/opensm-lid-matrix.dump") ;; esac
     if ! "$bin" route check "$d/topo" -e "$eng" "${our_extra[@]}" --compare "$osm" "${extra[@]}" > "$d/$eng.check"; then
       failed "$name $eng: $(grep -E '^(valid|lid matrix)' "$d/$eng.check" | tr '\n' ' ')"
     fi
@@ -137,9 +138,9 @@ for entry in "${cases[@]}"; do
     grep -q "^valid: yes" "$d/$eng.check" || failed "$name $eng: ibnetsim's routes are not valid"
     within10 "$ours" "$theirs" || failed "$name $eng: max routes per port $ours vs OpenSM's $theirs"
     within10 "$oisl" "$tisl" || failed "$name $eng: max routes per switch-switch port $oisl vs OpenSM's $tisl"
-    if [ "$eng" = minhop ]; then
+    if [ ${#extra[@]} -gt 0 ]; then
       grep -q "^lid matrix: [0-9]* rows agree" "$d/$eng.check" ||
-        failed "$name: min-hop tables differ from OpenSM's"
+        failed "$name: $eng hop tables differ from OpenSM's lid matrix"
     fi
     # Import OpenSM's dump and write it again: no entry changes.
     "$bin" route compute "$d/topo" --lfts "$osm" -o "$d/reexport.dump" 2>/dev/null ||
