@@ -126,7 +126,7 @@ static void updn_hops(const struct topo *t, struct hoptab *h, const unsigned *ra
             const struct topo_node *nu = &t->node[h->sw[u]];
             for (int p = 1; p <= nu->nports; p++) {
                 int v = nu->port[p].peer_node;
-                if (v < 0 || h->swidx[v] < 0)
+                if (v < 0 || h->swidx[v] < 0 || v == h->sw[u]) /* loopback */
                     continue;
                 if (allowed && !allowed[h->off[u] + p])
                     continue;
