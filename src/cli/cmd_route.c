@@ -39,7 +39,8 @@ static void usage(FILE *f)
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
-            "         'best3' for updn_tree), --tie lowest|highest|balance (spf), --lmc N\n"
+            "         'best3'), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
 
@@ -129,7 +130,9 @@ static int do_check(struct opts *o, const struct topo *t)
         }
     }
     char cycle[2048];
-    int dl = route_deadlock_check(t, &l, NULL, cycle, sizeof cycle);
+    if (l.dlid_vl)
+        printf("virtual lanes: %d (per destination LID)\n", l.nvl);
+    int dl = route_deadlock_check(t, &l, l.dlid_vl, cycle, sizeof cycle);
     printf("deadlock: %s%s\n", dl ? "cycle: " : "none (channel dependency graph acyclic)",
            dl ? cycle : "");
     if (dl && o->deadlock_free)
@@ -260,6 +263,8 @@ int cmd_route(int argc, char **argv)
             o.ro.roots = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
+        else if (!strcmp(a, "--max-vls") && more)
+            o.ro.max_vls = atoi(argv[++i]);
         else if (!strcmp(a, "--seed") && more)
             o.seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--lmc") && more) {

@@ -37,4 +37,20 @@ void route_stats_free(struct route_stats *s);
 int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8_t *vl_of_dlid,
                          char *cycle, size_t len);
 
+/* Building blocks of the check, for engines that assign VLs (dfsssp). A dependency is a pair
+ * of channels, each indexed off[node] + port (off: prefix sums of nports + 1 per node). */
+struct dep {
+    int from, to;
+};
+/* Append the dependencies the routes to `lid` (owned by dst_node's dst_port) create; used is
+ * scratch of t->nnodes bytes; *dep grows as needed. */
+void route_lid_deps(const struct topo *t, const struct lfts *l, int lid, int dst_node,
+                    int dst_port, const int *off, char *used, struct dep **dep, size_t *nd,
+                    size_t *cap);
+/* Order for qsort: by from, then to. */
+int route_cmp_dep(const void *a, const void *b);
+/* 1 with the cycle's channels in cyc (cyclen of them) if the graph of nch channels has one. The
+ * deps must be sorted by from (route_cmp_dep). */
+int route_find_cycle(int nch, const struct dep *dep, size_t nd, int *cyc, int *cyclen);
+
 #endif

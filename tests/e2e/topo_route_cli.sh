@@ -72,6 +72,9 @@ fi
 expect 1 "deadlock: cycle: S" "$bin" route check gen:torus:dims=6x1 -e spf --deadlock-free
 expect 0 "deadlock: none" "$bin" route check gen:kary_ntree:k=4,n=3 -e ftree --deadlock-free
 expect 0 "deadlock: none" "$bin" route check gen:torus:dims=6x1 -e updn --roots S0_0 --deadlock-free
+expect 1 "deadlock: cycle:" "$bin" route check gen:torus:dims=4x4 -e sssp --deadlock-free
+expect 0 "virtual lanes: 3" "$bin" route check gen:torus:dims=4x4 -e dfsssp --deadlock-free
+expect 2 "more than 2 VLs" "$bin" route check gen:torus:dims=4x4 -e dfsssp --max-vls 2
 expect 0 "max switch hops: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
 expect 0 "routes: 419256" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree
 expect 0 "routes by switches traversed: 1:11016 3:408240" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree --ports "$work/ports.csv"

@@ -439,6 +439,61 @@ static void test_dor(void **state)
     topo_free(&t);
 }
 
+static void test_sssp_dfsssp(void **state)
+{
+    (void)state;
+    const char *cases[][2] = { { "torus", "dims=6x1" }, { "torus", "dims=4x4" },
+                               { "irregular", "switches=16" },
+                               { "irregular", "switches=15,ports=5,hosts=1,links=23,planar=1" },
+                               { "torus", "dims=3x3x3" } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct topo t;
+        struct lfts l;
+        gen(cases[c][0], cases[c][1], &t);
+        route(&t, "sssp", NULL, &l);
+        assert_shortest(&t, &l);
+        assert_null(l.dlid_vl);
+        assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 1); /* all of these cycle */
+        lfts_free(&l);
+        route(&t, "dfsssp", NULL, &l);
+        assert_shortest(&t, &l);
+        assert_non_null(l.dlid_vl);
+        assert_true(l.nvl >= 2 && l.nvl <= 8);
+        char cycle[512];
+        if (route_deadlock_check(&t, &l, l.dlid_vl, cycle, sizeof cycle))
+            print_error("dfsssp on %s %s: %s\n", cases[c][0], cases[c][1], cycle);
+        assert_int_equal(route_deadlock_check(&t, &l, l.dlid_vl, NULL, 0), 0);
+        /* The same tables on one VL deadlock: the lanes are what breaks the cycles. */
+        assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 1);
+        lfts_free(&l);
+        topo_free(&t);
+    }
+    /* Too few VLs for a ring is an error that says so. */
+    struct topo t;
+    struct lfts l;
+    gen("torus", "dims=6x1", &t);
+    struct route_opts o = { .max_vls = 1 };
+    struct ibn_err e;
+    assert_int_equal(route_compute(&t, "dfsssp", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "more than 1 VLs"));
+    topo_free(&t);
+    /* Global balancing: in the 4-ary 3-tree, sssp loads switch links like ftree (60), where
+     * minhop's local balancing reaches 192. */
+    gen("kary_ntree", "k=4,n=3", &t);
+    route(&t, "sssp", NULL, &l);
+    struct route_stats st;
+    assert_int_equal(route_stats_compute(&t, &l, &st, &e), 0);
+    assert_int_equal(st.max_isl_routes, 60);
+    route_stats_free(&st);
+    lfts_free(&l);
+    route(&t, "minhop", NULL, &l);
+    assert_int_equal(route_stats_compute(&t, &l, &st, &e), 0);
+    assert_int_equal(st.max_isl_routes, 192);
+    route_stats_free(&st);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_spf_ties),
         cmocka_unit_test(test_lmc),
         cmocka_unit_test(test_dor),
+        cmocka_unit_test(test_sssp_dfsssp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
