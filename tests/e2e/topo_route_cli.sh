@@ -44,6 +44,8 @@ expect 0 "bisection: 32 links" "$bin" topo describe gen:kary_ntree:k=4,n=3
 
 "$bin" topo generate kary_ntree k=4,n=3 -o "$work/k43.topo" || failed "generate"
 expect 0 "switches: 48" "$bin" topo describe "$work/k43.topo"
+"$bin" topo generate mesh dims=3x3 hosts=2 -o "$work/m33.topo" || failed "generate with separate k=v"
+expect 0 "hosts: 18" "$bin" topo describe "$work/m33.topo"
 expect 0 "hosts: 64" "$bin" topo describe "$work/k43.topo"
 expect 0 "4xQDR x192" "$bin" topo describe "$work/k43.topo"
 "$bin" topo generate irregular switches=16 --seed 9 > "$work/a.topo"
