@@ -306,7 +306,8 @@ int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8
             route_lid_deps(t, l, lid, on[lid], op[lid], off, used, &dep, &nd, &cap);
         }
         if (any) {
-            qsort(dep, nd, sizeof *dep, route_cmp_dep);
+            if (nd)
+                qsort(dep, nd, sizeof *dep, route_cmp_dep);
             size_t w = 0;
             for (size_t i = 0; i < nd; i++)
                 if (!w || dep[i].from != dep[w - 1].from || dep[i].to != dep[w - 1].to)

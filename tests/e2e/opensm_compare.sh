@@ -81,7 +81,7 @@ printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" topology engine entries diffe
 # Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
 cases=()
 if [ -f "$src/../shared/topologies/x5-cluster.topo" ]; then
-  cases+=("x5|$src/../shared/topologies/x5-cluster.topo|0|minhop updn|")
+  cases+=("x5|$src/../shared/topologies/x5-cluster.topo|0|minhop updn ftree|")
   cases+=("x5-lmc2|$src/../shared/topologies/x5-cluster.topo|2|minhop updn|")
   cases+=("small-1-lmc1|$src/../shared/topologies/small-1.topo|1|minhop updn|")
   cases+=("small-3-loopback|$src/../shared/topologies/small-3.topo|0|minhop updn|")

@@ -174,6 +174,25 @@ static void test_updn_ftree_deadlock_free(void **state)
     }
 }
 
+static void test_ftree_fallback(void **state)
+{
+    (void)state;
+    /* A mesh is not a fat tree: like OpenSM, ftree falls back to minhop and says why. */
+    struct topo t;
+    struct lfts l, m;
+    gen("mesh", "dims=3x3", &t);
+    route(&t, "ftree", NULL, &l);
+    assert_non_null(strstr(l.note, "not a fat tree"));
+    assert_non_null(strstr(l.note, "fell back to minhop"));
+    route(&t, "minhop", NULL, &m);
+    for (int i = 0; i < t.nnodes; i++)
+        if (l.table[i])
+            assert_memory_equal(l.table[i], m.table[i], (size_t)l.max_lid + 1);
+    lfts_free(&l);
+    lfts_free(&m);
+    topo_free(&t);
+}
+
 static void test_ftree_balance(void **state)
 {
     (void)state;
@@ -501,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_deadlock_ring),
         cmocka_unit_test(test_updn_ftree_deadlock_free),
         cmocka_unit_test(test_ftree_balance),
+        cmocka_unit_test(test_ftree_fallback),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),
