@@ -94,7 +94,7 @@ static int do_check(struct opts *o, const struct topo *t)
     } else {
         printf("valid: yes\n");
         printf("routes: %ld\n", s.routes);
-        printf("max switch hops: %d\n", s.max_hops);
+        printf("max switches per route: %d\n", s.max_hops);
         printf("avg switches per route: %.4f\n", s.avg_hops);
         printf("max routes on a port: %ld (%s port %d)\n", s.max_port_routes,
                t->node[s.max_port_node].name, s.max_port);

@@ -14,7 +14,7 @@
 
 struct route_stats {
     long routes;         /* CA port to CA LID routes followed */
-    int max_hops;        /* switch-to-switch links on the longest route (+1 per switch) */
+    int max_hops;        /* switches on the longest route */
     double avg_hops;     /* switches traversed, averaged over routes */
     long max_port_routes;/* the most routes through any switch output port */
     int max_port_node, max_port;

@@ -77,7 +77,7 @@ expect 0 "deadlock: none" "$bin" route check gen:torus:dims=6x1 -e updn --roots 
 expect 1 "deadlock: cycle:" "$bin" route check gen:torus:dims=4x4 -e sssp --deadlock-free
 expect 0 "virtual lanes: 3" "$bin" route check gen:torus:dims=4x4 -e dfsssp --deadlock-free
 expect 2 "more than 2 VLs" "$bin" route check gen:torus:dims=4x4 -e dfsssp --max-vls 2
-expect 0 "max switch hops: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
+expect 0 "max switches per route: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
 expect 0 "routes: 419256" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree
 expect 0 "routes by switches traversed: 1:11016 3:408240" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree --ports "$work/ports.csv"
 [ "$(wc -l < "$work/ports.csv")" = 1945 ] || failed "ports.csv should list 1944 cabled switch ports"
