@@ -27,7 +27,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q]\n\n"
+            "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q] [--check]\n\n"
             "Runs the scenario and writes its results into DIR (default: runs/NAME, NAME being the\n"
             "scenario file's name without .cfg):\n"
             "  scenario.cfg   the resolved scenario: every key, defaults made explicit\n"
@@ -38,9 +38,10 @@ static void usage(FILE *f)
             "  -s KEY=VALUE   override a scenario key, e.g. -s switch.arch=fifo, -s simulation.seed=2,\n"
             "                 -s flows.F1.rate=\"5 Gb/s\", -s flows.*.msg_size=4096\n"
             "  -o DIR         the results folder (created if needed)\n"
-            "  -q             no summary on standard output, no progress line\n\n"
+            "  -q             no summary on standard output, no progress line\n"
+            "  --check        only load the scenario and build the fabric, then stop\n\n"
             "Exit status: 0 success, 1 the run broke a model invariant or did not drain, 2 bad input.\n"
-            "The scenario format is described in docs/scenario.md.\n");
+            "The scenario format is described in docs/scenario.md; `ibnetsim keys` lists every key.\n");
 }
 
 static int mkdirs(const char *dir)
@@ -134,7 +135,7 @@ static json_t *settings_json(const struct scenario *sc)
 int cmd_run(int argc, char **argv)
 {
     const char *scen = NULL, *outdir = NULL;
-    int quiet = 0, nover = 0;
+    int quiet = 0, nover = 0, check_only = 0;
     char **over = calloc((size_t)argc + 1, sizeof *over);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -149,6 +150,8 @@ int cmd_run(int argc, char **argv)
             outdir = argv[++i];
         } else if (!strcmp(argv[i], "-q")) {
             quiet = 1;
+        } else if (!strcmp(argv[i], "--check")) {
+            check_only = 1;
         } else if (argv[i][0] == '-' || scen) {
             fprintf(stderr, "ibnetsim run: unexpected argument \"%s\"\n\n", argv[i]);
             usage(stderr);
@@ -198,6 +201,15 @@ int cmd_run(int argc, char **argv)
         topo_free(&t);
         scenario_free(&sc);
         return 2;
+    }
+    if (check_only) {
+        printf("%s: the scenario loads and the fabric builds (%d nodes, %d hosts, %u flows)\n", scen,
+               f.nnodes, f.nhosts, f.nflows);
+        fabric_free(&f);
+        lfts_free(&l);
+        topo_free(&t);
+        scenario_free(&sc);
+        return 0;
     }
     if (mkdirs(dir)) {
         fprintf(stderr, "ibnetsim run: cannot create the results folder %s: %s\n", dir, strerror(errno));
