@@ -38,7 +38,8 @@ int main(int argc, char **argv)
     struct fabric f;
     double t0 = now_s();
     if (scenario_load(argv[1], over, nover, &sc, &e) || scenario_topology(&sc, &t, &l, &e) ||
-        scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e)) {
+        scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e) ||
+        scenario_apply(&sc, &f, &e)) {
         fprintf(stderr, "bench_fabric: %s\n", e.msg);
         return 2;
     }

@@ -23,7 +23,9 @@ static const struct section_ref refs[] = {
     { "fabric", "packets and flow control", fabric_params },
     { "switch", "switch architecture and timing", switch_params },
     { "hca", "host channel adapters", hca_params },
-    { "qos", "service levels, VL arbitration (OpenSM's forms)", qos_params },
+    { "qos", "service levels, VL arbitration (OpenSM's forms); besides these keys, "
+             "`sl2vl_pairs = (\"SWITCH IN OUT MAP\", ...)` sets a switch's SL-to-VL map for a port "
+             "pair (IN or OUT 0: every port; MAP: 16 comma-separated VLs)", qos_params },
     { "output", "what a run writes besides summary.json", output_params },
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },

@@ -194,7 +194,7 @@ int cmd_run(int argc, char **argv)
     struct fabric f;
     memset(&f, 0, sizeof f);
     if (scenario_topology(&sc, &t, &l, &e) || scenario_run_desc(&sc, &t, &d, &e) ||
-        fabric_build(&f, &t, &l, &d, &e)) {
+        fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         fabric_free(&f);
         lfts_free(&l);

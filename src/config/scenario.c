@@ -407,12 +407,29 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
         const char *name = config_setting_name(s);
         int done = 0;
         for (size_t k = 0; k < NSECTIONS && !done; k++)
-            if (!strcmp(sections[k].name, name)) {
+            if (!strcmp(sections[k].name, name) && strcmp(name, "qos")) {
                 rc = read_group(&L, s, name, sections[k].tab, (char *)sc + sections[k].offset);
                 done = 1;
             }
         if (done)
             continue;
+        if (!strcmp(name, "qos")) {
+            /* The qos section: its table, and the list of per port-pair SL-to-VL maps. */
+            if (!config_setting_is_group(s)) {
+                rc = err_at(&L, s, "qos must be a group: qos = { sl2vl = \"...\"; };");
+                continue;
+            }
+            for (int k = 0; k < config_setting_length(s) && !rc; k++) {
+                const config_setting_t *x = config_setting_get_elem(s, k);
+                if (!strcmp(config_setting_name(x), "sl2vl_pairs")) {
+                    sc->sl2vl_line = (int)config_setting_source_line(x);
+                    rc = read_string_list(&L, x, "qos.sl2vl_pairs", &sc->sl2vl_pairs, &sc->nsl2vl_pairs);
+                } else {
+                    rc = set_from(&L, "qos", qos_params, &sc->qos, x);
+                }
+            }
+            continue;
+        }
         if (!strcmp(name, "topology"))
             rc = read_topology(&L, s, &sc->topo);
         else if (!strcmp(name, "flows"))
@@ -457,6 +474,9 @@ void scenario_free(struct scenario *sc)
     for (int i = 0; i < sc->topo.nlinks; i++)
         free(sc->topo.links[i]);
     free(sc->topo.links);
+    for (int i = 0; i < sc->nsl2vl_pairs; i++)
+        free(sc->sl2vl_pairs[i]);
+    free(sc->sl2vl_pairs);
     for (int i = 0; i < sc->topo.nswitches; i++)
         free(sc->topo.switches[i]);
     free(sc->topo.switches);
@@ -631,6 +651,36 @@ void run_desc_free(struct run_desc *d)
     memset(d, 0, sizeof *d);
 }
 
+int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *e)
+{
+    for (int i = 0; i < sc->nsl2vl_pairs; i++) {
+        const char *entry = sc->sl2vl_pairs[i];
+        char name[256], map[512];
+        int in, out;
+        if (sscanf(entry, "%255s %d %d %511s", name, &in, &out, map) != 4)
+            return ibn_err_at(e, sc->path, sc->sl2vl_line, "qos.sl2vl_pairs entry %d \"%s\": expected "
+                              "\"SWITCH IN OUT MAP\" with MAP 16 comma-separated VLs (IN or OUT 0: every port)",
+                              i + 1, entry);
+        int node = -1;
+        for (int n = 0; n < f->nnodes; n++)
+            if (f->nodes[n]->is_switch && !strcmp(f->nodes[n]->name, name))
+                node = n;
+        if (node < 0)
+            return ibn_err_at(e, sc->path, sc->sl2vl_line, "qos.sl2vl_pairs entry %d: no switch is named \"%s\"",
+                              i + 1, name);
+        struct qos_desc q = { .sl2vl = map };
+        struct fabric_settings tmp = f->set;
+        if (qos_apply(&q, &tmp, e))
+            return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
+        int np = f->nodes[node]->nports;
+        for (int a = in ? in : 1; a <= (in ? in : np); a++)
+            for (int b = out ? out : 1; b <= (out ? out : np); b++)
+                if (fabric_set_sl2vl(f, node, a, b, tmp.sl2vl, e))
+                    return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- writing ---- */
 
 static void write_table(FILE *out, const char *indent, const struct param *tab, const void *obj)
@@ -665,6 +715,12 @@ void scenario_write(const struct scenario *sc, FILE *out)
     for (size_t k = 1; k < NSECTIONS; k++) {
         fprintf(out, "};\n%s = {\n", sections[k].name);
         write_table(out, "  ", sections[k].tab, (const char *)sc + sections[k].offset);
+        if (sections[k].tab == qos_params && sc->nsl2vl_pairs) {
+            fprintf(out, "  sl2vl_pairs = (\n");
+            for (int i = 0; i < sc->nsl2vl_pairs; i++)
+                fprintf(out, "    \"%s\"%s\n", sc->sl2vl_pairs[i], i + 1 < sc->nsl2vl_pairs ? "," : "");
+            fprintf(out, "  );\n");
+        }
     }
     fprintf(out, "};\nflows = (\n");
     for (int i = 0; i < sc->nflows; i++) {

@@ -52,6 +52,9 @@ struct scenario {
     struct topo_desc topo;
     struct fabric_settings set;
     struct qos_desc qos;
+    char **sl2vl_pairs;       /* qos.sl2vl_pairs: "SWITCH IN OUT 16-VL-map" (IN/OUT 0 = every port) */
+    int nsl2vl_pairs;
+    int sl2vl_line;
     struct output_desc out;
     int nflows;
     struct flow_desc *flows;
@@ -73,6 +76,9 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
 int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct run_desc *d,
                       struct ibn_err *e);
 void run_desc_free(struct run_desc *d);
+
+/* Settings that need the built fabric (per port-pair SL-to-VL maps). */
+int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *e);
 
 /* Write the resolved scenario (every key, defaults included). */
 void scenario_write(const struct scenario *sc, FILE *out);

@@ -121,6 +121,11 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
     fabric_schedule(f, fl->start, EV_FLOW_START, fl, 0, 0);
+    if (fl->stop != SIMTIME_NEVER) {
+        if (fl->stop <= fl->start)
+            return ibn_err_at(e, d->file, d->line, "flow %s stops before it starts", name);
+        fabric_schedule(f, fl->stop, EV_FLOW_STOP, fl, 0, 0);
+    }
     return 0;
 }
 
