@@ -96,7 +96,7 @@ static void time_unit(double last, const char **name, double *scale)
         *name = "ms";
         *scale = 1e3;
     } else {
-        *name = "us";
+        *name = "µs";
         *scale = 1e6;
     }
 }

@@ -619,7 +619,7 @@ int cmd_sweep(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.fixed = xcalloc((size_t)argc + 1, sizeof *s.fixed);
     s.keys = xcalloc((size_t)argc + 1, sizeof *s.keys);
-    int jobs = 0, quiet = 0, plot = 1;
+    int jobs = 0, quiet = 0, plot = 1, drawn = 0;
     struct ibn_err e;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -745,10 +745,12 @@ int cmd_sweep(int argc, char **argv)
     } else if (plot && gp_run(s.dir, "sweep", &e)) {
         fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
         status = 1;
+    } else if (plot) {
+        drawn = 1;
     }
     if (!quiet)
         printf("%d points, %d failed; results in %s/sweep.csv%s\n", s.npts, failed, s.dir,
-               plot && gp_available() ? " and sweep.png/.svg" : "");
+               drawn ? " and sweep.png/.svg" : "");
     if (sweep_interrupted) {
         fprintf(stderr, "ibnetsim sweep: interrupted; sweep.csv has the points that finished\n");
         status = 130;

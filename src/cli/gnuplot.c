@@ -23,7 +23,8 @@ FILE *gp_open(const char *dir, const char *name, const char *what, struct ibn_er
                 "set grid\n"
                 "set border 3\n"
                 "set tics nomirror\n"
-                "set key noenhanced\n",
+                "set key noenhanced\n"
+                "set encoding utf8\n",
             name, what, name);
     return fp;
 }
