@@ -120,7 +120,7 @@ static int write_series(const char *dir, const char *name, const char *file, int
     int keyed = w.ncols <= 24;
     fprintf(fp, "set title \"%s%s\"\n",
             is_cc ? "CCTI per flow" : "Throughput per flow (payload, per sample interval)",
-            keyed ? "" : " (legend omitted: too many flows)");
+            keyed ? "" : " (too many flows for a legend)");
     fprintf(fp, "set xlabel \"time (%s)\"\n", unit);
     fprintf(fp, "set ylabel \"%s\"\n", is_cc ? "CCTI (index into the CCT)" : "throughput (Gb/s)");
     fprintf(fp, "set yrange [0:*]\n");
@@ -130,8 +130,10 @@ static int write_series(const char *dir, const char *name, const char *file, int
     gp_png(fp, name, 1100, 600);
     char plot[512];
     snprintf(plot, sizeof plot,
-             "plot for [i=2:ncols+1] \"%s\" using ($1*tscale):i with %s lw 1.5 %s", file,
-             is_cc ? "steps" : "lines", keyed ? "title columnhead(i)" : "notitle");
+             "plot for [i=2:ncols+1] \"%s\" using ($1*tscale):i with %s %s", file,
+             is_cc ? "steps" : "lines",
+             keyed ? "lw 1.5 title columnhead(i)"
+                   : "lw 0.7 lc rgb \"#b0b0b0\" title (i == 2 ? \"each flow\" : \"\")");
     fprintf(fp, "%s", plot);
     if (!is_cc && w.ncols > 3)
         fprintf(fp, ", \\\n  \"%s\" using ($1*tscale):((sum [i=2:ncols+1] column(i)) / ncols) with lines "

@@ -543,6 +543,7 @@ static int write_plot(const struct sweep *s, struct ibn_err *e)
     size_t blen = 0;
     FILE *b = open_memstream(&block, &blen);
     fprintf(b, "set multiplot layout 2,1\n"
+               "set lmargin 12\n"
                "set title \"Latency (network: solid mean, dashed p99; end-to-end: dotted mean)\"\n"
                "set ylabel \"latency (ns)\"\n"
                "set xlabel \"\"\n"
