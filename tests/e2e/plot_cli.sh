@@ -18,7 +18,7 @@ expect() {
   out=$("$@" 2>&1)
   local rc=$?
   [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
-  [ -z "$pat" ] || echo "$out" | grep -q -- "$pat" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
+  [ -z "$pat" ] || grep -q -- "$pat" <<<"$out" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
 }
 
 expect 0 "usage: ibnetsim plot" "$bin" plot --help
@@ -91,7 +91,7 @@ for f in throughput latency ports cc; do
   done
   [ -s "$run/plot-$f.gp" ] || failed "no plot-$f.gp"
 done
-head -c 8 "$run/latency.png" | grep -q PNG || failed "latency.png is not a PNG"
+[ "$(head -c 4 "$run/latency.png" | tail -c 3)" = PNG ] || failed "latency.png is not a PNG"
 grep -q "<svg" "$run/ports.svg" || failed "ports.svg is not an SVG"
 grep -q "fraction of packets" "$run/latency.svg" || failed "latency.svg lacks its axis label"
 # The scripts re-run on their own inside the folder.

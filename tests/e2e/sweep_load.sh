@@ -8,7 +8,8 @@
 # leaves the offered line between the loads that bracket it. VOQ switches saturate later.
 # Also: sweep.csv is byte-identical for -j 1 and -j 3, a point equals a plain run at the same
 # settings, failed points are reported and the sweep exits 1, bad usage exits 2.
-# Args: the ibnetsim binary and the source directory.
+# Args: the ibnetsim binary and the source directory. (Output is matched with here-strings,
+# not `echo | grep -q`, which fails under pipefail when grep exits before echo has written.)
 set -uo pipefail
 bin=$1
 src=$2
@@ -23,7 +24,7 @@ expect() {
   out=$("$@" 2>&1)
   local rc=$?
   [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
-  [ -z "$pat" ] || echo "$out" | grep -q -- "$pat" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
+  [ -z "$pat" ] || grep -q -- "$pat" <<<"$out" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
 }
 scen=$src/scenarios/examples/fattree-load.cfg
 
@@ -103,7 +104,7 @@ out=$("$bin" sweep "$scen" -k 'flows.*.load=0.2,0.5' -k 'simulation.drain_limit=
   -o "$work/f" 2>&1)
 rc=$?
 [ "$rc" = 1 ] || failed "a sweep with failing points exited $rc"
-echo "$out" | grep -q "point-002 (flows.\*.load=0.2 simulation.drain_limit=1 ns) failed, exit status 1: .*did not drain" \
+grep -q "point-002 (flows.\*.load=0.2 simulation.drain_limit=1 ns) failed, exit status 1: .*did not drain" <<<"$out" \
   || failed "the failed point is not reported with its status and error: $out"
 [ "$(grep -c ',drained$' "$work/f/sweep.csv")" = 2 ] || failed "the good points are missing: $(cat "$work/f/sweep.csv")"
 [ "$(grep -c 'failed (exit status 1)$' "$work/f/sweep.csv")" = 2 ] || failed "failed points are not marked in sweep.csv"
