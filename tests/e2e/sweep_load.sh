@@ -6,7 +6,7 @@
 # offered load and then levelling off. The saturation point is checked against a run at a
 # fixed load (every source saturated): its throughput is the sweep's plateau, and the sweep
 # leaves the offered line between the loads that bracket it. VOQ switches saturate later.
-# Also: sweep.csv is byte-identical for -j 1 and -j 3, a point equals a plain run at the same
+# Also: sweep.csv is byte-identical for -j 1 and -j 2, a point equals a plain run at the same
 # settings, failed points are reported and the sweep exits 1, bad usage exits 2.
 # Args: the ibnetsim binary and the source directory. (Output is matched with here-strings,
 # not `echo | grep -q`, which fails under pipefail when grep exits before echo has written.)
@@ -39,9 +39,9 @@ expect 2 "expected a number of jobs" "$bin" sweep "$scen" -k flows.*.load=0.1 -j
 expect 2 "point-000 (flows.\*.load=0.1 flows.\*.nosuch=1): .*no key \"nosuch\"" "$bin" sweep "$scen" -k flows.*.load=0.1,0.2 -k flows.*.nosuch=1,2 -o "$work/bad"
 [ -e "$work/bad" ] && failed "an invalid sweep started running"
 
-# The load sweep, FIFO and VOQ switches, on 3 workers.
+# The load sweep, FIFO and VOQ switches, on 2 workers.
 expect 0 "20 points, 0 failed" "$bin" sweep "$scen" -k 'flows.*.load=0.1:1.0:0.1' -k switch.arch=fifo,voq \
-  -j 3 -o "$work/s3"
+  -j 2 -o "$work/s3"
 csv=$work/s3/sweep.csv
 [ "$(head -1 "$csv")" = "flows.*.load,switch.arch,offered_gbps,accepted_gbps,net_latency_mean_ns,net_latency_p99_ns,e2e_latency_mean_ns,e2e_latency_p99_ns,outcome" ] \
   || failed "sweep.csv header: $(head -1 "$csv")"
@@ -51,7 +51,7 @@ csv=$work/s3/sweep.csv
 # Same inputs, one worker: the same bytes.
 "$bin" sweep "$scen" -k 'flows.*.load=0.1:1.0:0.1' -k switch.arch=fifo,voq -j 1 -q --no-plot -o "$work/s1" \
   || failed "the -j 1 sweep failed"
-cmp -s "$csv" "$work/s1/sweep.csv" || failed "sweep.csv differs between -j 3 and -j 1"
+cmp -s "$csv" "$work/s1/sweep.csv" || failed "sweep.csv differs between -j 2 and -j 1"
 # A point is exactly the run with the same settings.
 "$bin" run "$scen" -s 'flows.*.load=0.8' -s switch.arch=fifo -o "$work/p8" -q || failed "run at load 0.8 failed"
 cmp -s "$work/p8/summary.json" "$work/s3/point-007/summary.json" \
