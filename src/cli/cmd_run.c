@@ -14,6 +14,7 @@
 #include "config/scenario.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
+#include "stats/latency_csv.h"
 #include "stats/results.h"
 
 static volatile int interrupted;
@@ -252,6 +253,8 @@ int cmd_run(int argc, char **argv)
     snprintf(path, sizeof path, "%s/summary.json", dir);
     struct ibn_err we;
     int werr = results_write_json(j, path, &we);
+    if (!werr)
+        werr = latency_csv_write(&f, dir, &we);
     json_decref(j);
     if (!quiet) {
         results_print(stdout, &f, &rep);

@@ -8,9 +8,13 @@ int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
+    { "plot", "draw a run's throughput, latency CDFs, port utilisation (gnuplot)", cmd_plot },
+    { "sweep", "run a scenario over a grid of key values on all cores; combined CSV and plot", cmd_sweep },
     { "topo", "generate, convert and describe topologies", cmd_topo },
     { "route", "compute, dump and check routes (minhop, updn, ftree, ...)", cmd_route },
     { "model", "solve an analytic queueing model (GE, credit chain, thresholds, M/M/1/K ...)", cmd_model },

@@ -17,7 +17,7 @@ expect() {
   out=$("$@" 2>&1)
   local rc=$?
   [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
-  [ -z "$pat" ] || echo "$out" | grep -q -- "$pat" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
+  [ -z "$pat" ] || grep -q -- "$pat" <<<"$out" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
 }
 
 expect 0 "usage: ibnetsim topo" "$bin" topo --help
