@@ -228,7 +228,8 @@ int cmd_run(int argc, char **argv)
 
     struct observer_ctx oc;
     memset(&oc, 0, sizeof oc);
-    if (series_open(&oc.series, &f, dir, sc.out.flow_series, sc.out.port_series, &e)) {
+    if (series_open(&oc.series, &f, dir, sc.out.flow_series, sc.out.port_series,
+                    sc.out.contributors, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         return 2;
     }
@@ -248,8 +249,8 @@ int cmd_run(int argc, char **argv)
     double wall = since(&oc.prog.start);
     if (oc.prog.on && wall >= 1.0)
         fprintf(stderr, "\n");
+    json_t *j = results_summary(&f, &rep, settings_json(&sc), &oc.series);
     series_close(&oc.series);
-    json_t *j = results_summary(&f, &rep, settings_json(&sc));
     snprintf(path, sizeof path, "%s/summary.json", dir);
     struct ibn_err we;
     int werr = results_write_json(j, path, &we);

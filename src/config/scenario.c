@@ -53,6 +53,12 @@ const struct param output_params[] = {
     { "flow_series", P_BOOL, OOFF(flow_series), "true", "write flows.csv: throughput of every flow per sample interval", NULL, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
+    { "jitter_k", P_INT, OOFF(jitter_k), "8",
+      "jitter of constant-rate and video flows: the share of messages arriving within +-period/k "
+      "of the previous arrival plus one period (seed 001)", NULL, 1, 1e6 },
+    { "contributors", P_STRING, OOFF(contributors), "",
+      "flows (\"F2,F3,...\") whose treatment variation (seed 002 Paper III) is measured over the "
+      "sample intervals in which all of them run", NULL, 0, 0 },
     PARAM_END,
 };
 #undef OOFF
@@ -471,6 +477,7 @@ void scenario_free(struct scenario *sc)
     params_free(sim_params, &sc->sim);
     params_free(topo_params, &sc->topo);
     params_free(qos_params, &sc->qos);
+    params_free(output_params, &sc->out);
     for (int i = 0; i < sc->topo.nlinks; i++)
         free(sc->topo.links[i]);
     free(sc->topo.links);
@@ -639,6 +646,7 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->drain_limit = sc->sim.drain_limit;
     d->sample_interval = sc->sim.sample_interval;
     d->seed = (uint64_t)sc->sim.seed;
+    d->jitter_k = (int)sc->out.jitter_k;
     d->nflows = sc->nflows;
     d->flows = sc->flows; /* shared: run_desc_free leaves them to the scenario */
     (void)t;

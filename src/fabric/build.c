@@ -120,6 +120,19 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     hist_init(&fl->st.net_latency);
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
+    deadline_init(&fl->st.deadlines);
+    int kind = fl->arr.d.kind;
+    if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
+        /* Seed 003's rule: the deadline advances one frame period per frame, reset after a miss. */
+        fl->st.has_deadlines = 1;
+        vdl_init(&fl->st.vdl, fl->start, (simtime_t)(fl->arr.period_ps + 0.5));
+    } else if (fl->arr.d.deadline > 0) {
+        fl->st.has_deadlines = 1;
+    }
+    if (kind == ARRIVAL_CONSTANT || kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
+        fl->st.has_jitter = 1;
+        jitter_init(&fl->st.jitter, (simtime_t)(fl->arr.period_ps + 0.5), f->jitter_k);
+    }
     fabric_schedule(f, fl->start, EV_FLOW_START, fl, 0, 0);
     if (fl->stop != SIMTIME_NEVER) {
         if (fl->stop <= fl->start)
@@ -138,6 +151,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     f->set = d->set;
     f->nvs = (int)f->set.nvls + 1;
     f->seed = d->seed;
+    f->jitter_k = d->jitter_k > 0 ? d->jitter_k : 8;
     f->warmup = d->warmup;
     f->end = d->end;
     f->drain_limit = d->drain_limit;

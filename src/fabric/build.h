@@ -30,6 +30,7 @@ struct run_desc {
     struct fabric_settings set;
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t seed;
+    int jitter_k;     /* jitter: share of arrivals within +-period/k of their ideal time */
     int nflows;
     struct flow_desc *flows;
 };

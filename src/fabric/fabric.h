@@ -26,6 +26,7 @@
 #include "fabric/packet.h"
 #include "fabric/vlarb.h"
 #include "stats/histogram.h"
+#include "stats/measures.h"
 #include "traffic/arrival.h"
 #include "traffic/pattern.h"
 
@@ -115,6 +116,10 @@ struct flow_stats {
     struct histogram net_latency; /* head injected to delivered, per packet */
     struct histogram e2e_latency; /* message created to delivered, per packet */
     struct histogram msg_latency; /* message created to its last packet delivered */
+    struct deadline_acc deadlines;/* messages (frames) against their deadlines */
+    struct jitter jitter;         /* message arrival gaps against the source's period */
+    struct video_deadline vdl;    /* video and trace flows: seed 003's deadline rule */
+    uint8_t has_deadlines, has_jitter;
 };
 
 struct flow {
@@ -210,6 +215,7 @@ struct fabric_call {
 struct host {
     struct node *node;
     struct port *port;
+    uint64_t rx_bytes, tx_bytes; /* payload delivered to / sent from it in the measured period */
 };
 
 struct fabric {
@@ -243,6 +249,7 @@ struct fabric {
     FILE *flow_csv, *port_csv;
     simtime_t last_sample;
     uint64_t seed;
+    int jitter_k;
 };
 
 /* Scheduling (for the data path and plug-ins). */

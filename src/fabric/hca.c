@@ -320,6 +320,22 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 
 /* ---- sink ---- */
 
+/* A message's last packet arrived: deadlines (video: seed 003's rule, which also runs through
+ * the warm-up so that its deadline sequence is right) and jitter of its arrival time. */
+static void message_delivered(struct fabric *f, struct flow *fl, const struct packet *x)
+{
+    int measured = (x->flags & PKT_MEASURED) != 0;
+    if (fl->st.has_deadlines) {
+        int kind = fl->arr.d.kind;
+        if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)
+            vdl_frame(&fl->st.vdl, f->now, measured ? &fl->st.deadlines : NULL);
+        else if (measured)
+            deadline_add(&fl->st.deadlines, f->now, x->t_created + fl->arr.d.deadline);
+    }
+    if (fl->st.has_jitter && measured)
+        jitter_add(&fl->st.jitter, f->now);
+}
+
 static void deliver(struct fabric *f, struct port *at, uint32_t idx)
 {
     struct packet *x = pkt(&f->pool, idx);
@@ -334,6 +350,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             fl->st.pkts_delivered++;
             fl->st.bytes_delivered += x->payload;
             fl->st.interval_bytes += x->payload;
+            f->hosts[at->hca->host].rx_bytes += x->payload;
+            f->hosts[fl->src_host].tx_bytes += x->payload;
             if (x->flags & PKT_LAST)
                 fl->st.msgs_delivered++;
         }
@@ -343,6 +361,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             if (x->flags & PKT_LAST)
                 hist_add(&fl->st.msg_latency, f->now - x->t_created);
         }
+        if (x->flags & PKT_LAST)
+            message_delivered(f, fl, x);
     }
     f->cnt.delivered++;
     pktpool_release(&f->pool, idx);
