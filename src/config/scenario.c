@@ -70,6 +70,8 @@ const struct param flow_params[] = {
     { "dst", P_STRING, FOFF(dst), "", "destination adapter, or \"uniform\" (a random other host per "
       "message); leave out when the flow has a `pattern = { kind = ...; }` group", NULL, 0, 0 },
     { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
+    { "class", P_STRING, FOFF(cls), "",
+      "traffic class (a name in qos.classes, e.g. DBTS); sets sl from that table", NULL, 0, 0 },
     { "start", P_TIME, FOFF(start), "0 s", "when the flow starts", NULL, 0, 0 },
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
@@ -384,6 +386,15 @@ static int check(struct scenario *sc, struct ibn_err *e)
     if (sc->nflows == 0)
         return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
                           "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
+    for (int i = 0; i < sc->nflows; i++) {
+        struct flow_desc *fd = &sc->flows[i];
+        if (!fd->cls || !*fd->cls)
+            continue;
+        int sl = qos_class_sl(&sc->qos, fd->cls, e);
+        if (sl < 0)
+            return ibn_err_prefix(e, "%s:%d: flow %s: ", sc->path, fd->line, fd->name);
+        fd->sl = sl;
+    }
     return qos_apply(&sc->qos, &sc->set, e) ? (ibn_err_prefix(e, "%s: ", sc->path), -1) : 0;
 }
 

@@ -98,6 +98,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     if (d->sl < 0 || d->sl > 15)
         return ibn_err_at(e, d->file, d->line, "flow %s: sl must be 0-15", name);
     fl->sl = (uint8_t)d->sl;
+    fl->cls = d->cls && *d->cls ? xstrdup(d->cls) : NULL;
     fl->vl = f->set.sl2vl[fl->sl];
     fl->start = d->start;
     fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
@@ -329,6 +330,7 @@ void fabric_free(struct fabric *f)
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
         free(fl->name);
+        free(fl->cls);
         free(fl->mq);
         if (fl->rng)
             gsl_rng_free(fl->rng);

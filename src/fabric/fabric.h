@@ -131,6 +131,7 @@ struct flow {
     int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat` */
     struct pattern *pat;     /* shared by the flows of one scenario entry */
     uint8_t sl, vl;
+    char *cls;               /* traffic class name or NULL */
     uint8_t active;          /* started and not stopped */
     uint8_t ready;           /* in its port's ready ring */
     uint8_t waking;          /* a wake event is pending */

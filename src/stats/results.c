@@ -246,6 +246,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
                                                   : fl->pattern ? "uniform"
                                                                 : f->hosts[fl->dst_host].node->name));
         json_object_set_new(o, "sl", json_integer(fl->sl));
+        if (fl->cls)
+            json_object_set_new(o, "class", json_string(fl->cls));
         json_object_set_new(o, "vl", json_integer(fl->vl));
         json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
         json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
@@ -296,6 +298,11 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         if (cls_flows[sl]) {
             json_t *o = json_object();
             json_object_set_new(o, "sl", json_integer(sl));
+            for (uint32_t i = 0; i < f->nflows; i++)
+                if (f->flows[i].sl == sl && f->flows[i].cls) {
+                    json_object_set_new(o, "class", json_string(f->flows[i].cls));
+                    break;
+                }
             json_object_set_new(o, "flows", json_integer(cls_flows[sl]));
             json_object_set_new(o, "packets_delivered", json_integer((json_int_t)cls_pkts[sl]));
             json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)cls_bytes[sl]));
