@@ -8,6 +8,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_scenario(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
@@ -18,6 +19,7 @@ const struct command ibn_commands[] = {
     { "topo", "generate, convert and describe topologies", cmd_topo },
     { "route", "compute, dump and check routes (minhop, updn, ftree, ...)", cmd_route },
     { "model", "solve an analytic queueing model (GE, credit chain, thresholds, M/M/1/K ...)", cmd_model },
+    { "scenario", "write a ready scenario (victim/contributor hot spot) for a topology", cmd_scenario },
     { "keys", "list every scenario key with its default and meaning", cmd_keys },
     { NULL, NULL, NULL },
 };
