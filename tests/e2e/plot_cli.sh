@@ -9,17 +9,7 @@ bin=$1
 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail=0
-failed() { echo "FAIL: $*"; fail=1; }
-expect() {
-  local want=$1 pat=$2
-  shift 2
-  local out
-  out=$("$@" 2>&1)
-  local rc=$?
-  [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
-  [ -z "$pat" ] || grep -q -- "$pat" <<<"$out" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
-}
+. "$src/tests/support/e2e.sh"
 
 expect 0 "usage: ibnetsim plot" "$bin" plot --help
 expect 2 "expected RUN_DIR" "$bin" plot

@@ -7,18 +7,7 @@ bin=$1
 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail=0
-failed() { echo "FAIL: $*"; fail=1; }
-# expect STATUS PATTERN CMD...: exit status and a pattern in stdout+stderr.
-expect() {
-  local want=$1 pat=$2
-  shift 2
-  local out
-  out=$("$@" 2>&1)
-  local rc=$?
-  [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
-  [ -z "$pat" ] || grep -q -- "$pat" <<<"$out" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
-}
+. "$src/tests/support/e2e.sh"
 
 expect 0 "usage: ibnetsim topo" "$bin" topo --help
 expect 2 "usage: ibnetsim topo" "$bin" topo
