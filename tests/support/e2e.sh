@@ -1,8 +1,7 @@
 # e2e.sh: helpers sourced by the end-to-end shell tests (tests/e2e/*.sh).
-#   failed MESSAGE          record a failure (the test exits 1 at the end with `e2e_finish`)
+#   failed MESSAGE          record a failure in $fail (the test exits non-zero at its end if set)
 #   expect STATUS PATTERN CMD...   run CMD; its exit status must be STATUS and its standard
 #                           output and error must contain PATTERN (grep; "" for none)
-#   e2e_finish              exit 1 if anything failed, else 0
 fail=0
 failed() { echo "FAIL: $*"; fail=1; }
 expect() {
@@ -14,4 +13,3 @@ expect() {
   [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(tail -2 <<<"$out")"
   [ -z "$pat" ] || grep -q -- "$pat" <<<"$out" || failed "'$*' output lacks '$pat': $(head -3 <<<"$out")"
 }
-e2e_finish() { exit "$fail"; }
