@@ -1,8 +1,10 @@
 /* test_gege1n_sim.c: the simulator configured as the GE/GE/1/N queue of seed 000 agrees with
  * the exact chain (gege1n_exact) within 2 % on mean queue length L, throughput X and blocking,
  * over loads rho = 0.5, 0.9, 1.2 and SCVs ca2, cs2 in {1, 4}, N = 10; the ca2 = cs2 = 1 points
- * also against the M/M/1/K closed form. A last case shows why messages of a batch are posted a
- * little apart (ge_batch_gap): posted at the same instant, the simulator is a different queue.
+ * also against the M/M/1/K closed form. A further case shows why messages of a batch are posted
+ * a little apart (ge_batch_gap): posted at the same instant, the simulator is a different queue.
+ * Two small cases check the pieces: the time-average count at the source in a deterministic
+ * queue, and 0-byte messages sent as empty packets.
  *
  * The mapping (docs/analytic.md, "The simulator as a GE/GE/1/N queue"):
  *  - the queue is the message queue of one flow at its source adapter, H1, cabled directly to
@@ -306,6 +308,82 @@ static void test_batch_convention(void **st)
                 within(nogap.blocking, bf.blocking, 0.02, 0));
 }
 
+/* The statistic on its own: constant arrivals every 2 us of 4096-byte messages (one packet,
+ * 4122 wire bytes = 1.0305 us) never wait, so the mean number at the source is exactly
+ * 1.0305 / 2 over a window of whole periods; nothing is refused. */
+static void test_source_queue_deterministic(void **st)
+{
+    (void)st;
+    struct testsim s;
+    direct_pair(&s);
+    char why[128];
+    assert_int_equal(param_set(params_find(fabric_params, "mtu"), &s.d.set, "4096", why, sizeof why), 0);
+    s.d.set.max_pending = 1;
+    s.d.warmup = 100 * PS_PER_US;
+    s.d.end = s.d.warmup + 1000 * 2 * PS_PER_US;
+    /* 4096 B every 2 us = 16.384 Gb/s; the first message at 0.5 us (not on a window edge) */
+    struct flow_desc *fd = ts_flow(&s, "D", "H1", "H2", "constant", "16.384 Gb/s", "4096 B",
+                                   PS_PER_US / 2, 0);
+    (void)fd;
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "D");
+    assert_true(fabs(flow_source_queue_mean(&s.f, fl) - 1.0305 / 2) < 1e-9);
+    assert_int_equal(fl->st.msgs_offered_measured, 1000);
+    assert_int_equal(fl->st.msgs_refused_measured, 0);
+    assert_int_equal(fl->st.msgs_delivered, 1000);
+    ts_free(&s);
+}
+
+/* Empty messages in the data path: 80 % of GE sizes with SCV 9 are 0 bytes; each is one
+ * packet without payload (26 wire bytes), and every accepted message is delivered. The flow
+ * stops at half the run, so nothing is left queued at the end. */
+static uint64_t empty_last, all_last;
+
+static void count_empty(struct fabric *f, struct port *at, struct packet *x)
+{
+    (void)f;
+    (void)at;
+    if (x->flow == FLOW_CONTROL || !(x->flags & PKT_LAST))
+        return;
+    all_last++;
+    if (x->payload == 0) {
+        assert_int_equal(x->wire_bytes, 26);
+        empty_last++;
+    }
+}
+
+static void test_empty_messages(void **st)
+{
+    (void)st;
+    struct testsim s;
+    direct_pair(&s);
+    s.d.set.max_pending = 4;
+    s.d.end = 8 * PS_PER_MS;
+    /* 20 Gb/s of 2048-byte messages on average: 1.2 million messages/s for 4 ms */
+    struct flow_desc *fd = ts_flow(&s, "E", "H1", "H2", "ge", "20 Gb/s", "2048 B", 0, 4 * PS_PER_MS);
+    fd->arr.size_dist = SIZE_GE;
+    fd->arr.size_scv = 9;
+    fd->arr.ge_scv = 4;
+    assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), 0);
+    s.f.hooks.on_receive = count_empty;
+    empty_last = all_last = 0;
+    assert_int_equal(fabric_run(&s.f, NULL, &s.rep, &s.err), 0);
+    struct flow *fl = ts_find(&s, "E");
+    uint64_t accepted = fl->st.msgs_offered - fl->st.msgs_refused;
+    printf("offered %llu, refused %llu, delivered %llu messages (%llu empty), %llu packets\n",
+           (unsigned long long)fl->st.msgs_offered, (unsigned long long)fl->st.msgs_refused,
+           (unsigned long long)fl->st.msgs_delivered, (unsigned long long)empty_last,
+           (unsigned long long)fl->st.pkts_delivered);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_true(fl->st.msgs_offered > 4000);
+    assert_int_equal(fl->st.msgs_delivered, accepted);
+    assert_int_equal(all_last, accepted);
+    assert_int_equal(fl->st.pkts_delivered, fl->st.pkts_sent);
+    /* P(empty) = 1 - tau = 0.8; a binomial standard error of 0.007 at 3000 messages */
+    assert_true(fabs((double)empty_last / (double)all_last - 0.8) < 0.03);
+    ts_free(&s);
+}
+
 static void test_rho_05(void **st) { (void)st; run_grid(0.5, 3e6); }
 static void test_rho_09(void **st) { (void)st; run_grid(0.9, 3e6); }
 static void test_rho_12(void **st) { (void)st; run_grid(1.2, 2e6); }
@@ -313,6 +391,8 @@ static void test_rho_12(void **st) { (void)st; run_grid(1.2, 2e6); }
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_source_queue_deterministic),
+        cmocka_unit_test(test_empty_messages),
         cmocka_unit_test(test_rho_05),
         cmocka_unit_test(test_rho_09),
         cmocka_unit_test(test_rho_12),
