@@ -78,6 +78,7 @@ static void end_of_run(struct fabric *f)
     f->ended = 1;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
+        flow_queue_account(f, fl);
         fl->qn = 0; /* queued messages that never started are not sent during the drain */
         flow_stop(f, fl);
     }

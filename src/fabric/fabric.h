@@ -110,6 +110,13 @@ struct msg {
 
 struct flow_stats {
     uint64_t msgs_offered, msgs_refused;
+    uint64_t msgs_offered_measured, msgs_refused_measured; /* arrived in the measured period */
+    /* Time integral over the measured period of the number of the flow's messages at its
+     * source: waiting (qn) plus the one being transmitted, from the start of its first packet
+     * to the end of its last packet on the source link. In message-picoseconds (a double: an
+     * integer could overflow for long runs with deep queues). */
+    double queue_area;
+    simtime_t queue_last;         /* when queue_area last took in the waiting messages */
     uint64_t pkts_sent, bytes_sent;
     uint64_t pkts_delivered, bytes_delivered, msgs_delivered;   /* measured (after warm-up) */
     uint64_t interval_bytes;      /* delivered since the last sample */
@@ -145,7 +152,9 @@ struct flow {
     uint32_t qhead, qn, qcap;
     /* The message being sent. */
     struct msg cur;
-    uint32_t cur_left;
+    uint32_t cur_left;       /* bytes of cur not yet in a packet (0 once its last packet is
+                                made; a 0-byte message is started and finished in one packet) */
+    simtime_t svc_start;     /* when cur's first packet started */
     struct msg_draw next_draw; /* the message the pending EV_FLOW_MSG will bring */
     uint32_t msg_seq;
     uint32_t ring_prev, ring_next;
@@ -290,6 +299,12 @@ void flow_start(struct fabric *f, struct flow *fl);
 void flow_message(struct fabric *f, struct flow *fl);
 void flow_wake(struct fabric *f, struct flow *fl);
 void flow_stop(struct fabric *f, struct flow *fl);
+/* Bring the flow's queue_area up to now; called before its count of waiting messages changes
+ * (engine.c calls it before discarding them at the end of the run). */
+void flow_queue_account(struct fabric *f, struct flow *fl);
+/* Time-average number of the flow's messages at its source (waiting plus the one being
+ * transmitted) over the measured period [warmup, end). */
+double flow_source_queue_mean(const struct fabric *f, const struct flow *fl);
 /* Common to both: put a packet on the wire of `out`. `tail_here` is when its tail is (or
  * will be) at this node. Returns when the transmitter is free again. */
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here);

@@ -255,6 +255,22 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(o, "packets_delivered", json_integer((json_int_t)fl->st.pkts_delivered));
         json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)fl->st.bytes_delivered));
         json_object_set_new(o, "messages_delivered", json_integer((json_int_t)fl->st.msgs_delivered));
+        /* The flow's source as a queue (docs/analytic.md, "The simulator as a GE/GE/1/N
+         * queue"), over the measured period: mean number of messages (waiting plus the one on
+         * the link), messages delivered per second, and the fraction of arrivals refused. */
+        double msecs = (double)(f->end - f->warmup) / 1e12;
+        json_object_set_new(o, "source_queue_mean", json_real(flow_source_queue_mean(f, fl)));
+        json_object_set_new(o, "messages_per_s",
+                            json_real(msecs > 0 ? (double)fl->st.msgs_delivered / msecs : 0.0));
+        json_object_set_new(o, "messages_offered_measured",
+                            json_integer((json_int_t)fl->st.msgs_offered_measured));
+        json_object_set_new(o, "messages_refused_measured",
+                            json_integer((json_int_t)fl->st.msgs_refused_measured));
+        json_object_set_new(o, "source_blocking",
+                            json_real(fl->st.msgs_offered_measured
+                                          ? (double)fl->st.msgs_refused_measured /
+                                                (double)fl->st.msgs_offered_measured
+                                          : 0.0));
         double g = flow_throughput_gbps(f, fl);
         total += g;
         json_object_set_new(o, "throughput_gbps", json_real(round(g * 1e6) / 1e6));
