@@ -328,8 +328,10 @@ void fabric_free(struct fabric *f)
         struct node *n = f->nodes[i];
         if (!n)
             continue;
-        for (int p = 0; p <= n->nports; p++)
+        for (int p = 0; p <= n->nports; p++) {
             free(n->port[p].hca);
+            free(n->port[p].cret);
+        }
         free(n->port);
         if (n->is_switch) {
             struct sw *s = node_sw(n);

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here)
@@ -38,6 +39,7 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     p->hops++;
     f->hops++;
     out->tx_busy = 1;
+    out->credit_watch = 0;
     out->busy_until = end;
     fabric_schedule(f, end, EV_TX_DONE, out, 0, 0);
     if (peer->is_switch)
@@ -56,8 +58,62 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
                   in->num, slot);
     if (slot == f->set.nvls) /* VL15 is not flow-controlled */
         return;
-    fabric_schedule(f, t + in->delay + f->set.credit_delay, EV_CREDIT, in->peer, (uint32_t)credits,
-                    (uint16_t)slot);
+    struct port *p = in->peer;
+    struct credit_return r = { t + in->delay + f->set.credit_delay, eventq_reserve_seq(&f->q), credits,
+                               (uint16_t)slot, 0 };
+    if (p->cret_n == p->cret_cap) { /* grow the ring, unwrapped */
+        uint32_t cap = p->cret_cap ? 2 * p->cret_cap : 8;
+        struct credit_return *c = xmalloc(cap * sizeof *c);
+        for (uint32_t i = 0; i < p->cret_n; i++)
+            c[i] = p->cret[(p->cret_head + i) & (p->cret_cap - 1)];
+        free(p->cret);
+        p->cret = c;
+        p->cret_head = 0;
+        p->cret_cap = cap;
+    }
+    /* Returns are scheduled nearly in time order (buffer space frees in the order packets
+     * leave, give or take different transmission times): insert from the back. */
+    uint32_t mask = p->cret_cap - 1, i = p->cret_n++;
+    while (i > 0) {
+        const struct credit_return *q = &p->cret[(p->cret_head + i - 1) & mask];
+        if (q->t <= r.t) /* equal times: the earlier scheduled number is already in front */
+            break;
+        p->cret[(p->cret_head + i) & mask] = *q;
+        i--;
+    }
+    p->cret[(p->cret_head + i) & mask] = r;
+    /* An idle sender with packets waiting would have arbitrated again when this return
+     * landed: if it is now its next return, wake it then. */
+    if (i == 0 && p->credit_watch)
+        port_watch_credits(f, p, 1);
+}
+
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, uint64_t seq)
+{
+    uint32_t mask = p->cret_cap - 1;
+    while (p->cret_n) {
+        const struct credit_return *r = &p->cret[p->cret_head];
+        if (r->t > t || (r->t == t && r->seq > seq))
+            break;
+        p->credits[r->slot] += r->credits;
+        if (p->credits[r->slot] > p->peer->rx_cap[r->slot])
+            ibn_panic("%s port %u holds %d credits on slot %d, more than the %d its peer has",
+                      p->node->name, p->num, p->credits[r->slot], r->slot, p->peer->rx_cap[r->slot]);
+        p->cret_head = (p->cret_head + 1) & mask;
+        p->cret_n--;
+    }
+}
+
+void port_watch_credits(struct fabric *f, struct port *p, int work)
+{
+    p->credit_watch = (uint8_t)work;
+    if (!work || !p->cret_n)
+        return;
+    struct credit_return *r = &p->cret[p->cret_head];
+    if (!r->woken) {
+        r->woken = 1;
+        eventq_push_seq(&f->q, r->t, r->seq, EV_CREDIT, p, 0, 0);
+    }
 }
 
 void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *call)
@@ -106,10 +162,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         break;
     case EV_CREDIT: {
         struct port *p = ev->obj;
-        p->credits[ev->b] += (int32_t)ev->a;
-        if (p->credits[ev->b] > p->peer->rx_cap[ev->b])
-            ibn_panic("%s port %u holds %d credits on slot %d, more than the %d its peer has",
-                      p->node->name, p->num, p->credits[ev->b], ev->b, p->peer->rx_cap[ev->b]);
+        port_absorb_credits(f, p);
         if (!p->tx_busy)
             try_send(f, p);
         break;
@@ -152,6 +205,29 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     }
 }
 
+/* The run has stopped with no event left before `limit`: apply the credit returns that land
+ * by then (the last is when an event-per-return run would have stopped). Returns whether some
+ * land later. */
+static int absorb_landed(struct fabric *f, simtime_t limit)
+{
+    int later = 0;
+    for (int i = 0; i < f->nnodes; i++) {
+        struct node *nd = f->nodes[i];
+        for (int p = 1; p <= nd->nports; p++) {
+            struct port *pt = &nd->port[p];
+            for (uint32_t k = 0; k < pt->cret_n; k++) {
+                simtime_t t = pt->cret[(pt->cret_head + k) & (pt->cret_cap - 1)].t;
+                if (t > limit)
+                    later = 1;
+                else if (t > f->now)
+                    f->now = t;
+            }
+            port_absorb_credits_until(f, pt, limit, UINT64_MAX);
+        }
+    }
+    return later;
+}
+
 int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
                struct ibn_err *e)
 {
@@ -166,6 +242,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
         }
         eventq_pop(&f->q, &ev);
         f->now = ev.t;
+        f->now_seq = ev.seq;
         f->events++;
         f->events_by_type[ev.type & 15]++;
         if (f->q.n > f->peak_pending)
@@ -180,6 +257,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
             }
         }
     }
+    if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit))
+        r->outcome = RUN_DRAIN_TIMEOUT;
     r->in_flight = f->pool.live;
     if (r->outcome == RUN_DRAINED && f->pool.live)
         r->outcome = RUN_STUCK; /* nothing left to happen, yet packets remain: deadlock */

@@ -11,7 +11,16 @@
  *   head has arrived and the switch latency has passed; the tail leaves no earlier than it
  *   arrived, so a faster output stays busy until the tail is in;
  * - the receive-buffer space is freed when the tail has left the input buffer (switch) or the
- *   adapter has consumed the packet, and the credits reach the sender one link delay later. */
+ *   adapter has consumed the packet, and the credits reach the sender one link delay later.
+ *
+ * Credit returns cost an event only when they can matter at the moment they land. A return is
+ * recorded at its sender with its arrival time and the scheduling number its event would have
+ * had (reserved from the event queue, so every other event keeps its number), and absorbed
+ * when the sender next arbitrates: exactly those returns that an event-per-return model would
+ * have applied before the current event. An event at the return's own (time, number) is
+ * scheduled only while the sender is idle with packets waiting, the one case where the old
+ * per-return event started an arbitration that could do something (a busy sender or one with
+ * nothing to send ignored it). Results are therefore identical to one event per return. */
 #ifndef IBN_FABRIC_H
 #define IBN_FABRIC_H
 
@@ -44,6 +53,16 @@ struct port_vl_counters {
     simtime_t wait_since;    /* start of the current wait, or -1 */
 };
 
+/* Credits on their way back to a sender: they count from (t, seq), the time and scheduling
+ * number a credit-update event would have had. */
+struct credit_return {
+    simtime_t t;
+    uint64_t seq;
+    int32_t credits;
+    uint16_t slot;
+    uint8_t woken;           /* a wake-up event at (t, seq) is pending */
+};
+
 struct port {
     struct node *node;
     struct port *peer;       /* the other end of the cable, NULL if uncabled */
@@ -55,8 +74,13 @@ struct port {
     byterate_t rate;         /* data rate of the cable */
     simtime_t delay;         /* propagation delay of the cable */
     simtime_t busy_until;
-    /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units). */
+    /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units),
+     * as absorbed so far (port_absorb_credits brings them up to the present). */
     int32_t credits[VL_SLOTS];
+    /* Credit returns still travelling, in (t, seq) order: a ring of cret_cap entries. */
+    struct credit_return *cret;
+    uint32_t cret_head, cret_n, cret_cap;
+    uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
     struct vlarb_table *vlarb;
     struct vlarb_state arb;
     /* Receive side: buffer capacity and use per VL slot, in credits. */
@@ -189,7 +213,7 @@ enum fabric_event {
     EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
     EV_TX_DONE,      /* obj: port. The transmitter is free */
     EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
-    EV_CREDIT,       /* obj: port (sender); a: credits; b: VL slot */
+    EV_CREDIT,       /* obj: port (sender). Credits it waits for have arrived */
     EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
     EV_SINK_DONE,    /* obj: adapter port. The sink consumed its head packet */
     EV_FLOW_START,   /* obj: flow */
@@ -214,6 +238,7 @@ struct host {
 
 struct fabric {
     simtime_t now;
+    uint64_t now_seq;        /* scheduling number of the event being handled */
     struct eventq q;
     struct pktpool pool;
     struct fabric_settings set;
@@ -287,6 +312,17 @@ void flow_stop(struct fabric *f, struct flow *fl);
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here);
 /* Credits for a packet whose space at `in` frees at time t travel back to the sender. */
 void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t);
+/* Apply the credit returns that have reached sender p by (t, seq), in order. */
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, uint64_t seq);
+/* Apply those that have reached p by now (before the current event). */
+static inline void port_absorb_credits(struct fabric *f, struct port *p)
+{
+    if (p->cret_n && p->cret[p->cret_head].t <= f->now)
+        port_absorb_credits_until(f, p, f->now, f->now_seq);
+}
+/* After an arbitration that left p idle: remember whether packets wait (`work`), and if they
+ * do, wake p when its next credit return lands. */
+void port_watch_credits(struct fabric *f, struct port *p, int work);
 
 static inline struct sw *node_sw(struct node *n)
 {

@@ -228,10 +228,9 @@ static void inject_account(struct fabric *f, struct port *p, const struct packet
     h->inject_free = start + byterate_time(f->inject_rate, bytes);
 }
 
-void hca_try_send(struct fabric *f, struct port *p)
+/* Arbitrate idle port p (credits up to date) and send a packet if one may go. */
+static void arbitrate(struct fabric *f, struct port *p)
 {
-    if (p->tx_busy || !p->peer)
-        return;
     struct hca_port *h = p->hca;
     if (h->inject_free > f->now) {
         if (!h->wake_pending) {
@@ -280,7 +279,8 @@ void hca_try_send(struct fabric *f, struct port *p)
         /* A saturating source whose pattern has no destination for it: it goes quiet. */
         fl->active = 0;
         flow_update(f, fl);
-        hca_try_send(f, p);
+        if (!p->tx_busy)
+            arbitrate(f, p);
         return;
     }
     struct packet *x = pkt(&f->pool, idx);
@@ -290,6 +290,22 @@ void hca_try_send(struct fabric *f, struct port *p)
         f->hooks.on_source_send(f, fl, x);
     port_transmit(f, p, idx, f->now);
     flow_update(f, fl);
+}
+
+void hca_try_send(struct fabric *f, struct port *p)
+{
+    if (p->tx_busy || !p->peer)
+        return;
+    port_absorb_credits(f, p);
+    arbitrate(f, p);
+    if (p->tx_busy)
+        return;
+    /* Idle: packets wait unless every ring and the control path are empty. */
+    struct hca_port *h = p->hca;
+    int work = h->ctrl.head != PKT_NIL;
+    for (int slot = 0; slot < f->nvs && !work; slot++)
+        work = h->ring[slot] != FLOW_NIL;
+    port_watch_credits(f, p, work);
 }
 
 /* ---- control path ---- */

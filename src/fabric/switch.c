@@ -164,14 +164,14 @@ static void retry_stalled(struct fabric *f, struct sw *s)
     }
 }
 
-void switch_try_send(struct fabric *f, struct sw *s, int out)
+/* Arbitrate output `out` (idle, credits up to date) and send a packet if one may go. Returns
+ * whether any input holds a packet for it. */
+static int arbitrate(struct fabric *f, struct sw *s, int out)
 {
     struct port *op = &s->n.port[out];
-    if (op->tx_busy || !op->peer)
-        return;
     int cand[VL_SLOTS];
     uint32_t ready = 0;
-    int read_blocked = 0;
+    int read_blocked = 0, work = 0;
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = req_bits(s, f, out, slot);
         int any = 0;
@@ -181,6 +181,7 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
             wait_end(op, slot, f->now);
             continue;
         }
+        work = 1;
         int credit_blocked = 0;
         int i = pick_input(f, s, out, slot, op->credits[slot], &credit_blocked, &read_blocked);
         if (i >= 0) {
@@ -194,11 +195,11 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     if (!ready) {
         if (read_blocked)
             s->stalled[out >> 6] |= 1ULL << (out & 63);
-        return;
+        return work;
     }
     int vl = vlarb_pick(op->vlarb, &op->arb, ready);
     if (vl < 0)
-        return; /* ready VLs have no weight in either table: they wait (reported at drain) */
+        return work; /* ready VLs have no weight in either table: they wait (reported at drain) */
     int slot = fabric_slot(f, vl), in = cand[slot];
     struct port *ip = &s->n.port[in];
     uint32_t pidx;
@@ -245,6 +246,18 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     /* FIFO: outputs that the new heads of this input ask for may now be able to send. */
     if (s->arch == SWITCH_FIFO)
         retry_stalled(f, s);
+    return work;
+}
+
+void switch_try_send(struct fabric *f, struct sw *s, int out)
+{
+    struct port *op = &s->n.port[out];
+    if (op->tx_busy || !op->peer)
+        return;
+    port_absorb_credits(f, op);
+    int work = arbitrate(f, s, out);
+    if (!op->tx_busy)
+        port_watch_credits(f, op, work);
 }
 
 void switch_read_done(struct fabric *f, struct port *in)
