@@ -63,36 +63,38 @@ struct credit_return {
     uint8_t woken;           /* a wake-up event at (t, seq) is pending */
 };
 
+/* Fields in the order the data path touches them: the scalars of a hop in the first two
+ * cache lines, then the per-VL arrays (only the first few slots are in use), the counters last. */
 struct port {
     struct node *node;
     struct port *peer;       /* the other end of the cable, NULL if uncabled */
-    uint16_t num;            /* IB port number */
-    uint16_t lid;            /* adapter ports: base LID */
-    uint8_t lmc;
-    uint8_t tx_busy;
-    uint8_t is_switch;
     byterate_t rate;         /* data rate of the cable */
     simtime_t delay;         /* propagation delay of the cable */
+    /* Credit returns still travelling to this (transmit) side, in (t, seq) order: a ring of
+     * cret_cap entries. */
+    struct credit_return *cret;
+    uint32_t cret_head, cret_n, cret_cap;
+    int32_t rx_total;        /* receive-buffer use over all VLs, credits */
+    int32_t rx_peak;         /* largest total use seen, credits */
+    uint16_t num;            /* IB port number */
+    uint8_t tx_busy;
+    uint8_t is_switch;
+    uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
+    uint8_t lmc;
+    uint16_t lid;            /* adapter ports: base LID */
+    struct vlarb_state arb;
+    struct vlarb_table *vlarb;
+    struct hca_port *hca;    /* adapter ports only */
+    void *cc;                /* congestion-control state of this port (plug-in owned) */
     simtime_t busy_until;
+    uint64_t sample_rx_credit_time; /* for the occupancy time series */
     /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units),
      * as absorbed so far (port_absorb_credits brings them up to the present). */
     int32_t credits[VL_SLOTS];
-    /* Credit returns still travelling, in (t, seq) order: a ring of cret_cap entries. */
-    struct credit_return *cret;
-    uint32_t cret_head, cret_n, cret_cap;
-    uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
-    struct vlarb_table *vlarb;
-    struct vlarb_state arb;
-    /* Receive side: buffer capacity and use per VL slot, in credits. */
-    int32_t rx_cap[VL_SLOTS];
+    /* Receive side: buffer use and capacity per VL slot, in credits. */
     int32_t rx_used[VL_SLOTS];
-    int32_t rx_total;        /* use over all VLs, credits */
-    int32_t rx_peak;         /* largest total use seen, credits */
+    int32_t rx_cap[VL_SLOTS];
     struct port_vl_counters ctr[VL_SLOTS];
-    uint64_t sample_rx_credit_time; /* for the occupancy time series */
-    void *cc;                /* congestion-control state of this port (plug-in owned) */
-    /* Adapter ports only. */
-    struct hca_port *hca;
 };
 
 /* Switch architectures: how input buffers are organised. */
