@@ -41,7 +41,8 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->tx_busy = 1;
     out->credit_watch = 0;
     out->busy_until = end;
-    fabric_schedule(f, end, EV_TX_DONE, out, 0, 0);
+    out->done_seq = eventq_reserve_seq(&f->q);
+    out->done_sched = 0;
     if (peer->is_switch)
         fabric_schedule(f, f->now + out->delay + node_sw(peer->node)->latency, EV_ARRIVE, peer, pidx, 0);
     else
@@ -149,11 +150,11 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         struct port *p = ev->obj;
         if (ev->a) { /* an adapter's injection-limit wake-up, not the end of a transmission */
             p->hca->wake_pending = 0;
-            if (!p->tx_busy)
-                hca_try_send(f, p);
+            hca_try_send(f, p);
             break;
         }
         p->tx_busy = 0;
+        p->done_sched = 0;
         try_send(f, p);
         break;
     }
@@ -162,8 +163,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         break;
     case EV_CREDIT: {
         struct port *p = ev->obj;
-        port_absorb_credits(f, p);
-        if (!p->tx_busy)
+        if (!port_busy(f, p))
             try_send(f, p);
         break;
     }
@@ -206,8 +206,9 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
 }
 
 /* The run has stopped with no event left before `limit`: apply the credit returns that land
- * by then (the last is when an event-per-return run would have stopped). Returns whether some
- * land later. */
+ * by then, and take the ends of transmissions and the returns as the events they stand for
+ * (the last is when an event-per-return run would have stopped). Returns whether some come
+ * later. */
 static int absorb_landed(struct fabric *f, simtime_t limit)
 {
     int later = 0;
@@ -215,6 +216,10 @@ static int absorb_landed(struct fabric *f, simtime_t limit)
         struct node *nd = f->nodes[i];
         for (int p = 1; p <= nd->nports; p++) {
             struct port *pt = &nd->port[p];
+            if (pt->tx_busy && pt->busy_until > limit)
+                later = 1;
+            else if (pt->tx_busy && pt->busy_until > f->now)
+                f->now = pt->busy_until;
             for (uint32_t k = 0; k < pt->cret_n; k++) {
                 simtime_t t = pt->cret[(pt->cret_head + k) & (pt->cret_cap - 1)].t;
                 if (t > limit)

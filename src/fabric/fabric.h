@@ -20,7 +20,11 @@
  * have applied before the current event. An event at the return's own (time, number) is
  * scheduled only while the sender is idle with packets waiting, the one case where the old
  * per-return event started an arbitration that could do something (a busy sender or one with
- * nothing to send ignored it). Results are therefore identical to one event per return. */
+ * nothing to send ignored it). Results are therefore identical to one event per return.
+ * The end of a transmission works the same way: its scheduling number is reserved when it
+ * starts, and its EV_TX_DONE is queued only once packets wait for the transmitter (or an
+ * adapter's injection limit needs the wake-up); otherwise the transmitter simply counts as
+ * free from that (time, number) on (port_busy). */
 #ifndef IBN_FABRIC_H
 #define IBN_FABRIC_H
 
@@ -77,9 +81,11 @@ struct port {
     int32_t rx_total;        /* receive-buffer use over all VLs, credits */
     int32_t rx_peak;         /* largest total use seen, credits */
     uint16_t num;            /* IB port number */
-    uint8_t tx_busy;
+    uint8_t tx_busy;         /* a transmission ended at (busy_until, done_seq) has not been
+                              * handled: see port_busy() */
     uint8_t is_switch;
     uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
+    uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
     uint8_t lmc;
     uint16_t lid;            /* adapter ports: base LID */
     struct vlarb_state arb;
@@ -87,6 +93,7 @@ struct port {
     struct hca_port *hca;    /* adapter ports only */
     void *cc;                /* congestion-control state of this port (plug-in owned) */
     simtime_t busy_until;
+    uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
     uint64_t sample_rx_credit_time; /* for the occupancy time series */
     /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units),
      * as absorbed so far (port_absorb_credits brings them up to the present). */
@@ -321,6 +328,20 @@ static inline void port_absorb_credits(struct fabric *f, struct port *p)
 {
     if (p->cret_n && p->cret[p->cret_head].t <= f->now)
         port_absorb_credits_until(f, p, f->now, f->now_seq);
+}
+/* Whether p's transmitter is busy at the current event: a transmission has started whose end
+ * comes after it. */
+static inline int port_busy(const struct fabric *f, const struct port *p)
+{
+    return p->tx_busy && (p->busy_until > f->now || (p->busy_until == f->now && p->done_seq > f->now_seq));
+}
+/* Packets wait for busy transmitter p: make sure the end of its transmission is an event. */
+static inline void port_need_done(struct fabric *f, struct port *p)
+{
+    if (!p->done_sched) {
+        p->done_sched = 1;
+        eventq_push_seq(&f->q, p->busy_until, p->done_seq, EV_TX_DONE, p, 0, 0);
+    }
 }
 /* After an arbitration that left p idle: remember whether packets wait (`work`), and if they
  * do, wake p when its next credit return lands. */

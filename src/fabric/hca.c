@@ -58,7 +58,9 @@ static void flow_update(struct fabric *f, struct flow *fl)
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
             ring_insert(f, fl);
-            if (!fl->src->tx_busy)
+            if (port_busy(f, fl->src))
+                port_need_done(f, fl->src);
+            else
                 hca_try_send(f, fl->src);
         }
         return;
@@ -294,18 +296,20 @@ static void arbitrate(struct fabric *f, struct port *p)
 
 void hca_try_send(struct fabric *f, struct port *p)
 {
-    if (p->tx_busy || !p->peer)
+    if (port_busy(f, p) || !p->peer)
         return;
+    p->tx_busy = 0;
     port_absorb_credits(f, p);
     arbitrate(f, p);
-    if (p->tx_busy)
-        return;
-    /* Idle: packets wait unless every ring and the control path are empty. */
+    /* Packets wait unless every ring and the control path are empty. */
     struct hca_port *h = p->hca;
     int work = h->ctrl.head != PKT_NIL;
     for (int slot = 0; slot < f->nvs && !work; slot++)
         work = h->ring[slot] != FLOW_NIL;
-    port_watch_credits(f, p, work);
+    if (!p->tx_busy)
+        port_watch_credits(f, p, work);
+    else if (work || h->inject_free > p->busy_until)
+        port_need_done(f, p); /* the end of the transmission arbitrates, or arms the limit's wake-up */
 }
 
 /* ---- control path ---- */
@@ -330,7 +334,9 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
     f->cnt.created++;
     f->cnt.ctrl_created++;
     pktq_push(&from->hca->ctrl, &f->pool, idx);
-    if (!from->tx_busy)
+    if (port_busy(f, from))
+        port_need_done(f, from);
+    else
         hca_try_send(f, from);
 }
 

@@ -91,7 +91,9 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
     }
     if (f->hooks.on_enqueue)
         f->hooks.on_enqueue(f, in, &s->n.port[out], p);
-    if (!s->n.port[out].tx_busy)
+    if (port_busy(f, &s->n.port[out]))
+        port_need_done(f, &s->n.port[out]);
+    else
         switch_try_send(f, s, out);
 }
 
@@ -158,8 +160,7 @@ static void retry_stalled(struct fabric *f, struct sw *s)
         while (bits) {
             int o = w * 64 + __builtin_ctzll(bits);
             bits &= bits - 1;
-            if (!s->n.port[o].tx_busy)
-                switch_try_send(f, s, o);
+            switch_try_send(f, s, o);
         }
     }
 }
@@ -219,7 +220,10 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
             if (h != PKT_NIL) {
                 const struct packet *np = pkt(&f->pool, h);
                 bit_set(req_bits(s, f, np->out_port, fabric_slot(f, np->out_vl)), in);
-                if (!s->n.port[np->out_port].tx_busy && np->out_port != out)
+                struct port *np_out = &s->n.port[np->out_port];
+                if (port_busy(f, np_out))
+                    port_need_done(f, np_out);
+                else if (np->out_port != out)
                     s->stalled[np->out_port >> 6] |= 1ULL << (np->out_port & 63);
             }
         }
@@ -252,12 +256,24 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
 void switch_try_send(struct fabric *f, struct sw *s, int out)
 {
     struct port *op = &s->n.port[out];
-    if (op->tx_busy || !op->peer)
+    if (port_busy(f, op) || !op->peer)
         return;
+    op->tx_busy = 0;
     port_absorb_credits(f, op);
     int work = arbitrate(f, s, out);
-    if (!op->tx_busy)
+    if (!op->tx_busy) {
         port_watch_credits(f, op, work);
+        return;
+    }
+    /* Sent: if more packets wait for this output, the end of the transmission is an event. */
+    for (int slot = 0; slot < f->nvs; slot++) {
+        const uint64_t *bits = req_bits(s, f, out, slot);
+        for (int w = 0; w < s->words; w++)
+            if (bits[w]) {
+                port_need_done(f, op);
+                return;
+            }
+    }
 }
 
 void switch_read_done(struct fabric *f, struct port *in)
