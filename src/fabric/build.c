@@ -18,6 +18,8 @@ static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
         p->ctr[s].wait_since = -1;
     vlarb_state_init(&p->arb);
     p->vlarb = n->is_switch ? &f->set.vlarb_sw : &f->set.vlarb_ca;
+    p->cret = p->cret_inline;
+    p->cret_cap = CRET_INLINE;
 }
 
 static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
@@ -222,7 +224,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             struct port *pt = &f->nodes[i]->port[p];
             if (pt->peer)
                 for (int s = 0; s < f->set.nvls; s++)
-                    pt->credits[s] = pt->peer->rx_cap[s];
+                    pt->credits[s] = pt->credit_cap[s] = pt->peer->rx_cap[s];
         }
     f->host_of_lid = xmalloc(((size_t)f->max_lid + 1) * sizeof *f->host_of_lid);
     for (int lid = 0; lid <= f->max_lid; lid++)
@@ -330,7 +332,8 @@ void fabric_free(struct fabric *f)
             continue;
         for (int p = 0; p <= n->nports; p++) {
             free(n->port[p].hca);
-            free(n->port[p].cret);
+            if (n->port[p].cret != n->port[p].cret_inline)
+                free(n->port[p].cret);
         }
         free(n->port);
         if (n->is_switch) {

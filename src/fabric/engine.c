@@ -63,11 +63,12 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
     struct credit_return r = { t + in->delay + f->set.credit_delay, eventq_reserve_seq(&f->q), credits,
                                (uint16_t)slot, 0 };
     if (p->cret_n == p->cret_cap) { /* grow the ring, unwrapped */
-        uint32_t cap = p->cret_cap ? 2 * p->cret_cap : 8;
+        uint32_t cap = 2 * p->cret_cap;
         struct credit_return *c = xmalloc(cap * sizeof *c);
         for (uint32_t i = 0; i < p->cret_n; i++)
             c[i] = p->cret[(p->cret_head + i) & (p->cret_cap - 1)];
-        free(p->cret);
+        if (p->cret != p->cret_inline)
+            free(p->cret);
         p->cret = c;
         p->cret_head = 0;
         p->cret_cap = cap;
@@ -97,9 +98,9 @@ void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, ui
         if (r->t > t || (r->t == t && r->seq > seq))
             break;
         p->credits[r->slot] += r->credits;
-        if (p->credits[r->slot] > p->peer->rx_cap[r->slot])
+        if (p->credits[r->slot] > p->credit_cap[r->slot])
             ibn_panic("%s port %u holds %d credits on slot %d, more than the %d its peer has",
-                      p->node->name, p->num, p->credits[r->slot], r->slot, p->peer->rx_cap[r->slot]);
+                      p->node->name, p->num, p->credits[r->slot], r->slot, p->credit_cap[r->slot]);
         p->cret_head = (p->cret_head + 1) & mask;
         p->cret_n--;
     }

@@ -59,6 +59,7 @@ struct port_vl_counters {
 
 /* Credits on their way back to a sender: they count from (t, seq), the time and scheduling
  * number a credit-update event would have had. */
+#define CRET_INLINE 4 /* credit returns a port holds without allocating (a power of two) */
 struct credit_return {
     simtime_t t;
     uint64_t seq;
@@ -75,7 +76,7 @@ struct port {
     byterate_t rate;         /* data rate of the cable */
     simtime_t delay;         /* propagation delay of the cable */
     /* Credit returns still travelling to this (transmit) side, in (t, seq) order: a ring of
-     * cret_cap entries. */
+     * cret_cap entries, cret_inline until more are needed. */
     struct credit_return *cret;
     uint32_t cret_head, cret_n, cret_cap;
     int32_t rx_total;        /* receive-buffer use over all VLs, credits */
@@ -95,9 +96,12 @@ struct port {
     simtime_t busy_until;
     uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
     uint64_t sample_rx_credit_time; /* for the occupancy time series */
+    struct credit_return cret_inline[CRET_INLINE];
     /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units),
-     * as absorbed so far (port_absorb_credits brings them up to the present). */
+     * as absorbed so far (port_absorb_credits brings them up to the present), and the most
+     * it can grant (its buffer). */
     int32_t credits[VL_SLOTS];
+    int32_t credit_cap[VL_SLOTS];
     /* Receive side: buffer use and capacity per VL slot, in credits. */
     int32_t rx_used[VL_SLOTS];
     int32_t rx_cap[VL_SLOTS];
