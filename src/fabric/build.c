@@ -20,6 +20,7 @@ static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
     p->vlarb = n->is_switch ? &f->set.vlarb_sw : &f->set.vlarb_ca;
     p->cret = p->cret_inline;
     p->cret_cap = CRET_INLINE;
+    p->cret_next = SIMTIME_NEVER;
 }
 
 static int check_settings(const struct fabric_settings *s, struct ibn_err *e)

@@ -84,6 +84,8 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
         i--;
     }
     p->cret[(p->cret_head + i) & mask] = r;
+    if (i == 0)
+        p->cret_next = r.t;
     /* An idle sender with packets waiting would have arbitrated again when this return
      * landed: if it is now its next return, wake it then. */
     if (i == 0 && p->credit_watch)
@@ -104,6 +106,7 @@ void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, ui
         p->cret_head = (p->cret_head + 1) & mask;
         p->cret_n--;
     }
+    p->cret_next = p->cret_n ? p->cret[p->cret_head].t : SIMTIME_NEVER;
 }
 
 void port_watch_credits(struct fabric *f, struct port *p, int work)

@@ -79,6 +79,7 @@ struct port {
      * cret_cap entries, cret_inline until more are needed. */
     struct credit_return *cret;
     uint32_t cret_head, cret_n, cret_cap;
+    simtime_t cret_next;     /* arrival time of the first, SIMTIME_NEVER if none */
     int32_t rx_total;        /* receive-buffer use over all VLs, credits */
     int32_t rx_peak;         /* largest total use seen, credits */
     uint16_t num;            /* IB port number */
@@ -86,6 +87,7 @@ struct port {
                               * handled: see port_busy() */
     uint8_t is_switch;
     uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
+    uint16_t waiting;        /* VL slots whose PortXmitWait is running (ctr[].wait_since >= 0) */
     uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
     uint8_t lmc;
     uint16_t lid;            /* adapter ports: base LID */
@@ -330,8 +332,25 @@ void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, ui
 /* Apply those that have reached p by now (before the current event). */
 static inline void port_absorb_credits(struct fabric *f, struct port *p)
 {
-    if (p->cret_n && p->cret[p->cret_head].t <= f->now)
+    if (p->cret_next <= f->now)
         port_absorb_credits_until(f, p, f->now, f->now_seq);
+}
+/* PortXmitWait: a packet of `slot` waits at p for credits from now on / no longer. The mask
+ * spares the counters' cache lines when nothing waits. */
+static inline void port_wait_begin(struct port *p, int slot, simtime_t now)
+{
+    if (!(p->waiting >> slot & 1)) {
+        p->waiting |= (uint16_t)(1u << slot);
+        p->ctr[slot].wait_since = now;
+    }
+}
+static inline void port_wait_end(struct port *p, int slot, simtime_t now)
+{
+    if (p->waiting >> slot & 1) {
+        p->waiting &= (uint16_t)~(1u << slot);
+        p->ctr[slot].xmit_wait += now - p->ctr[slot].wait_since;
+        p->ctr[slot].wait_since = -1;
+    }
 }
 /* Whether p's transmitter is busy at the current event: a transmission has started whose end
  * comes after it. */

@@ -260,12 +260,9 @@ static void arbitrate(struct fabric *f, struct port *p)
         int vl = fabric_slot_vl(f, slot);
         if (vl == VL15 || p->credits[slot] >= flow_next_credits(f, &f->flows[fi])) {
             ready |= 1u << vl;
-            if (p->ctr[slot].wait_since >= 0) {
-                p->ctr[slot].xmit_wait += f->now - p->ctr[slot].wait_since;
-                p->ctr[slot].wait_since = -1;
-            }
-        } else if (p->ctr[slot].wait_since < 0) {
-            p->ctr[slot].wait_since = f->now;
+            port_wait_end(p, slot, f->now);
+        } else {
+            port_wait_begin(p, slot, f->now);
         }
     }
     if (!ready)

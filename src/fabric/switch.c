@@ -135,21 +135,6 @@ static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t
     return -1;
 }
 
-static inline void wait_end(struct port *op, int slot, simtime_t now)
-{
-    struct port_vl_counters *c = &op->ctr[slot];
-    if (c->wait_since >= 0) {
-        c->xmit_wait += now - c->wait_since;
-        c->wait_since = -1;
-    }
-}
-
-static inline void wait_begin(struct port *op, int slot, simtime_t now)
-{
-    if (op->ctr[slot].wait_since < 0)
-        op->ctr[slot].wait_since = now;
-}
-
 /* Give every stalled output another chance. Each word is taken and cleared before its outputs
  * are tried, since an output that still cannot send marks itself stalled again. */
 static void retry_stalled(struct fabric *f, struct sw *s)
@@ -179,7 +164,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         for (int w = 0; w < s->words && !any; w++)
             any = bits[w] != 0;
         if (!any) {
-            wait_end(op, slot, f->now);
+            port_wait_end(op, slot, f->now);
             continue;
         }
         work = 1;
@@ -188,9 +173,9 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
-            wait_end(op, slot, f->now);
+            port_wait_end(op, slot, f->now);
         } else if (credit_blocked) {
-            wait_begin(op, slot, f->now);
+            port_wait_begin(op, slot, f->now);
         }
     }
     if (!ready) {
