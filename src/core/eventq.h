@@ -8,7 +8,7 @@
  * next one with a few word scans. The bucket being served is a small binary heap ("front") of
  * 16-byte keys; events beyond the wheel wait in an overflow binary heap and join the front
  * when their bucket comes up. The bucket width follows the observed event density (about
- * three events per bucket) and the wheel's length follows the number of pending events; both
+ * one event per bucket) and the wheel's length follows the number of pending events; both
  * are re-estimated every few thousand removals and the queue is rebuilt (O(pending)) only when
  * they are off by more than a factor of two, so the cost is O(1) amortised per event while
  * bursts (thousands of events at the same instant) cost O(log burst) each in the front heap.
