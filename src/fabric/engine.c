@@ -17,21 +17,21 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
         end = tail_here; /* a faster output waits for the tail */
     int slot = fabric_slot(f, p->vl);
     if (p->vl != VL15) {
-        out->credits[slot] -= p->credits;
-        if (out->credits[slot] < 0)
+        out->vl[slot].credits -= p->credits;
+        if (out->vl[slot].credits < 0)
             ibn_panic("%s port %u sent %u credits on VL %d without holding them", out->node->name,
                       out->num, p->credits, p->vl);
     }
     if (f->hooks.on_depart)
         f->hooks.on_depart(f, out, p);
-    struct port_vl_counters *c = &out->ctr[slot];
+    struct port_vl_counters *c = &out->vl[slot].ctr;
     c->xmit_bytes += p->wire_bytes;
     c->xmit_pkts++;
     struct port *peer = out->peer;
-    struct port_vl_counters *rc = &peer->ctr[slot];
+    struct port_vl_counters *rc = &peer->vl[slot].ctr;
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;
-    peer->rx_used[slot] += p->credits;
+    peer->vl[slot].rx_used += p->credits;
     peer->rx_total += p->credits;
     if (peer->rx_total > peer->rx_peak)
         peer->rx_peak = peer->rx_total;
@@ -52,9 +52,9 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
 
 void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t)
 {
-    in->rx_used[slot] -= credits;
+    in->vl[slot].rx_used -= credits;
     in->rx_total -= credits;
-    if (in->rx_used[slot] < 0)
+    if (in->vl[slot].rx_used < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);
     if (slot == f->set.nvls) /* VL15 is not flow-controlled */
@@ -99,10 +99,10 @@ void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, ui
         const struct credit_return *r = &p->cret[p->cret_head];
         if (r->t > t || (r->t == t && r->seq > seq))
             break;
-        p->credits[r->slot] += r->credits;
-        if (p->credits[r->slot] > p->credit_cap[r->slot])
+        p->vl[r->slot].credits += r->credits;
+        if (p->vl[r->slot].credits > p->vl[r->slot].credit_cap)
             ibn_panic("%s port %u holds %d credits on slot %d, more than the %d its peer has",
-                      p->node->name, p->num, p->credits[r->slot], r->slot, p->credit_cap[r->slot]);
+                      p->node->name, p->num, p->vl[r->slot].credits, r->slot, p->vl[r->slot].credit_cap);
         p->cret_head = (p->cret_head + 1) & mask;
         p->cret_n--;
     }
@@ -342,13 +342,13 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
                 if (!pt->peer)
                     continue;
                 for (int s = 0; s < f->set.nvls; s++) {
-                    if (pt->credits[s] != pt->peer->rx_cap[s])
+                    if (pt->vl[s].credits != pt->peer->vl[s].rx_cap)
                         violation(r, "credits: %s port %d holds %d credits on VL %d after the drain, "
-                                  "its peer's buffer has %d", nd->name, p, pt->credits[s], s,
-                                  pt->peer->rx_cap[s]);
-                    if (pt->rx_used[s])
+                                  "its peer's buffer has %d", nd->name, p, pt->vl[s].credits, s,
+                                  pt->peer->vl[s].rx_cap);
+                    if (pt->vl[s].rx_used)
                         violation(r, "buffer: %s port %d still uses %d credits on VL %d after the drain",
-                                  nd->name, p, pt->rx_used[s], s);
+                                  nd->name, p, pt->vl[s].rx_used, s);
                 }
             }
         }

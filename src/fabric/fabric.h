@@ -59,6 +59,19 @@ struct port_vl_counters {
 
 /* Credits on their way back to a sender: they count from (t, seq), the time and scheduling
  * number a credit-update event would have had. */
+/* What a port keeps per VL slot, in one cache line: a hop touches the sender's and the
+ * receiver's line of its VL and nothing else per VL. */
+struct port_vl {
+    /* Transmit side: credits granted by the peer's receive buffer (64-byte units), as absorbed
+     * so far (port_absorb_credits brings them up to the present), and the most it can grant. */
+    int32_t credits;
+    int32_t credit_cap;
+    /* Receive side: buffer use and capacity, in credits. */
+    int32_t rx_used;
+    int32_t rx_cap;
+    struct port_vl_counters ctr;
+} __attribute__((aligned(64)));
+
 #define CRET_INLINE 4 /* credit returns a port holds without allocating (a power of two) */
 struct credit_return {
     simtime_t t;
@@ -87,7 +100,7 @@ struct port {
                               * handled: see port_busy() */
     uint8_t is_switch;
     uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
-    uint16_t waiting;        /* VL slots whose PortXmitWait is running (ctr[].wait_since >= 0) */
+    uint16_t waiting;        /* VL slots whose PortXmitWait is running (vl[].ctr.wait_since >= 0) */
     uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
     uint8_t lmc;
     uint16_t lid;            /* adapter ports: base LID */
@@ -99,15 +112,7 @@ struct port {
     uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
     uint64_t sample_rx_credit_time; /* for the occupancy time series */
     struct credit_return cret_inline[CRET_INLINE];
-    /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units),
-     * as absorbed so far (port_absorb_credits brings them up to the present), and the most
-     * it can grant (its buffer). */
-    int32_t credits[VL_SLOTS];
-    int32_t credit_cap[VL_SLOTS];
-    /* Receive side: buffer use and capacity per VL slot, in credits. */
-    int32_t rx_used[VL_SLOTS];
-    int32_t rx_cap[VL_SLOTS];
-    struct port_vl_counters ctr[VL_SLOTS];
+    struct port_vl vl[VL_SLOTS];
 };
 
 /* Switch architectures: how input buffers are organised. */
@@ -341,15 +346,15 @@ static inline void port_wait_begin(struct port *p, int slot, simtime_t now)
 {
     if (!(p->waiting >> slot & 1)) {
         p->waiting |= (uint16_t)(1u << slot);
-        p->ctr[slot].wait_since = now;
+        p->vl[slot].ctr.wait_since = now;
     }
 }
 static inline void port_wait_end(struct port *p, int slot, simtime_t now)
 {
     if (p->waiting >> slot & 1) {
         p->waiting &= (uint16_t)~(1u << slot);
-        p->ctr[slot].xmit_wait += now - p->ctr[slot].wait_since;
-        p->ctr[slot].wait_since = -1;
+        p->vl[slot].ctr.xmit_wait += now - p->vl[slot].ctr.wait_since;
+        p->vl[slot].ctr.wait_since = -1;
     }
 }
 /* Whether p's transmitter is busy at the current event: a transmission has started whose end

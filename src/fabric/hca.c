@@ -245,7 +245,7 @@ static void arbitrate(struct fabric *f, struct port *p)
     if (h->ctrl.head != PKT_NIL) {
         struct packet *c = pkt(&f->pool, h->ctrl.head);
         int slot = fabric_slot(f, c->vl);
-        if (c->vl == VL15 || p->credits[slot] >= c->credits) {
+        if (c->vl == VL15 || p->vl[slot].credits >= c->credits) {
             uint32_t idx = pktq_pop(&h->ctrl, &f->pool);
             c->t_injected = f->now;
             port_transmit(f, p, idx, f->now);
@@ -258,7 +258,7 @@ static void arbitrate(struct fabric *f, struct port *p)
         if (fi == FLOW_NIL)
             continue;
         int vl = fabric_slot_vl(f, slot);
-        if (vl == VL15 || p->credits[slot] >= flow_next_credits(f, &f->flows[fi])) {
+        if (vl == VL15 || p->vl[slot].credits >= flow_next_credits(f, &f->flows[fi])) {
             ready |= 1u << vl;
             port_wait_end(p, slot, f->now);
         } else {

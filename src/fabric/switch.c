@@ -169,7 +169,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         }
         work = 1;
         int credit_blocked = 0;
-        int i = pick_input(f, s, out, slot, op->credits[slot], &credit_blocked, &read_blocked);
+        int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
