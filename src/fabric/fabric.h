@@ -82,7 +82,7 @@ struct credit_return {
 };
 
 /* Fields in the order the data path touches them: the scalars of a hop in the first two
- * cache lines, then the per-VL arrays (only the first few slots are in use), the counters last. */
+ * cache lines, the first credit returns, then one cache line per VL slot. */
 struct port {
     struct node *node;
     struct port *peer;       /* the other end of the cable, NULL if uncabled */
