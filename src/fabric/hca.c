@@ -342,6 +342,12 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 static void deliver(struct fabric *f, struct port *at, uint32_t idx)
 {
     struct packet *x = pkt(&f->pool, idx);
+    if (x->flow != FLOW_CONTROL && (x->flags & PKT_MEASURED)) {
+        /* The latency counters are scattered over the flows: fetch them while the credits go. */
+        const struct flow_stats *st = &f->flows[x->flow].st;
+        hist_prefetch(&st->net_latency, f->now - x->t_injected);
+        hist_prefetch(&st->e2e_latency, f->now - x->t_created);
+    }
     if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
         f->cnt.misdelivered++;
     port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);
