@@ -1,6 +1,7 @@
-/* engine.c: the event loop of the fabric model: transmission on links, credit return, event
- * dispatch, the end of the measured run and the drain, and the end-of-run invariants (no packet
- * lost, credits conserved, nothing delivered to the wrong LID). */
+/* engine.c: the event loop of the fabric model: transmission on links, credit return (kept at
+ * the sender until it arbitrates, with a wake-up event only when one can matter; fabric.h),
+ * event dispatch, the end of the measured run and the drain, and the end-of-run invariants (no
+ * packet lost, credits conserved, nothing delivered to the wrong LID). */
 #include "fabric/engine.h"
 
 #include <stdarg.h>

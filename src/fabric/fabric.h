@@ -231,7 +231,8 @@ struct fabric_counts {
 
 enum fabric_event {
     EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
-    EV_TX_DONE,      /* obj: port. The transmitter is free */
+    EV_TX_DONE,      /* obj: port. The transmitter is free (queued only when it matters:
+                      * port_need_done); a = 1: an adapter's injection-limit wake-up */
     EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
     EV_CREDIT,       /* obj: port (sender). Credits it waits for have arrived */
     EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
