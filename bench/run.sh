@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/run.sh: builds ibnetsim optimised and runs the benchmark scenarios, printing events/s,
-# packet-hops/s, simulated time per wall second, wall time and peak memory for each, and the
-# event-queue comparison. Usage: bench/run.sh [BUILD_DIR]. Takes about a minute.
+# packet-hops/s (per wall and per CPU second), simulated time per wall second, wall time and
+# peak memory for each, and the event-queue comparison. Usage: bench/run.sh [BUILD_DIR].
+# Takes about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}

@@ -1,5 +1,7 @@
-/* eventq.c: the pending-event set: a binary heap of 128-bit keys with bottom-up removal over a
- * table of payload slots; and, for comparison in bench_eventq, a 4-ary heap of whole events. */
+/* eventq.c: the pending-event set: a calendar queue (a wheel of bucket lists, a front heap for
+ * the bucket being served, an overflow heap) whose bucket width and length adapt to the event
+ * density; and, for comparison in bench_eventq, the binary heap of keys it replaced and a
+ * 4-ary heap of whole events. */
 #include "core/eventq.h"
 
 #include <stdlib.h>
@@ -8,55 +10,23 @@
 #include "core/error.h"
 
 #define SLOT_NIL UINT32_MAX
+#define SEQ_MASK 0xffffffffffULL
+#define MIN_NBITS 8
+#define MAX_NBITS 22
+#define MAX_SHIFT 48
+/* Events per bucket the width aims at (the width is the power of two at or below that many
+ * mean spacings), and how many times the pending events' mean look-ahead the wheel covers.
+ * Chosen with bench_eventq and bench_fabric: on the fabric mix one event per bucket beat 2, 3
+ * and 6 (most buckets then hold zero to two events, and the front heap stays trivial), and
+ * 4 look-aheads beat 2 and 8. */
+#define TARGET_PER_BUCKET 1
+#define WHEEL_COVER 4
+#define ESTIMATE_EVERY 4096
 
-static void link_slots(struct eventq *q, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++)
-        q->slot[i].a = i + 1 < to ? (uint32_t)(i + 1) : q->free_slot;
-    q->free_slot = (uint32_t)from;
-}
+/* ---- binary heaps of keys, shared by the variants ---- */
 
-void eventq_init(struct eventq *q, size_t initial_cap)
+static inline void heap_up(eventkey_t *h, size_t i, eventkey_t k)
 {
-    memset(q, 0, sizeof *q);
-    q->cap = initial_cap ? initial_cap : 1024;
-    if (q->cap > EVENTQ_MAX_PENDING)
-        q->cap = EVENTQ_MAX_PENDING;
-    q->heap = xmalloc(q->cap * sizeof *q->heap);
-    q->slot = xmalloc(q->cap * sizeof *q->slot);
-    q->free_slot = SLOT_NIL;
-    link_slots(q, 0, q->cap);
-}
-
-void eventq_free(struct eventq *q)
-{
-    free(q->heap);
-    free(q->slot);
-    free(q->heap4);
-    memset(q, 0, sizeof *q);
-}
-
-static void grow(struct eventq *q)
-{
-    if (q->cap >= EVENTQ_MAX_PENDING)
-        ibn_panic("more than %zu events pending", EVENTQ_MAX_PENDING);
-    size_t old = q->cap;
-    q->cap *= 2;
-    q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
-    q->slot = xrealloc(q->slot, q->cap * sizeof *q->slot);
-    link_slots(q, old, q->cap);
-}
-
-void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
-{
-    if (q->n == q->cap)
-        grow(q);
-    uint32_t s = q->free_slot;
-    q->free_slot = q->slot[s].a;
-    q->slot[s] = (struct event_payload){ obj, a, b, type, 0 };
-    eventkey_t k = (eventkey_t)(uint64_t)t << 64 | (eventkey_t)(q->next_seq++ & 0xffffffffffULL) << 24 | s;
-    eventkey_t *h = q->heap;
-    size_t i = q->n++;
     while (i > 0) {
         size_t p = (i - 1) / 2;
         if (k >= h[p])
@@ -65,31 +35,16 @@ void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_
         i = p;
     }
     h[i] = k;
-    q->pushes++;
 }
 
-int eventq_pop(struct eventq *q, struct event *out)
+/* Remove h[0] from a heap of n + 1 keys (n after removal). Floyd: the hole descends along the
+ * smaller children (a branch-free choice), then the last key rises from the leaf it reached. */
+static inline void heap_remove_top(eventkey_t *h, size_t n)
 {
-    if (!q->n)
-        return 0;
-    eventkey_t *h = q->heap, top = h[0];
-    uint32_t s = (uint32_t)(top & 0xffffff);
-    const struct event_payload *pl = &q->slot[s];
-    out->t = (simtime_t)(uint64_t)(top >> 64);
-    out->seq = (uint64_t)(top >> 24) & 0xffffffffffULL;
-    out->obj = pl->obj;
-    out->a = pl->a;
-    out->b = pl->b;
-    out->type = pl->type;
-    out->pad = 0;
-    q->slot[s].a = q->free_slot;
-    q->free_slot = s;
-    size_t n = --q->n, i = 0;
     if (!n)
-        return 1;
-    /* Floyd: the hole descends along the smaller children (a branch-free choice), then the
-     * last key rises from the leaf it reached. */
+        return;
     eventkey_t last = h[n];
+    size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c + 1 >= n) {
@@ -103,14 +58,277 @@ int eventq_pop(struct eventq *q, struct event *out)
         h[i] = h[c];
         i = c;
     }
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (last >= h[p])
-            break;
-        h[i] = h[p];
-        i = p;
+    heap_up(h, i, last);
+}
+
+static void keys_push(eventkey_t **h, size_t *n, size_t *cap, eventkey_t k)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *h = xrealloc(*h, *cap * sizeof **h);
     }
-    h[i] = last;
+    heap_up(*h, (*n)++, k);
+}
+
+static inline eventkey_t make_key(simtime_t t, uint64_t lo)
+{
+    return (eventkey_t)(uint64_t)t << 64 | lo;
+}
+
+static inline void fill_out(struct event *out, eventkey_t k, const struct event_payload *pl)
+{
+    out->t = (simtime_t)(uint64_t)(k >> 64);
+    out->seq = (uint64_t)(k >> 24) & SEQ_MASK;
+    out->obj = pl->obj;
+    out->a = pl->a;
+    out->b = pl->b;
+    out->type = pl->type;
+    out->pad = 0;
+}
+
+/* ---- the calendar queue ---- */
+
+static void wheel_alloc(struct eventq *q, unsigned nbits)
+{
+    size_t nb = (size_t)1 << nbits;
+    q->nbits = nbits;
+    q->head = xrealloc(q->head, nb * sizeof *q->head);
+    q->bits = xrealloc(q->bits, nb / 64 * sizeof *q->bits);
+    memset(q->head, 0xff, nb * sizeof *q->head);
+    memset(q->bits, 0, nb / 64 * sizeof *q->bits);
+}
+
+static void slots_link(struct eventq *q, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        q->perm[i] = (uint32_t)i;
+}
+
+void eventq_init(struct eventq *q, size_t initial_cap)
+{
+    memset(q, 0, sizeof *q);
+    q->cap = initial_cap ? initial_cap : 1024;
+    if (q->cap > EVENTQ_MAX_PENDING)
+        q->cap = EVENTQ_MAX_PENDING;
+    q->slot = xmalloc(q->cap * sizeof *q->slot);
+    q->perm = xmalloc(q->cap * sizeof *q->perm);
+    slots_link(q, 0, q->cap);
+    q->shift = 10;
+    wheel_alloc(q, 12);
+}
+
+void eventq_free(struct eventq *q)
+{
+    free(q->slot);
+    free(q->perm);
+    free(q->front);
+    free(q->over);
+    free(q->head);
+    free(q->bits);
+    memset(q, 0, sizeof *q);
+}
+
+static void grow(struct eventq *q)
+{
+    if (q->cap >= EVENTQ_MAX_PENDING)
+        ibn_panic("more than %zu events pending", EVENTQ_MAX_PENDING);
+    size_t old = q->cap;
+    q->cap *= 2;
+    q->slot = xrealloc(q->slot, q->cap * sizeof *q->slot);
+    q->perm = xrealloc(q->perm, q->cap * sizeof *q->perm);
+    slots_link(q, old, q->cap);
+}
+
+/* File pending slot s where its bucket says: the front, the wheel or the overflow heap. */
+static inline void place(struct eventq *q, uint32_t s)
+{
+    struct event_payload *pl = &q->slot[s];
+    uint64_t b = (uint64_t)pl->t >> q->shift;
+    if (b <= q->cur) {
+        keys_push(&q->front, &q->nfront, &q->capfront, make_key(pl->t, pl->lo));
+    } else if (b - q->cur < ((uint64_t)1 << q->nbits)) {
+        size_t i = (size_t)(b & (((uint64_t)1 << q->nbits) - 1));
+        pl->next = q->head[i];
+        q->head[i] = s;
+        q->bits[i >> 6] |= 1ULL << (i & 63);
+        q->nwheel++;
+    } else {
+        keys_push(&q->over, &q->nover, &q->capover, make_key(pl->t, pl->lo));
+    }
+}
+
+/* Re-file every pending event with a new bucket width and wheel length. */
+static void rebuild(struct eventq *q, unsigned shift, unsigned nbits)
+{
+    q->shift = shift;
+    wheel_alloc(q, nbits);
+    q->nfront = q->nover = q->nwheel = 0;
+    if (!q->n)
+        return;
+    simtime_t tmin = q->slot[q->perm[0]].t;
+    for (size_t i = 1; i < q->n; i++)
+        if ((uint64_t)q->slot[q->perm[i]].t < (uint64_t)tmin)
+            tmin = q->slot[q->perm[i]].t;
+    q->cur = (uint64_t)tmin >> shift;
+    for (size_t i = 0; i < q->n; i++)
+        place(q, q->perm[i]);
+    q->rebuilds++;
+}
+
+static unsigned log2_floor(uint64_t x)
+{
+    return x ? 63u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* Every ESTIMATE_EVERY removals (or as many as are pending, if more): the width that puts
+ * TARGET_PER_BUCKET events in a bucket, and the wheel length that covers WHEEL_COVER times
+ * the pending events' mean look-ahead (n / rate, by Little's law). Rebuild when either is
+ * off by more than a factor of two. Returns whether it rebuilt. */
+static int adapt(struct eventq *q, simtime_t now)
+{
+    uint64_t pops = q->est_pops, span = (uint64_t)(now - q->est_t0);
+    q->est_pops = 0;
+    if (span == 0) /* a burst at one instant says nothing about the spacing */
+        return 0;
+    unsigned shift = log2_floor(span * TARGET_PER_BUCKET / pops);
+    if (shift > MAX_SHIFT)
+        shift = MAX_SHIFT;
+    unsigned nbits = log2_floor((uint64_t)q->n * WHEEL_COVER / TARGET_PER_BUCKET) + 1;
+    nbits = nbits < MIN_NBITS ? MIN_NBITS : nbits > MAX_NBITS ? MAX_NBITS : nbits;
+    int dshift = (int)shift - (int)q->shift;
+    if (dshift > 1 || dshift < -1 || nbits > q->nbits || nbits + 2 < q->nbits) {
+        rebuild(q, shift, nbits);
+        return 1;
+    }
+    return 0;
+}
+
+/* The front is empty and events remain: serve the next non-empty bucket. */
+static void advance(struct eventq *q)
+{
+    uint64_t mask = ((uint64_t)1 << q->nbits) - 1, wnext = UINT64_MAX;
+    size_t wi = 0;
+    if (q->nwheel) {
+        size_t i = (size_t)((q->cur + 1) & mask), w = i >> 6, words = (size_t)(mask + 1) / 64;
+        uint64_t word = q->bits[w] & (~0ULL << (i & 63));
+        while (!word) {
+            w = (w + 1) & (words - 1);
+            word = q->bits[w];
+        }
+        wi = w * 64 + (size_t)__builtin_ctzll(word);
+        wnext = q->cur + ((wi - q->cur) & mask);
+    }
+    uint64_t ob = q->nover ? (uint64_t)(q->over[0] >> 64) >> q->shift : UINT64_MAX;
+    uint64_t next = ob < wnext ? ob : wnext;
+    q->cur = next;
+    if (wnext == next) {
+        uint32_t s = q->head[wi];
+        q->head[wi] = SLOT_NIL;
+        q->bits[wi >> 6] &= ~(1ULL << (wi & 63));
+        while (s != SLOT_NIL) {
+            const struct event_payload *pl = &q->slot[s];
+            keys_push(&q->front, &q->nfront, &q->capfront, make_key(pl->t, pl->lo));
+            q->nwheel--;
+            s = pl->next;
+        }
+    }
+    while (q->nover && (uint64_t)(q->over[0] >> 64) >> q->shift == next) {
+        keys_push(&q->front, &q->nfront, &q->capfront, q->over[0]);
+        heap_remove_top(q->over, --q->nover);
+    }
+}
+
+void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, uint8_t type, void *obj, uint32_t a,
+                     uint16_t b)
+{
+    if (q->n == q->cap)
+        grow(q);
+    uint32_t s = q->perm[q->n];
+    struct event_payload *pl = &q->slot[s];
+    *pl = (struct event_payload){ obj, t, (seq & SEQ_MASK) << 24 | s, a, SLOT_NIL, (uint32_t)q->n, b, type, 0 };
+    if (q->n++ == 0)
+        q->cur = (uint64_t)t >> q->shift; /* an empty queue serves the new event's bucket */
+    place(q, s);
+    q->pushes++;
+}
+
+void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
+{
+    eventq_push_seq(q, t, q->next_seq++, type, obj, a, b);
+}
+
+int eventq_pop(struct eventq *q, struct event *out)
+{
+    if (!q->n)
+        return 0;
+    eventkey_t top = q->front[0];
+    heap_remove_top(q->front, --q->nfront);
+    uint32_t s = (uint32_t)(top & 0xffffff);
+    fill_out(out, top, &q->slot[s]);
+    /* Free the slot: the last pending slot of perm takes its place. */
+    uint32_t pos = q->slot[s].pos, last = q->perm[--q->n];
+    q->perm[pos] = last;
+    q->slot[last].pos = pos;
+    q->perm[q->n] = s;
+    if (q->est_pops++ == 0)
+        q->est_t0 = out->t;
+    if (q->est_pops >= ESTIMATE_EVERY && q->est_pops >= q->n && adapt(q, out->t))
+        return 1;
+    if (!q->nfront && q->n)
+        advance(q);
+    return 1;
+}
+
+/* ---- the binary heap of keys over payload slots, for the comparison ---- */
+
+void eventq_heap_init(struct eventq_heap *q, size_t initial_cap)
+{
+    memset(q, 0, sizeof *q);
+    q->cap = initial_cap ? initial_cap : 1024;
+    q->heap = xmalloc(q->cap * sizeof *q->heap);
+    q->slot = xmalloc(q->cap * sizeof *q->slot);
+    for (size_t i = 0; i < q->cap; i++)
+        q->slot[i].next = i + 1 < q->cap ? (uint32_t)(i + 1) : SLOT_NIL;
+    q->free_slot = 0;
+}
+
+void eventq_heap_free(struct eventq_heap *q)
+{
+    free(q->heap);
+    free(q->slot);
+    memset(q, 0, sizeof *q);
+}
+
+void eventq_heap_push(struct eventq_heap *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
+{
+    if (q->n == q->cap) {
+        if (q->cap >= EVENTQ_MAX_PENDING)
+            ibn_panic("more than %zu events pending", EVENTQ_MAX_PENDING);
+        size_t old = q->cap;
+        q->cap *= 2;
+        q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
+        q->slot = xrealloc(q->slot, q->cap * sizeof *q->slot);
+        for (size_t i = old; i < q->cap; i++)
+            q->slot[i].next = i + 1 < q->cap ? (uint32_t)(i + 1) : q->free_slot;
+        q->free_slot = (uint32_t)old;
+    }
+    uint32_t s = q->free_slot;
+    q->free_slot = q->slot[s].next;
+    uint64_t lo = (q->next_seq++ & SEQ_MASK) << 24 | s;
+    q->slot[s] = (struct event_payload){ obj, t, lo, a, SLOT_NIL, 0, b, type, 0 };
+    heap_up(q->heap, q->n++, make_key(t, lo));
+}
+
+int eventq_heap_pop(struct eventq_heap *q, struct event *out)
+{
+    if (!q->n)
+        return 0;
+    eventkey_t top = q->heap[0];
+    uint32_t s = (uint32_t)(top & 0xffffff);
+    fill_out(out, top, &q->slot[s]);
+    q->slot[s].next = q->free_slot;
+    q->free_slot = s;
+    heap_remove_top(q->heap, --q->n);
     return 1;
 }
 
@@ -121,15 +339,26 @@ static inline int ev_before(const struct event *x, const struct event *y)
     return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
-void eventq4_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
+void eventq_heap4_init(struct eventq_heap4 *q)
 {
-    if (q->n4 == q->cap4) {
-        q->cap4 = q->cap4 ? 2 * q->cap4 : 1024;
-        q->heap4 = xrealloc(q->heap4, q->cap4 * sizeof *q->heap4);
+    memset(q, 0, sizeof *q);
+}
+
+void eventq_heap4_free(struct eventq_heap4 *q)
+{
+    free(q->heap);
+    memset(q, 0, sizeof *q);
+}
+
+void eventq_heap4_push(struct eventq_heap4 *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
+{
+    if (q->n == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 1024;
+        q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
     }
     struct event e = { t, q->next_seq++, obj, a, b, type, 0 };
-    struct event *h = q->heap4;
-    size_t i = q->n4++;
+    struct event *h = q->heap;
+    size_t i = q->n++;
     while (i > 0) {
         size_t p = (i - 1) / 4;
         if (!ev_before(&e, &h[p]))
@@ -140,14 +369,14 @@ void eventq4_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32
     h[i] = e;
 }
 
-int eventq4_pop(struct eventq *q, struct event *out)
+int eventq_heap4_pop(struct eventq_heap4 *q, struct event *out)
 {
-    if (!q->n4)
+    if (!q->n)
         return 0;
-    struct event *h = q->heap4;
+    struct event *h = q->heap;
     *out = h[0];
-    struct event last = h[--q->n4];
-    size_t n = q->n4, i = 0;
+    struct event last = h[--q->n];
+    size_t n = q->n, i = 0;
     for (;;) {
         size_t c = 4 * i + 1;
         if (c >= n)

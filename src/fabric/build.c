@@ -15,9 +15,12 @@ static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
     p->num = (uint16_t)num;
     p->is_switch = (uint8_t)n->is_switch;
     for (int s = 0; s < VL_SLOTS; s++)
-        p->ctr[s].wait_since = -1;
+        p->vl[s].ctr.wait_since = -1;
     vlarb_state_init(&p->arb);
     p->vlarb = n->is_switch ? &f->set.vlarb_sw : &f->set.vlarb_ca;
+    p->cret = p->cret_inline;
+    p->cret_cap = CRET_INLINE;
+    p->cret_next = SIMTIME_NEVER;
 }
 
 static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
@@ -197,7 +200,10 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         n->index = i;
         n->name = tn->name;
         n->nports = tn->nports;
-        n->port = xcalloc((size_t)tn->nports + 1, sizeof *n->port);
+        /* Cache-line aligned, as struct port_vl asks. */
+        n->port = aligned_alloc(_Alignof(struct port), ((size_t)tn->nports + 1) * sizeof *n->port);
+        if (!n->port)
+            ibn_panic("out of memory");
         for (int p = 0; p <= tn->nports; p++)
             port_init(f, &n->port[p], n, p);
         f->nodes[i] = n;
@@ -219,7 +225,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             pt->lid = tp->lid;
             pt->lmc = tp->lmc;
             for (int s = 0; s < f->set.nvls; s++)
-                pt->rx_cap[s] = n->is_switch ? sw_cap : ca_cap;
+                pt->vl[s].rx_cap = n->is_switch ? sw_cap : ca_cap;
             if (!n->is_switch) {
                 if (f->nhosts == hosts_cap)
                     ibn_panic("host table overflow");
@@ -242,7 +248,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             struct port *pt = &f->nodes[i]->port[p];
             if (pt->peer)
                 for (int s = 0; s < f->set.nvls; s++)
-                    pt->credits[s] = pt->peer->rx_cap[s];
+                    pt->vl[s].credits = pt->vl[s].credit_cap = pt->peer->vl[s].rx_cap;
         }
     f->host_of_lid = xmalloc(((size_t)f->max_lid + 1) * sizeof *f->host_of_lid);
     for (int lid = 0; lid <= f->max_lid; lid++)
@@ -349,8 +355,11 @@ void fabric_free(struct fabric *f)
         struct node *n = f->nodes[i];
         if (!n)
             continue;
-        for (int p = 0; p <= n->nports; p++)
+        for (int p = 0; p <= n->nports; p++) {
             free(n->port[p].hca);
+            if (n->port[p].cret != n->port[p].cret_inline)
+                free(n->port[p].cret);
+        }
         free(n->port);
         if (n->is_switch) {
             struct sw *s = node_sw(n);

@@ -1,10 +1,12 @@
-/* engine.c: the event loop of the fabric model: transmission on links, credit return, event
- * dispatch, the end of the measured run and the drain, and the end-of-run invariants (no packet
- * lost, credits conserved, nothing delivered to the wrong LID). */
+/* engine.c: the event loop of the fabric model: transmission on links, credit return (kept at
+ * the sender until it arbitrates, with a wake-up event only when one can matter; fabric.h),
+ * event dispatch, the end of the measured run and the drain, and the end-of-run invariants (no
+ * packet lost, credits conserved, nothing delivered to the wrong LID). */
 #include "fabric/engine.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here)
@@ -16,21 +18,21 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
         end = tail_here; /* a faster output waits for the tail */
     int slot = fabric_slot(f, p->vl);
     if (p->vl != VL15) {
-        out->credits[slot] -= p->credits;
-        if (out->credits[slot] < 0)
+        out->vl[slot].credits -= p->credits;
+        if (out->vl[slot].credits < 0)
             ibn_panic("%s port %u sent %u credits on VL %d without holding them", out->node->name,
                       out->num, p->credits, p->vl);
     }
     if (f->hooks.on_depart)
         f->hooks.on_depart(f, out, p);
-    struct port_vl_counters *c = &out->ctr[slot];
+    struct port_vl_counters *c = &out->vl[slot].ctr;
     c->xmit_bytes += p->wire_bytes;
     c->xmit_pkts++;
     struct port *peer = out->peer;
-    struct port_vl_counters *rc = &peer->ctr[slot];
+    struct port_vl_counters *rc = &peer->vl[slot].ctr;
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;
-    peer->rx_used[slot] += p->credits;
+    peer->vl[slot].rx_used += p->credits;
     peer->rx_total += p->credits;
     if (peer->rx_total > peer->rx_peak)
         peer->rx_peak = peer->rx_total;
@@ -38,8 +40,10 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     p->hops++;
     f->hops++;
     out->tx_busy = 1;
+    out->credit_watch = 0;
     out->busy_until = end;
-    fabric_schedule(f, end, EV_TX_DONE, out, 0, 0);
+    out->done_seq = eventq_reserve_seq(&f->q);
+    out->done_sched = 0;
     if (peer->is_switch)
         fabric_schedule(f, f->now + out->delay + node_sw(peer->node)->latency, EV_ARRIVE, peer, pidx, 0);
     else
@@ -49,15 +53,73 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
 
 void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t)
 {
-    in->rx_used[slot] -= credits;
+    in->vl[slot].rx_used -= credits;
     in->rx_total -= credits;
-    if (in->rx_used[slot] < 0)
+    if (in->vl[slot].rx_used < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);
     if (slot == f->set.nvls) /* VL15 is not flow-controlled */
         return;
-    fabric_schedule(f, t + in->delay + f->set.credit_delay, EV_CREDIT, in->peer, (uint32_t)credits,
-                    (uint16_t)slot);
+    struct port *p = in->peer;
+    struct credit_return r = { t + in->delay + f->set.credit_delay, eventq_reserve_seq(&f->q), credits,
+                               (uint16_t)slot, 0 };
+    if (p->cret_n == p->cret_cap) { /* grow the ring, unwrapped */
+        uint32_t cap = 2 * p->cret_cap;
+        struct credit_return *c = xmalloc(cap * sizeof *c);
+        for (uint32_t i = 0; i < p->cret_n; i++)
+            c[i] = p->cret[(p->cret_head + i) & (p->cret_cap - 1)];
+        if (p->cret != p->cret_inline)
+            free(p->cret);
+        p->cret = c;
+        p->cret_head = 0;
+        p->cret_cap = cap;
+    }
+    /* Returns are scheduled nearly in time order (buffer space frees in the order packets
+     * leave, give or take different transmission times): insert from the back. */
+    uint32_t mask = p->cret_cap - 1, i = p->cret_n++;
+    while (i > 0) {
+        const struct credit_return *q = &p->cret[(p->cret_head + i - 1) & mask];
+        if (q->t <= r.t) /* equal times: the earlier scheduled number is already in front */
+            break;
+        p->cret[(p->cret_head + i) & mask] = *q;
+        i--;
+    }
+    p->cret[(p->cret_head + i) & mask] = r;
+    if (i == 0)
+        p->cret_next = r.t;
+    /* An idle sender with packets waiting would have arbitrated again when this return
+     * landed: if it is now its next return, wake it then. */
+    if (i == 0 && p->credit_watch)
+        port_watch_credits(f, p, 1);
+}
+
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, uint64_t seq)
+{
+    uint32_t mask = p->cret_cap - 1;
+    while (p->cret_n) {
+        const struct credit_return *r = &p->cret[p->cret_head];
+        if (r->t > t || (r->t == t && r->seq > seq))
+            break;
+        p->vl[r->slot].credits += r->credits;
+        if (p->vl[r->slot].credits > p->vl[r->slot].credit_cap)
+            ibn_panic("%s port %u holds %d credits on slot %d, more than the %d its peer has",
+                      p->node->name, p->num, p->vl[r->slot].credits, r->slot, p->vl[r->slot].credit_cap);
+        p->cret_head = (p->cret_head + 1) & mask;
+        p->cret_n--;
+    }
+    p->cret_next = p->cret_n ? p->cret[p->cret_head].t : SIMTIME_NEVER;
+}
+
+void port_watch_credits(struct fabric *f, struct port *p, int work)
+{
+    p->credit_watch = (uint8_t)work;
+    if (!work || !p->cret_n)
+        return;
+    struct credit_return *r = &p->cret[p->cret_head];
+    if (!r->woken) {
+        r->woken = 1;
+        eventq_push_seq(&f->q, r->t, r->seq, EV_CREDIT, p, 0, 0);
+    }
 }
 
 void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *call)
@@ -94,11 +156,11 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         struct port *p = ev->obj;
         if (ev->a) { /* an adapter's injection-limit wake-up, not the end of a transmission */
             p->hca->wake_pending = 0;
-            if (!p->tx_busy)
-                hca_try_send(f, p);
+            hca_try_send(f, p);
             break;
         }
         p->tx_busy = 0;
+        p->done_sched = 0;
         try_send(f, p);
         break;
     }
@@ -107,11 +169,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         break;
     case EV_CREDIT: {
         struct port *p = ev->obj;
-        p->credits[ev->b] += (int32_t)ev->a;
-        if (p->credits[ev->b] > p->peer->rx_cap[ev->b])
-            ibn_panic("%s port %u holds %d credits on slot %d, more than the %d its peer has",
-                      p->node->name, p->num, p->credits[ev->b], ev->b, p->peer->rx_cap[ev->b]);
-        if (!p->tx_busy)
+        if (!port_busy(f, p))
             try_send(f, p);
         break;
     }
@@ -153,6 +211,34 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     }
 }
 
+/* The run has stopped with no event left before `limit`: apply the credit returns that land
+ * by then, and take the ends of transmissions and the returns as the events they stand for
+ * (the last is when an event-per-return run would have stopped). Returns whether some come
+ * later. */
+static int absorb_landed(struct fabric *f, simtime_t limit)
+{
+    int later = 0;
+    for (int i = 0; i < f->nnodes; i++) {
+        struct node *nd = f->nodes[i];
+        for (int p = 1; p <= nd->nports; p++) {
+            struct port *pt = &nd->port[p];
+            if (pt->tx_busy && pt->busy_until > limit)
+                later = 1;
+            else if (pt->tx_busy && pt->busy_until > f->now)
+                f->now = pt->busy_until;
+            for (uint32_t k = 0; k < pt->cret_n; k++) {
+                simtime_t t = pt->cret[(pt->cret_head + k) & (pt->cret_cap - 1)].t;
+                if (t > limit)
+                    later = 1;
+                else if (t > f->now)
+                    f->now = t;
+            }
+            port_absorb_credits_until(f, pt, limit, UINT64_MAX);
+        }
+    }
+    return later;
+}
+
 int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
                struct ibn_err *e)
 {
@@ -167,6 +253,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
         }
         eventq_pop(&f->q, &ev);
         f->now = ev.t;
+        f->now_seq = ev.seq;
         f->events++;
         f->events_by_type[ev.type & 15]++;
         if (f->q.n > f->peak_pending)
@@ -181,6 +268,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
             }
         }
     }
+    if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit))
+        r->outcome = RUN_DRAIN_TIMEOUT;
     r->in_flight = f->pool.live;
     if (r->outcome == RUN_DRAINED && f->pool.live)
         r->outcome = RUN_STUCK; /* nothing left to happen, yet packets remain: deadlock */
@@ -255,13 +344,13 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
                 if (!pt->peer)
                     continue;
                 for (int s = 0; s < f->set.nvls; s++) {
-                    if (pt->credits[s] != pt->peer->rx_cap[s])
+                    if (pt->vl[s].credits != pt->peer->vl[s].rx_cap)
                         violation(r, "credits: %s port %d holds %d credits on VL %d after the drain, "
-                                  "its peer's buffer has %d", nd->name, p, pt->credits[s], s,
-                                  pt->peer->rx_cap[s]);
-                    if (pt->rx_used[s])
+                                  "its peer's buffer has %d", nd->name, p, pt->vl[s].credits, s,
+                                  pt->peer->vl[s].rx_cap);
+                    if (pt->vl[s].rx_used)
                         violation(r, "buffer: %s port %d still uses %d credits on VL %d after the drain",
-                                  nd->name, p, pt->rx_used[s], s);
+                                  nd->name, p, pt->vl[s].rx_used, s);
                 }
             }
         }

@@ -11,7 +11,20 @@
  *   head has arrived and the switch latency has passed; the tail leaves no earlier than it
  *   arrived, so a faster output stays busy until the tail is in;
  * - the receive-buffer space is freed when the tail has left the input buffer (switch) or the
- *   adapter has consumed the packet, and the credits reach the sender one link delay later. */
+ *   adapter has consumed the packet, and the credits reach the sender one link delay later.
+ *
+ * Credit returns cost an event only when they can matter at the moment they land. A return is
+ * recorded at its sender with its arrival time and the scheduling number its event would have
+ * had (reserved from the event queue, so every other event keeps its number), and absorbed
+ * when the sender next arbitrates: exactly those returns that an event-per-return model would
+ * have applied before the current event. An event at the return's own (time, number) is
+ * scheduled only while the sender is idle with packets waiting, the one case where the old
+ * per-return event started an arbitration that could do something (a busy sender or one with
+ * nothing to send ignored it). Results are therefore identical to one event per return.
+ * The end of a transmission works the same way: its scheduling number is reserved when it
+ * starts, and its EV_TX_DONE is queued only once packets wait for the transmitter (or an
+ * adapter's injection limit needs the wake-up); otherwise the transmitter simply counts as
+ * free from that (time, number) on (port_busy). */
 #ifndef IBN_FABRIC_H
 #define IBN_FABRIC_H
 
@@ -45,31 +58,62 @@ struct port_vl_counters {
     simtime_t wait_since;    /* start of the current wait, or -1 */
 };
 
+/* Credits on their way back to a sender: they count from (t, seq), the time and scheduling
+ * number a credit-update event would have had. */
+/* What a port keeps per VL slot, in one cache line: a hop touches the sender's and the
+ * receiver's line of its VL and nothing else per VL. */
+struct port_vl {
+    /* Transmit side: credits granted by the peer's receive buffer (64-byte units), as absorbed
+     * so far (port_absorb_credits brings them up to the present), and the most it can grant. */
+    int32_t credits;
+    int32_t credit_cap;
+    /* Receive side: buffer use and capacity, in credits. */
+    int32_t rx_used;
+    int32_t rx_cap;
+    struct port_vl_counters ctr;
+} __attribute__((aligned(64)));
+
+#define CRET_INLINE 4 /* credit returns a port holds without allocating (a power of two) */
+struct credit_return {
+    simtime_t t;
+    uint64_t seq;
+    int32_t credits;
+    uint16_t slot;
+    uint8_t woken;           /* a wake-up event at (t, seq) is pending */
+};
+
+/* Fields in the order the data path touches them: the scalars of a hop in the first two
+ * cache lines, the first credit returns, then one cache line per VL slot. */
 struct port {
     struct node *node;
     struct port *peer;       /* the other end of the cable, NULL if uncabled */
-    uint16_t num;            /* IB port number */
-    uint16_t lid;            /* adapter ports: base LID */
-    uint8_t lmc;
-    uint8_t tx_busy;
-    uint8_t is_switch;
     byterate_t rate;         /* data rate of the cable */
     simtime_t delay;         /* propagation delay of the cable */
-    simtime_t busy_until;
-    /* Transmit side: credits granted by the peer's receive buffer, per VL slot (64-byte units). */
-    int32_t credits[VL_SLOTS];
-    struct vlarb_table *vlarb;
-    struct vlarb_state arb;
-    /* Receive side: buffer capacity and use per VL slot, in credits. */
-    int32_t rx_cap[VL_SLOTS];
-    int32_t rx_used[VL_SLOTS];
-    int32_t rx_total;        /* use over all VLs, credits */
+    /* Credit returns still travelling to this (transmit) side, in (t, seq) order: a ring of
+     * cret_cap entries, cret_inline until more are needed. */
+    struct credit_return *cret;
+    uint32_t cret_head, cret_n, cret_cap;
+    simtime_t cret_next;     /* arrival time of the first, SIMTIME_NEVER if none */
+    int32_t rx_total;        /* receive-buffer use over all VLs, credits */
     int32_t rx_peak;         /* largest total use seen, credits */
-    struct port_vl_counters ctr[VL_SLOTS];
-    uint64_t sample_rx_credit_time; /* for the occupancy time series */
+    uint16_t num;            /* IB port number */
+    uint8_t tx_busy;         /* a transmission ended at (busy_until, done_seq) has not been
+                              * handled: see port_busy() */
+    uint8_t is_switch;
+    uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
+    uint16_t waiting;        /* VL slots whose PortXmitWait is running (vl[].ctr.wait_since >= 0) */
+    uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
+    uint8_t lmc;
+    uint16_t lid;            /* adapter ports: base LID */
+    struct vlarb_state arb;
+    struct vlarb_table *vlarb;
+    struct hca_port *hca;    /* adapter ports only */
     void *cc;                /* congestion-control state of this port (plug-in owned) */
-    /* Adapter ports only. */
-    struct hca_port *hca;
+    simtime_t busy_until;
+    uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
+    uint64_t sample_rx_credit_time; /* for the occupancy time series */
+    struct credit_return cret_inline[CRET_INLINE];
+    struct port_vl vl[VL_SLOTS];
 };
 
 /* Switch architectures: how input buffers are organised. */
@@ -202,9 +246,10 @@ struct fabric_counts {
 
 enum fabric_event {
     EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
-    EV_TX_DONE,      /* obj: port. The transmitter is free */
+    EV_TX_DONE,      /* obj: port. The transmitter is free (queued only when it matters:
+                      * port_need_done); a = 1: an adapter's injection-limit wake-up */
     EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
-    EV_CREDIT,       /* obj: port (sender); a: credits; b: VL slot */
+    EV_CREDIT,       /* obj: port (sender). Credits it waits for have arrived */
     EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
     EV_SINK_DONE,    /* obj: adapter port. The sink consumed its head packet */
     EV_FLOW_START,   /* obj: flow */
@@ -230,6 +275,7 @@ struct host {
 
 struct fabric {
     simtime_t now;
+    uint64_t now_seq;        /* scheduling number of the event being handled */
     struct eventq q;
     struct pktpool pool;
     struct fabric_settings set;
@@ -310,6 +356,48 @@ double flow_source_queue_mean(const struct fabric *f, const struct flow *fl);
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here);
 /* Credits for a packet whose space at `in` frees at time t travel back to the sender. */
 void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t);
+/* Apply the credit returns that have reached sender p by (t, seq), in order. */
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, uint64_t seq);
+/* Apply those that have reached p by now (before the current event). */
+static inline void port_absorb_credits(struct fabric *f, struct port *p)
+{
+    if (p->cret_next <= f->now)
+        port_absorb_credits_until(f, p, f->now, f->now_seq);
+}
+/* PortXmitWait: a packet of `slot` waits at p for credits from now on / no longer. The mask
+ * spares the counters' cache lines when nothing waits. */
+static inline void port_wait_begin(struct port *p, int slot, simtime_t now)
+{
+    if (!(p->waiting >> slot & 1)) {
+        p->waiting |= (uint16_t)(1u << slot);
+        p->vl[slot].ctr.wait_since = now;
+    }
+}
+static inline void port_wait_end(struct port *p, int slot, simtime_t now)
+{
+    if (p->waiting >> slot & 1) {
+        p->waiting &= (uint16_t)~(1u << slot);
+        p->vl[slot].ctr.xmit_wait += now - p->vl[slot].ctr.wait_since;
+        p->vl[slot].ctr.wait_since = -1;
+    }
+}
+/* Whether p's transmitter is busy at the current event: a transmission has started whose end
+ * comes after it. */
+static inline int port_busy(const struct fabric *f, const struct port *p)
+{
+    return p->tx_busy && (p->busy_until > f->now || (p->busy_until == f->now && p->done_seq > f->now_seq));
+}
+/* Packets wait for busy transmitter p: make sure the end of its transmission is an event. */
+static inline void port_need_done(struct fabric *f, struct port *p)
+{
+    if (!p->done_sched) {
+        p->done_sched = 1;
+        eventq_push_seq(&f->q, p->busy_until, p->done_seq, EV_TX_DONE, p, 0, 0);
+    }
+}
+/* After an arbitration that left p idle: remember whether packets wait (`work`), and if they
+ * do, wake p when its next credit return lands. */
+void port_watch_credits(struct fabric *f, struct port *p, int work);
 
 static inline struct sw *node_sw(struct node *n)
 {

@@ -60,7 +60,9 @@ static void flow_update(struct fabric *f, struct flow *fl)
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
             ring_insert(f, fl);
-            if (!fl->src->tx_busy)
+            if (port_busy(f, fl->src))
+                port_need_done(f, fl->src);
+            else
                 hca_try_send(f, fl->src);
         }
         return;
@@ -271,10 +273,9 @@ static void inject_account(struct fabric *f, struct port *p, const struct packet
     h->inject_free = start + byterate_time(f->inject_rate, bytes);
 }
 
-void hca_try_send(struct fabric *f, struct port *p)
+/* Arbitrate idle port p (credits up to date) and send a packet if one may go. */
+static void arbitrate(struct fabric *f, struct port *p)
 {
-    if (p->tx_busy || !p->peer)
-        return;
     struct hca_port *h = p->hca;
     if (h->inject_free > f->now) {
         if (!h->wake_pending) {
@@ -287,7 +288,7 @@ void hca_try_send(struct fabric *f, struct port *p)
     if (h->ctrl.head != PKT_NIL) {
         struct packet *c = pkt(&f->pool, h->ctrl.head);
         int slot = fabric_slot(f, c->vl);
-        if (c->vl == VL15 || p->credits[slot] >= c->credits) {
+        if (c->vl == VL15 || p->vl[slot].credits >= c->credits) {
             uint32_t idx = pktq_pop(&h->ctrl, &f->pool);
             c->t_injected = f->now;
             port_transmit(f, p, idx, f->now);
@@ -300,14 +301,11 @@ void hca_try_send(struct fabric *f, struct port *p)
         if (fi == FLOW_NIL)
             continue;
         int vl = fabric_slot_vl(f, slot);
-        if (vl == VL15 || p->credits[slot] >= flow_next_credits(f, &f->flows[fi])) {
+        if (vl == VL15 || p->vl[slot].credits >= flow_next_credits(f, &f->flows[fi])) {
             ready |= 1u << vl;
-            if (p->ctr[slot].wait_since >= 0) {
-                p->ctr[slot].xmit_wait += f->now - p->ctr[slot].wait_since;
-                p->ctr[slot].wait_since = -1;
-            }
-        } else if (p->ctr[slot].wait_since < 0) {
-            p->ctr[slot].wait_since = f->now;
+            port_wait_end(p, slot, f->now);
+        } else {
+            port_wait_begin(p, slot, f->now);
         }
     }
     if (!ready)
@@ -323,7 +321,8 @@ void hca_try_send(struct fabric *f, struct port *p)
         /* A saturating source whose pattern has no destination for it: it goes quiet. */
         fl->active = 0;
         flow_update(f, fl);
-        hca_try_send(f, p);
+        if (!p->tx_busy)
+            arbitrate(f, p);
         return;
     }
     struct packet *x = pkt(&f->pool, idx);
@@ -333,6 +332,24 @@ void hca_try_send(struct fabric *f, struct port *p)
         f->hooks.on_source_send(f, fl, x);
     port_transmit(f, p, idx, f->now);
     flow_update(f, fl);
+}
+
+void hca_try_send(struct fabric *f, struct port *p)
+{
+    if (port_busy(f, p) || !p->peer)
+        return;
+    p->tx_busy = 0;
+    port_absorb_credits(f, p);
+    arbitrate(f, p);
+    /* Packets wait unless every ring and the control path are empty. */
+    struct hca_port *h = p->hca;
+    int work = h->ctrl.head != PKT_NIL;
+    for (int slot = 0; slot < f->nvs && !work; slot++)
+        work = h->ring[slot] != FLOW_NIL;
+    if (!p->tx_busy)
+        port_watch_credits(f, p, work);
+    else if (work || h->inject_free > p->busy_until)
+        port_need_done(f, p); /* the end of the transmission arbitrates, or arms the limit's wake-up */
 }
 
 /* ---- control path ---- */
@@ -357,7 +374,9 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
     f->cnt.created++;
     f->cnt.ctrl_created++;
     pktq_push(&from->hca->ctrl, &f->pool, idx);
-    if (!from->tx_busy)
+    if (port_busy(f, from))
+        port_need_done(f, from);
+    else
         hca_try_send(f, from);
 }
 
@@ -382,6 +401,12 @@ static void message_delivered(struct fabric *f, struct flow *fl, const struct pa
 static void deliver(struct fabric *f, struct port *at, uint32_t idx)
 {
     struct packet *x = pkt(&f->pool, idx);
+    if (x->flow != FLOW_CONTROL && (x->flags & PKT_MEASURED)) {
+        /* The latency counters are scattered over the flows: fetch them while the credits go. */
+        const struct flow_stats *st = &f->flows[x->flow].st;
+        hist_prefetch(&st->net_latency, f->now - x->t_injected);
+        hist_prefetch(&st->e2e_latency, f->now - x->t_created);
+    }
     if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
         f->cnt.misdelivered++;
     port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);

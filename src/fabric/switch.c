@@ -91,7 +91,9 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
     }
     if (f->hooks.on_enqueue)
         f->hooks.on_enqueue(f, in, &s->n.port[out], p);
-    if (!s->n.port[out].tx_busy)
+    if (port_busy(f, &s->n.port[out]))
+        port_need_done(f, &s->n.port[out]);
+    else
         switch_try_send(f, s, out);
 }
 
@@ -133,21 +135,6 @@ static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t
     return -1;
 }
 
-static inline void wait_end(struct port *op, int slot, simtime_t now)
-{
-    struct port_vl_counters *c = &op->ctr[slot];
-    if (c->wait_since >= 0) {
-        c->xmit_wait += now - c->wait_since;
-        c->wait_since = -1;
-    }
-}
-
-static inline void wait_begin(struct port *op, int slot, simtime_t now)
-{
-    if (op->ctr[slot].wait_since < 0)
-        op->ctr[slot].wait_since = now;
-}
-
 /* Give every stalled output another chance. Each word is taken and cleared before its outputs
  * are tried, since an output that still cannot send marks itself stalled again. */
 static void retry_stalled(struct fabric *f, struct sw *s)
@@ -158,47 +145,47 @@ static void retry_stalled(struct fabric *f, struct sw *s)
         while (bits) {
             int o = w * 64 + __builtin_ctzll(bits);
             bits &= bits - 1;
-            if (!s->n.port[o].tx_busy)
-                switch_try_send(f, s, o);
+            switch_try_send(f, s, o);
         }
     }
 }
 
-void switch_try_send(struct fabric *f, struct sw *s, int out)
+/* Arbitrate output `out` (idle, credits up to date) and send a packet if one may go. Returns
+ * whether any input holds a packet for it. */
+static int arbitrate(struct fabric *f, struct sw *s, int out)
 {
     struct port *op = &s->n.port[out];
-    if (op->tx_busy || !op->peer)
-        return;
     int cand[VL_SLOTS];
     uint32_t ready = 0;
-    int read_blocked = 0;
+    int read_blocked = 0, work = 0;
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = req_bits(s, f, out, slot);
         int any = 0;
         for (int w = 0; w < s->words && !any; w++)
             any = bits[w] != 0;
         if (!any) {
-            wait_end(op, slot, f->now);
+            port_wait_end(op, slot, f->now);
             continue;
         }
+        work = 1;
         int credit_blocked = 0;
-        int i = pick_input(f, s, out, slot, op->credits[slot], &credit_blocked, &read_blocked);
+        int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
-            wait_end(op, slot, f->now);
+            port_wait_end(op, slot, f->now);
         } else if (credit_blocked) {
-            wait_begin(op, slot, f->now);
+            port_wait_begin(op, slot, f->now);
         }
     }
     if (!ready) {
         if (read_blocked)
             s->stalled[out >> 6] |= 1ULL << (out & 63);
-        return;
+        return work;
     }
     int vl = vlarb_pick(op->vlarb, &op->arb, ready);
     if (vl < 0)
-        return; /* ready VLs have no weight in either table: they wait (reported at drain) */
+        return work; /* ready VLs have no weight in either table: they wait (reported at drain) */
     int slot = fabric_slot(f, vl), in = cand[slot];
     struct port *ip = &s->n.port[in];
     uint32_t pidx;
@@ -218,7 +205,10 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
             if (h != PKT_NIL) {
                 const struct packet *np = pkt(&f->pool, h);
                 bit_set(req_bits(s, f, np->out_port, fabric_slot(f, np->out_vl)), in);
-                if (!s->n.port[np->out_port].tx_busy && np->out_port != out)
+                struct port *np_out = &s->n.port[np->out_port];
+                if (port_busy(f, np_out))
+                    port_need_done(f, np_out);
+                else if (np->out_port != out)
                     s->stalled[np->out_port >> 6] |= 1ULL << (np->out_port & 63);
             }
         }
@@ -245,6 +235,30 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     /* FIFO: outputs that the new heads of this input ask for may now be able to send. */
     if (s->arch == SWITCH_FIFO)
         retry_stalled(f, s);
+    return work;
+}
+
+void switch_try_send(struct fabric *f, struct sw *s, int out)
+{
+    struct port *op = &s->n.port[out];
+    if (port_busy(f, op) || !op->peer)
+        return;
+    op->tx_busy = 0;
+    port_absorb_credits(f, op);
+    int work = arbitrate(f, s, out);
+    if (!op->tx_busy) {
+        port_watch_credits(f, op, work);
+        return;
+    }
+    /* Sent: if more packets wait for this output, the end of the transmission is an event. */
+    for (int slot = 0; slot < f->nvs; slot++) {
+        const uint64_t *bits = req_bits(s, f, out, slot);
+        for (int w = 0; w < s->words; w++)
+            if (bits[w]) {
+                port_need_done(f, op);
+                return;
+            }
+    }
 }
 
 void switch_read_done(struct fabric *f, struct port *in)

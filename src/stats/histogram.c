@@ -65,6 +65,14 @@ static void ensure(struct histogram *h, int oct)
     h->hi = hi;
 }
 
+void hist_prefetch(const struct histogram *h, int64_t v)
+{
+    int oct, sub;
+    locate(v < 0 ? 0 : v, &oct, &sub);
+    if (oct >= h->lo && oct <= h->hi)
+        __builtin_prefetch(&h->bins[(size_t)(oct - h->lo) * SUB + (size_t)sub], 1);
+}
+
 void hist_add(struct histogram *h, int64_t v)
 {
     if (v < 0)

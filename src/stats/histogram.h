@@ -20,6 +20,8 @@ struct histogram {
 void hist_init(struct histogram *h);
 void hist_free(struct histogram *h);
 void hist_add(struct histogram *h, int64_t v);
+/* Start fetching the counter hist_add(h, v) will increment (a hint; no effect on results). */
+void hist_prefetch(const struct histogram *h, int64_t v);
 void hist_merge(struct histogram *into, const struct histogram *from);
 double hist_mean(const struct histogram *h);
 double hist_stddev(const struct histogram *h);

@@ -107,7 +107,7 @@ void series_sample(struct fabric *f, void *ctx)
                     continue;
                 long used = 0;
                 for (int v = 0; v < f->nvs; v++)
-                    used += pt->rx_used[v];
+                    used += pt->vl[v].rx_used;
                 fprintf(s->ports, ",%ld", used * CREDIT_BYTES);
             }
         }
@@ -155,16 +155,17 @@ static const char *outcome_name(enum run_outcome o)
 
 /* perfquery's counters: data in 4-byte words counted from the LRH through the ICRC (the VCRC
  * is not counted), packets, and PortXmitWait in ticks of 1 ns. */
-static void counters_json(json_t *o, const struct port_vl_counters *c, int n, const struct fabric *f)
+static void counters_json(json_t *o, const struct port_vl *v, int n, const struct fabric *f)
 {
     uint64_t xb = 0, rb = 0, xp = 0, rp = 0;
     simtime_t wait = 0;
     for (int i = 0; i < n; i++) {
-        xb += c[i].xmit_bytes - 2 * c[i].xmit_pkts;
-        rb += c[i].rcv_bytes - 2 * c[i].rcv_pkts;
-        xp += c[i].xmit_pkts;
-        rp += c[i].rcv_pkts;
-        wait += c[i].xmit_wait + (c[i].wait_since >= 0 ? f->now - c[i].wait_since : 0);
+        const struct port_vl_counters *c = &v[i].ctr;
+        xb += c->xmit_bytes - 2 * c->xmit_pkts;
+        rb += c->rcv_bytes - 2 * c->rcv_pkts;
+        xp += c->xmit_pkts;
+        rp += c->rcv_pkts;
+        wait += c->xmit_wait + (c->wait_since >= 0 ? f->now - c->wait_since : 0);
     }
     json_object_set_new(o, "PortXmitData", json_integer((json_int_t)(xb / 4)));
     json_object_set_new(o, "PortRcvData", json_integer((json_int_t)(rb / 4)));
@@ -367,20 +368,20 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(o, "port", json_integer(p));
             json_object_set_new(o, "peer", json_string(pt->peer->node->name));
             json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
-            counters_json(o, pt->ctr, f->nvs, f);
+            counters_json(o, pt->vl, f->nvs, f);
             uint64_t xb = 0;
             for (int v = 0; v < f->nvs; v++)
-                xb += pt->ctr[v].xmit_bytes;
+                xb += pt->vl[v].ctr.xmit_bytes;
             double link_bps = byterate_bps(pt->rate), run_s = (double)f->end / 1e12;
             json_object_set_new(o, "utilisation", json_real(link_bps > 0 && run_s > 0
                 ? round((double)xb * 8.0 / run_s / link_bps * 1e6) / 1e6 : 0.0));
             json_t *vls = json_array();
             for (int v = 0; v < f->nvs; v++) {
-                if (!pt->ctr[v].xmit_pkts && !pt->ctr[v].rcv_pkts)
+                if (!pt->vl[v].ctr.xmit_pkts && !pt->vl[v].ctr.rcv_pkts)
                     continue;
                 json_t *vo = json_object();
                 json_object_set_new(vo, "vl", json_integer(fabric_slot_vl(f, v)));
-                counters_json(vo, &pt->ctr[v], 1, f);
+                counters_json(vo, &pt->vl[v], 1, f);
                 json_array_append_new(vls, vo);
             }
             json_object_set_new(o, "vls", vls);

@@ -92,37 +92,191 @@ static void test_rng_streams(void **state)
     gsl_rng_free(d);
 }
 
-static void check_order(void (*push)(struct eventq *, simtime_t, uint8_t, void *, uint32_t, uint16_t),
-                        int (*pop)(struct eventq *, struct event *))
+/* Pop everything and check (time, scheduling order) order; returns how many left. */
+static int drain_ordered(struct eventq *q, simtime_t after)
 {
-    struct eventq q;
-    eventq_init(&q, 4); /* small, to exercise growth */
-    uint64_t s = 12345;
-    enum { N = 20000 };
-    for (uint32_t i = 0; i < N; i++) {
-        s = rng_mix64(s);
-        push(&q, (simtime_t)(s % 1000), 1, NULL, i, 0);
-    }
-    struct event e, prev = { 0 };
+    struct event e, prev = { .t = after };
     int n = 0;
-    while (pop(&q, &e)) {
-        if (n) {
-            assert_true(e.t >= prev.t);
-            if (e.t == prev.t) /* equal times leave in the order they were scheduled */
-                assert_true(e.a > prev.a);
-        }
+    while (eventq_pop(q, &e)) {
+        assert_true(e.t >= prev.t);
+        if (n && e.t == prev.t) /* equal times leave in the order they were scheduled */
+            assert_true(e.seq > prev.seq);
         prev = e;
         n++;
     }
-    assert_int_equal(n, N);
-    eventq_free(&q);
+    assert_int_equal(eventq_peek_time(q), SIMTIME_NEVER);
+    return n;
 }
 
 static void test_eventq_order(void **state)
 {
     (void)state;
-    check_order(eventq_push, eventq_pop);
-    check_order(eventq4_push, eventq4_pop);
+    struct eventq q;
+    eventq_init(&q, 4); /* small, to exercise growth */
+    struct eventq_heap h;
+    eventq_heap_init(&h, 4);
+    struct eventq_heap4 h4;
+    eventq_heap4_init(&h4);
+    uint64_t s = 12345;
+    enum { N = 20000 };
+    for (uint32_t i = 0; i < N; i++) {
+        s = rng_mix64(s);
+        eventq_push(&q, (simtime_t)(s % 1000), 1, NULL, i, 0);
+        eventq_heap_push(&h, (simtime_t)(s % 1000), 1, NULL, i, 0);
+        eventq_heap4_push(&h4, (simtime_t)(s % 1000), 1, NULL, i, 0);
+    }
+    assert_int_equal(q.n, N);
+    struct event e, eh, e4;
+    for (uint32_t i = 0; i < N; i++) {
+        assert_true(eventq_pop(&q, &e));
+        assert_true(eventq_heap_pop(&h, &eh));
+        assert_true(eventq_heap4_pop(&h4, &e4));
+        assert_true(e.t == eh.t && e.a == eh.a && e.seq == eh.seq);
+        assert_true(e.t == e4.t && e.a == e4.a && e.seq == e4.seq);
+    }
+    assert_false(eventq_pop(&q, &e));
+    assert_false(eventq_heap_pop(&h, &eh));
+    assert_false(eventq_heap4_pop(&h4, &e4));
+    eventq_free(&q);
+    eventq_heap_free(&h);
+    eventq_heap4_free(&h4);
+}
+
+/* The calendar queue against the binary heap on a long random mix of pushes and pops, with
+ * look-aheads spanning ps to ms (the wheel, the overflow heap and re-estimated widths), ties,
+ * and events scheduled at the current time. Every payload field must come back. */
+static void test_eventq_against_heap(void **state)
+{
+    (void)state;
+    struct eventq q;
+    struct eventq_heap h;
+    eventq_init(&q, 16);
+    eventq_heap_init(&h, 16);
+    uint64_t s = 777;
+    simtime_t now = 0;
+    static const simtime_t scale[] = { 1, 100, 5000, 1000000, 3000000000LL };
+    int phase_scale = 2;
+    for (long i = 0; i < 400000; i++) {
+        if (i % 50000 == 0)
+            phase_scale = (int)((uint64_t)i / 50000 % 5); /* the density changes: re-estimates */
+        s = rng_mix64(s);
+        int pushes = q.n < 2000 ? (int)(s % 3) : (int)(s % 2);
+        for (int k = 0; k < pushes; k++) {
+            s = rng_mix64(s);
+            int sc = (s >> 60) < 12 ? phase_scale : (int)((s >> 56) % 5);
+            simtime_t dt = (s >> 8) % 4 == 0 ? 0 : (simtime_t)((s >> 10) % (uint64_t)(3 * scale[sc] + 1));
+            void *obj = (void *)(uintptr_t)(s & 0xfff0);
+            eventq_push(&q, now + dt, (uint8_t)(s % 13), obj, (uint32_t)i, (uint16_t)k);
+            eventq_heap_push(&h, now + dt, (uint8_t)(s % 13), obj, (uint32_t)i, (uint16_t)k);
+        }
+        struct event e, r;
+        int got = eventq_pop(&q, &e), want = eventq_heap_pop(&h, &r);
+        assert_int_equal(got, want);
+        if (!got)
+            continue;
+        assert_true(e.t == r.t && e.seq == r.seq && e.obj == r.obj && e.a == r.a && e.b == r.b &&
+                    e.type == r.type);
+        assert_true(e.t >= now);
+        now = e.t;
+        assert_int_equal(q.n, h.n);
+    }
+    assert_true(q.rebuilds > 0);
+    assert_int_equal(drain_ordered(&q, now), (int)h.n);
+    eventq_free(&q);
+    eventq_heap_free(&h);
+}
+
+/* A burst: many events at one instant (flows starting at t = 0), pushed before and while it
+ * is served, and another far ahead; they leave in scheduling order. */
+static void test_eventq_burst(void **state)
+{
+    (void)state;
+    struct eventq q;
+    eventq_init(&q, 8);
+    enum { B = 30000 };
+    for (uint32_t i = 0; i < B; i++)
+        eventq_push(&q, 0, 1, NULL, i, 0);
+    for (uint32_t i = 0; i < B; i++)
+        eventq_push(&q, 5 * PS_PER_MS, 2, NULL, B + i, 0);
+    struct event e;
+    for (uint32_t i = 0; i < B; i++) {
+        assert_true(eventq_pop(&q, &e));
+        assert_int_equal(e.t, 0);
+        assert_int_equal(e.a, i);
+        if (i % 3 == 0) /* reactions at the same instant go after the burst */
+            eventq_push(&q, 0, 3, NULL, 2 * B + i, 0);
+    }
+    for (uint32_t i = 0; i < B; i += 3) {
+        assert_true(eventq_pop(&q, &e));
+        assert_int_equal(e.t, 0);
+        assert_int_equal(e.a, 2 * B + i);
+    }
+    for (uint32_t i = 0; i < B; i++) {
+        assert_true(eventq_pop(&q, &e));
+        assert_int_equal(e.t, 5 * PS_PER_MS);
+        assert_int_equal(e.a, B + i);
+    }
+    assert_false(eventq_pop(&q, &e));
+    eventq_free(&q);
+}
+
+/* Far-future events (end of run, timers) beside dense near ones, a queue that empties and
+ * refills at an earlier time, and the listing of pending events by type. */
+static void test_eventq_far_and_listing(void **state)
+{
+    (void)state;
+    struct eventq q;
+    eventq_init(&q, 4);
+    eventq_push(&q, 10 * PS_PER_S, 9, NULL, 0, 0);
+    eventq_push(&q, 2 * PS_PER_S, 8, NULL, 1, 0);
+    uint64_t s = 5;
+    for (uint32_t i = 0; i < 10000; i++) {
+        s = rng_mix64(s);
+        eventq_push(&q, (simtime_t)(s % (2 * PS_PER_US)), 1, NULL, 2 + i, 0);
+    }
+    int count[16] = { 0 };
+    for (size_t i = 0; i < q.n; i++)
+        count[eventq_type_at(&q, i)]++;
+    assert_int_equal(count[1], 10000);
+    assert_int_equal(count[8], 1);
+    assert_int_equal(count[9], 1);
+    struct event e;
+    for (int i = 0; i < 10000; i++) {
+        assert_true(eventq_pop(&q, &e));
+        assert_int_equal(e.type, 1);
+    }
+    assert_int_equal(q.n, 2);
+    assert_int_equal(eventq_type_at(&q, 0) + eventq_type_at(&q, 1), 17);
+    assert_int_equal(eventq_peek_time(&q), 2 * PS_PER_S);
+    assert_true(eventq_pop(&q, &e) && e.type == 8);
+    assert_true(eventq_pop(&q, &e) && e.type == 9 && e.t == 10 * PS_PER_S);
+    assert_false(eventq_pop(&q, &e));
+    eventq_push(&q, 7, 4, NULL, 0, 0); /* empty again: any time is accepted */
+    eventq_push(&q, 3, 5, NULL, 0, 0);
+    assert_true(eventq_pop(&q, &e) && e.t == 3);
+    assert_true(eventq_pop(&q, &e) && e.t == 7);
+    eventq_free(&q);
+}
+
+/* A scheduling number reserved early sorts the event as if it had been pushed then. */
+static void test_eventq_reserved_seq(void **state)
+{
+    (void)state;
+    struct eventq q;
+    eventq_init(&q, 4);
+    eventq_push(&q, 100, 1, NULL, 0, 0);
+    uint64_t r = eventq_reserve_seq(&q);
+    eventq_push(&q, 500, 1, NULL, 2, 0);
+    eventq_push(&q, 500, 1, NULL, 3, 0);
+    struct event e;
+    assert_true(eventq_pop(&q, &e) && e.a == 0);
+    eventq_push_seq(&q, 500, r, 1, NULL, 1, 0);
+    for (uint32_t i = 1; i <= 3; i++) {
+        assert_true(eventq_pop(&q, &e));
+        assert_int_equal(e.t, 500);
+        assert_int_equal(e.a, i);
+    }
+    eventq_free(&q);
 }
 
 int main(void)
@@ -130,7 +284,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_byterate),   cmocka_unit_test(test_linkspeed),
         cmocka_unit_test(test_units),      cmocka_unit_test(test_rng_streams),
-        cmocka_unit_test(test_eventq_order),
+        cmocka_unit_test(test_eventq_order),       cmocka_unit_test(test_eventq_against_heap),
+        cmocka_unit_test(test_eventq_burst),       cmocka_unit_test(test_eventq_far_and_listing),
+        cmocka_unit_test(test_eventq_reserved_seq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
