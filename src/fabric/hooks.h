@@ -13,6 +13,7 @@
 #define IBN_HOOKS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct fabric;
 struct port;
@@ -30,6 +31,14 @@ struct fabric_hooks {
     void (*on_source_send)(struct fabric *f, struct flow *fl, struct packet *p);
     /* Results: add the plug-in's counters to the run summary (a jansson object). */
     void (*report)(struct fabric *f, struct json_t *summary);
+    /* Time series (DIR/cc.csv, written by the results writer when series_row is set): the
+     * header line's columns after time_s, and one row's values after the time, each starting
+     * with a comma. Called at every sample. */
+    void (*series_header)(struct fabric *f, FILE *out);
+    void (*series_row)(struct fabric *f, FILE *out);
+    /* End-of-run tables (DIR/cc_ports.csv and DIR/cc_flows.csv): complete CSV files. */
+    void (*table_ports)(struct fabric *f, FILE *out);
+    void (*table_flows)(struct fabric *f, FILE *out);
     void (*destroy)(struct fabric *f);
 };
 
