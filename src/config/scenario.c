@@ -62,7 +62,8 @@ const struct param output_params[] = {
 const struct param flow_params[] = {
     { "name", P_STRING, FOFF(name), NULL, "the flow's name (unique)", NULL, 0, 0 },
     { "src", P_STRING, FOFF(src), NULL, "source adapter (node name, NAME:PORT, or \"*\" for one flow per host)", NULL, 0, 0 },
-    { "dst", P_STRING, FOFF(dst), NULL, "destination adapter, or \"uniform\" (a random other host per message)", NULL, 0, 0 },
+    { "dst", P_STRING, FOFF(dst), "", "destination adapter, or \"uniform\" (a random other host per "
+      "message); leave out when the flow has a `pattern = { kind = ...; }` group", NULL, 0, 0 },
     { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
     { "start", P_TIME, FOFF(start), "0 s", "when the flow starts", NULL, 0, 0 },
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
@@ -127,8 +128,14 @@ static int set_from(struct loader *L, const char *section, const struct param *t
     char text[1024], why[512];
     if (setting_text(s, text, sizeof text))
         return err_at(L, s, "%s.%s must be a single value, not a list or group", section, key);
-    if (param_set(p, obj, text, why, sizeof why))
+    if (param_set(p, obj, text, why, sizeof why)) {
+        /* The parameter's message starts with its key: name it with its section instead. */
+        size_t kl = strlen(key);
+        const char *rest = !strncmp(why, key, kl) ? why + kl : why;
+        if (rest != why && (*rest == ':' || *rest == ' '))
+            return err_at(L, s, "%s.%s%s", section, key, rest);
         return err_at(L, s, "%s.%s: %s", section, key, why);
+    }
     return 0;
 }
 
@@ -214,6 +221,15 @@ static int read_flows(struct loader *L, const config_setting_t *list, struct sce
         for (int k = 0; k < config_setting_length(g); k++) {
             const config_setting_t *s = config_setting_get_elem(g, k);
             const char *key = config_setting_name(s);
+            if (!strcmp(key, "pattern")) {
+                char why[256];
+                if (params_set_defaults(pattern_params, &fd->pat, why, sizeof why))
+                    ibn_panic("bad built-in pattern default: %s", why);
+                if (read_group(L, s, "flow.pattern", pattern_params, &fd->pat))
+                    return -1;
+                fd->has_pattern = 1;
+                continue;
+            }
             int rc = params_find(flow_params, key) ? set_from(L, "flow", flow_params, fd, s)
                      : params_find(arrival_params, key) ? set_from(L, "flow", arrival_params, &fd->arr, s)
                                                         : -2;
@@ -229,6 +245,12 @@ static int read_flows(struct loader *L, const config_setting_t *list, struct sce
         for (const struct param *p = flow_params; p->key; p++)
             if (!p->def && !*(char **)((char *)fd + p->offset))
                 return ibn_err_at(L->e, L->file, fd->line, "flow %d has no %s (%s)", i + 1, p->key, p->help);
+        if (!*fd->dst && !fd->has_pattern)
+            return ibn_err_at(L->e, L->file, fd->line, "flow %s has no destination: give dst = \"H2\" "
+                              "or \"uniform\", or a pattern = { kind = \"...\"; } group", fd->name);
+        if (*fd->dst && fd->has_pattern)
+            return ibn_err_at(L->e, L->file, fd->line, "flow %s has both dst and a pattern: give one",
+                              fd->name);
         for (int j = 0; j < sc->nflows - 1; j++)
             if (!strcmp(sc->flows[j].name, fd->name))
                 return ibn_err_at(L->e, L->file, fd->line, "two flows are named \"%s\"", fd->name);
@@ -383,7 +405,8 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
     if (!dot)
         return ibn_err_set(e, "-s %s: expected section.key=value (e.g. switch.arch=fifo)", text);
     *dot = 0;
-    const char *section = buf, *key = dot + 1;
+    const char *section = buf;
+    char *key = dot + 1;
     char why[512];
     if (!strcmp(section, "flows")) {
         char *dot2 = strrchr(key, '.');
@@ -391,12 +414,26 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return ibn_err_set(e, "-s %s: expected flows.NAME.key=value or flows.*.key=value", text);
         *dot2 = 0;
         const char *fname = key, *fkey = dot2 + 1;
+        int in_pattern = 0;
+        size_t fl_len = strlen(key);
+        if (fl_len > 8 && !strcmp(key + fl_len - 8, ".pattern")) {
+            key[fl_len - 8] = 0;
+            in_pattern = 1;
+        }
         int hit = 0;
         for (int i = 0; i < sc->nflows; i++) {
             struct flow_desc *fd = &sc->flows[i];
             if (strcmp(fname, "*") && strcmp(fname, fd->name))
                 continue;
             hit = 1;
+            if (in_pattern) {
+                const struct param *pp = params_find(pattern_params, fkey);
+                if (!fd->has_pattern || !pp)
+                    return ibn_err_set(e, "-s %s: flow %s has no pattern key \"%s\"", text, fd->name, fkey);
+                if (param_set(pp, &fd->pat, value, why, sizeof why))
+                    return ibn_err_set(e, "-s %s: %s", text, why);
+                continue;
+            }
             const struct param *p = params_find(flow_params, fkey);
             void *obj = fd;
             if (!p) {
@@ -549,6 +586,8 @@ void scenario_free(struct scenario *sc)
     for (int i = 0; i < sc->nflows; i++) {
         params_free(flow_params, &sc->flows[i]);
         params_free(arrival_params, &sc->flows[i].arr);
+        if (sc->flows[i].has_pattern)
+            params_free(pattern_params, &sc->flows[i].pat);
     }
     free(sc->flows);
     if (sc->ccp)
@@ -764,6 +803,11 @@ void scenario_write(const struct scenario *sc, FILE *out)
         fprintf(out, "  {\n");
         write_table(out, "    ", flow_params, &sc->flows[i]);
         write_table(out, "    ", arrival_params, &sc->flows[i].arr);
+        if (sc->flows[i].has_pattern) {
+            fprintf(out, "    pattern = {\n");
+            write_table(out, "      ", pattern_params, &sc->flows[i].pat);
+            fprintf(out, "    };\n");
+        }
         fprintf(out, "  }%s\n", i + 1 < sc->nflows ? "," : "");
     }
     fprintf(out, ");\n");

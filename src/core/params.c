@@ -24,7 +24,7 @@ static int bounds(const struct param *p, double v, const char *text, char *why, 
     return 0;
 }
 
-int param_set(const struct param *p, void *obj, const char *text, char *why, size_t whylen)
+static int parse_value(const struct param *p, void *obj, const char *text, char *why, size_t whylen)
 {
     char *end;
     switch (p->type) {
@@ -121,6 +121,13 @@ int param_set(const struct param *p, void *obj, const char *text, char *why, siz
     }
     snprintf(why, whylen, "%s: unknown parameter type", p->key);
     return -1;
+}
+
+int param_set(const struct param *p, void *obj, const char *text, char *why, size_t whylen)
+{
+    if (parse_value(p, obj, text, why, whylen))
+        return -1;
+    return p->check ? p->check((const char *)obj + p->offset, why, whylen) : 0;
 }
 
 void param_format(const struct param *p, const void *obj, char *buf, size_t len)

@@ -28,9 +28,12 @@ struct param {
     const char *help;
     const char *const *choices;  /* P_ENUM: NULL-terminated names */
     double min, max;             /* P_INT, P_DOUBLE: inclusive bounds when min < max */
+    /* Optional: a further check of the parsed value (e.g. an MTU must be a power of two);
+     * returns -1 and writes what is expected into why. */
+    int (*check)(const void *field, char *why, size_t whylen);
 };
 
-#define PARAM_END { NULL, 0, 0, NULL, NULL, NULL, 0, 0 }
+#define PARAM_END { NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL }
 
 /* Parse `text` into the field of `obj` described by p. On failure returns -1 and writes into
  * `why` what was expected (without any file:line: the caller adds the place). */

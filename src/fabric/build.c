@@ -76,7 +76,13 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     fl->name = xstrdup(name);
     fl->src_host = src;
     fl->src = f->hosts[src].port;
-    if (!strcmp(d->dst, "uniform")) {
+    if (d->has_pattern) {
+        if (f->nhosts < 2)
+            return ibn_err_at(e, d->file, d->line, "flow %s: a pattern needs at least two hosts", name);
+        fl->pattern = 2;
+        fl->pat = f->patterns[f->npatterns - 1];
+        fl->dst_host = -1;
+    } else if (!strcmp(d->dst, "uniform")) {
         if (f->nhosts < 2)
             return ibn_err_at(e, d->file, d->line, "flow %s: a uniform destination needs at least two hosts", name);
         fl->pattern = 1;
@@ -232,13 +238,29 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     for (int i = 0; i < d->nflows; i++)
         total += strcmp(d->flows[i].src, "*") ? 1 : f->nhosts;
     f->flows = xcalloc((size_t)total + 1, sizeof *f->flows);
+    f->patterns = xcalloc((size_t)d->nflows + 1, sizeof *f->patterns);
     for (int i = 0; i < d->nflows; i++) {
         const struct flow_desc *fd = &d->flows[i];
+        if (fd->has_pattern) {
+            /* One pattern state for all flows of this entry: roles and hot spots are shared. */
+            struct pattern *pt = xcalloc(1, sizeof *pt);
+            char key[300];
+            snprintf(key, sizeof key, "pattern/%s", fd->name);
+            gsl_rng *setup = rng_stream(f->seed, key);
+            int rc = pattern_init(pt, &fd->pat, f->nhosts, setup, e);
+            gsl_rng_free(setup);
+            if (rc) {
+                free(pt);
+                return ibn_err_prefix(e, "%s:%d: flow %s: pattern: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
+            }
+            f->patterns[f->npatterns++] = pt;
+        }
         if (!strcmp(fd->src, "*")) {
             for (int h = 0; h < f->nhosts; h++) {
                 char name[300];
                 snprintf(name, sizeof name, "%s@%s", fd->name, f->hosts[h].node->name);
-                if (!strcmp(fd->dst, f->hosts[h].node->name))
+                if (!fd->has_pattern && !strcmp(fd->dst, f->hosts[h].node->name))
                     continue; /* a host does not send to itself */
                 if (add_flow(f, fd, name, h, e))
                     return -1;
@@ -298,6 +320,11 @@ void fabric_free(struct fabric *f)
         hist_free(&fl->st.msg_latency);
     }
     free(f->flows);
+    for (int i = 0; i < f->npatterns; i++) {
+        pattern_free(f->patterns[i]);
+        free(f->patterns[i]);
+    }
+    free(f->patterns);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)

@@ -8,16 +8,20 @@
 #include "routing/lft.h"
 #include "topology/topo.h"
 #include "traffic/arrival.h"
+#include "traffic/pattern.h"
 
 /* A flow as the scenario states it. src "*" makes one flow per host, named NAME@HOST. */
 struct flow_desc {
     char *name;
     char *src;        /* host (CA node) name, optionally "NAME:PORT" */
-    char *dst;        /* host name, or "uniform" for uniformly random other hosts */
+    char *dst;        /* host name, "uniform" (a random other host per message), or "" with a
+                       * pattern */
     long long sl;
     simtime_t start, stop;
     double load;      /* if > 0: offered load as a fraction of the source link's data rate */
     struct arrival_desc arr;
+    int has_pattern;  /* destinations from a pattern shared by all flows of this entry */
+    struct pattern_desc pat;
     const char *file; /* where it was declared, for errors */
     int line;
 };

@@ -27,6 +27,7 @@
 #include "fabric/vlarb.h"
 #include "stats/histogram.h"
 #include "traffic/arrival.h"
+#include "traffic/pattern.h"
 
 #define MAX_VLS 15   /* data VLs 0..14 */
 #define VL_SLOTS 16  /* data VLs plus VL15 (slot 15) */
@@ -122,7 +123,8 @@ struct flow {
     struct port *src;        /* source adapter port */
     int src_host;            /* index into fabric.hosts */
     int dst_host;            /* fixed destination host, or -1 for a pattern */
-    int pattern;             /* 0 fixed, 1 uniform over the other hosts */
+    int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat` */
+    struct pattern *pat;     /* shared by the flows of one scenario entry */
     uint8_t sl, vl;
     uint8_t active;          /* started and not stopped */
     uint8_t ready;           /* in its port's ready ring */
@@ -225,6 +227,8 @@ struct fabric {
     int max_lid;
     uint32_t nflows;
     struct flow *flows;
+    int npatterns;
+    struct pattern **patterns;
     struct fabric_hooks hooks;
     struct fabric_counts cnt;
     /* Run control. */

@@ -89,10 +89,13 @@ static uint16_t host_lid(const struct fabric *f, int host)
     return f->hosts[host].port->lid;
 }
 
+/* Destination host of the flow's next message, or -1 when the pattern gives this host none. */
 static int pick_dest(struct fabric *f, struct flow *fl)
 {
-    if (!fl->pattern)
+    if (fl->pattern == 0)
         return fl->dst_host;
+    if (fl->pattern == 2)
+        return pattern_dest(fl->pat, fl->src_host, f->now, fl->rng);
     int d = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(f->nhosts - 1));
     return d >= fl->src_host ? d + 1 : d;
 }
@@ -138,9 +141,14 @@ void flow_message(struct fabric *f, struct flow *fl)
         m->created = f->now;
         m->deadline = deadline ? f->now + deadline : 0;
         m->bytes = bytes;
-        m->dst_lid = host_lid(f, pick_dest(f, fl));
-        fl->qn++;
-        flow_update(f, fl);
+        int dst = pick_dest(f, fl);
+        if (dst >= 0) {
+            m->dst_lid = host_lid(f, dst);
+            fl->qn++;
+            flow_update(f, fl);
+        } else {
+            fl->st.msgs_offered--; /* the pattern gives this host nothing to send now */
+        }
     }
     draw_next(f, fl, &fl->next_draw);
     simtime_t t = f->now + fl->next_draw.gap;
@@ -157,10 +165,13 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
             fl->qhead = (fl->qhead + 1) % fl->qcap;
             fl->qn--;
         } else { /* saturating source: a new message now */
+            int dst = pick_dest(f, fl);
+            if (dst < 0) /* the pattern gives this host nothing: it stays silent */
+                return PKT_NIL;
             fl->cur.created = f->now;
             fl->cur.deadline = 0;
             fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
-            fl->cur.dst_lid = host_lid(f, pick_dest(f, fl));
+            fl->cur.dst_lid = host_lid(f, dst);
             fl->st.msgs_offered++;
         }
         fl->cur_left = fl->cur.bytes;
@@ -265,6 +276,13 @@ void hca_try_send(struct fabric *f, struct port *p)
     struct flow *fl = &f->flows[h->ring[slot]];
     h->ring[slot] = fl->ring_next; /* round robin: the next flow goes first next time */
     uint32_t idx = flow_make_packet(f, fl);
+    if (idx == PKT_NIL) {
+        /* A saturating source whose pattern has no destination for it: it goes quiet. */
+        fl->active = 0;
+        flow_update(f, fl);
+        hca_try_send(f, p);
+        return;
+    }
     struct packet *x = pkt(&f->pool, idx);
     vlarb_charge(p->vlarb, &p->arb, vl, x->wire_bytes);
     inject_account(f, p, x);

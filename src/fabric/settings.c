@@ -9,11 +9,21 @@
 
 #define OFF(field) offsetof(struct fabric_settings, field)
 
+static int check_mtu(const void *field, char *why, size_t whylen)
+{
+    long long m = *(const long long *)field;
+    if (m == 256 || m == 512 || m == 1024 || m == 2048 || m == 4096)
+        return 0;
+    snprintf(why, whylen, "mtu must be an IB MTU (256, 512, 1024, 2048 or 4096), got %lld", m);
+    return -1;
+}
+
 static const char *const arch_names[] = { "voq", "fifo", NULL };
 static const char *const basis_names[] = { "payload", "wire", NULL };
 
 const struct param fabric_params[] = {
-    { "mtu", P_INT, OFF(mtu), "2048", "IB MTU in bytes (256, 512, 1024, 2048, 4096)", NULL, 256, 4096 },
+    { "mtu", P_INT, OFF(mtu), "2048", "IB MTU in bytes (256, 512, 1024, 2048, 4096)", NULL, 256, 4096,
+      check_mtu },
     { "vls", P_INT, OFF(nvls), "1", "data VLs in use (1-15); VL15 is always there", NULL, 1, 15 },
     { "grh", P_BOOL, OFF(grh), "false", "packets carry a 40-byte global route header", NULL, 0, 0 },
     { "credit_delay", P_TIME, OFF(credit_delay), "0 ns",

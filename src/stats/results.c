@@ -208,7 +208,9 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(fl->name));
         json_object_set_new(o, "src", json_string(fl->src->node->name));
-        json_object_set_new(o, "dst", json_string(fl->pattern ? "uniform" : f->hosts[fl->dst_host].node->name));
+        json_object_set_new(o, "dst", json_string(fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
+                                                  : fl->pattern ? "uniform"
+                                                                : f->hosts[fl->dst_host].node->name));
         json_object_set_new(o, "sl", json_integer(fl->sl));
         json_object_set_new(o, "vl", json_integer(fl->vl));
         json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
@@ -306,7 +308,9 @@ void results_print(FILE *out, struct fabric *f, const struct run_report *r)
         total += g;
         if (i < 20)
             fprintf(out, "%-24s %-10s %-10s %12.4f %14.0f %14.0f\n", fl->name, fl->src->node->name,
-                    fl->pattern ? "uniform" : f->hosts[fl->dst_host].node->name, g,
+                    fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
+                    : fl->pattern    ? "uniform"
+                                     : f->hosts[fl->dst_host].node->name, g,
                     hist_quantile(&fl->st.net_latency, 0.5) / 1e3,
                     hist_quantile(&fl->st.net_latency, 0.99) / 1e3);
     }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bad_input.sh: malformed scenarios, options and topologies give a clear error naming the file,
+# the line and what was expected, and exit status 2; never a crash or a silent default.
+# Arguments: the ibnetsim binary, the source directory.
+set -uo pipefail
+bin=$1 src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+# expect NAME PATTERN -- ARGS...: the command must exit 2 and print PATTERN on stderr.
+expect() {
+  local name=$1 pattern=$2; shift 3
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ $rc -ne 2 ] || ! grep -q -- "$pattern" "$tmp/err"; then
+    echo "FAIL: $name: exit $rc, stderr:"; cat "$tmp/err"; fails=$((fails+1))
+  else
+    echo "ok: $name: $(head -1 "$tmp/err")"
+  fi
+}
+good='topology = { generator = "single_switch"; args = "ports=4"; };
+flows = ( { name = "F"; src = "H1"; dst = "H2"; kind = "saturate"; } );'
+printf '%s\nsimulation = { duration = "1 ms"; durtion = "2 ms"; };\n' "$good" > "$tmp/unknown_key.cfg"
+expect "unknown key" 'unknown_key.cfg:3: unknown key "durtion" in simulation (expected one of:' -- run "$tmp/unknown_key.cfg" -o "$tmp/r"
+printf '%s\nswitch = {\n  arch = "vqo";\n};\n' "$good" > "$tmp/bad_enum.cfg"
+expect "bad value" 'bad_enum.cfg:4: switch.arch expects one of: voq, fifo; got "vqo"' -- run "$tmp/bad_enum.cfg" -o "$tmp/r"
+printf '%s\nsimulation = { duration = "10"; };\n' "$good" > "$tmp/no_unit.cfg"
+expect "time without unit" 'no_unit.cfg:3: simulation.duration: "10" has no unit' -- run "$tmp/no_unit.cfg" -o "$tmp/r"
+printf '%s\nfabric = { mtu = 3000; };\n' "$good" > "$tmp/mtu.cfg"
+expect "bad MTU" 'mtu.cfg:3: fabric.mtu must be an IB MTU' -- run "$tmp/mtu.cfg" -o "$tmp/r"
+expect "missing file" 'nosuch.cfg: cannot open the scenario file' -- run "$tmp/nosuch.cfg" -o "$tmp/r"
+printf 'topology = { file = "missing.topo"; };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' > "$tmp/missing_topo.cfg"
+expect "missing topology file" 'missing.topo' -- run "$tmp/missing_topo.cfg" -o "$tmp/r"
+printf 'topology = { switches = ["S1"]; links = ( "S1:1 H1:1", "S1:2 H2" ); };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' > "$tmp/dangling.cfg"
+expect "dangling link" 'dangling.cfg:1: topology.links entry 2 "S1:2 H2": expected "NODE:PORT NODE:PORT' -- run "$tmp/dangling.cfg" -o "$tmp/r"
+printf 'topology = { switches = ["S1"]; links = ( "S1:1 H1:1", "S1:1 H2:1" ); };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' > "$tmp/twice.cfg"
+expect "port cabled twice" 'S1 port 1 is already cabled to H1 port 1' -- run "$tmp/twice.cfg" -o "$tmp/r"
+printf 'topology = { switches = ["S1", "S2"]; links = ( "S1:1 H1:1", "S2:1 H2:1" ); };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' > "$tmp/split.cfg"
+expect "disconnected fabric" 'the fabric is not connected' -- run "$tmp/split.cfg" -o "$tmp/r"
+printf '%s\nsimulation = { duration = ; };\n' "$good" > "$tmp/syntax.cfg"
+expect "syntax error" 'syntax.cfg:3: syntax error' -- run "$tmp/syntax.cfg" -o "$tmp/r"
+printf 'topology = { generator = "single_switch"; args = "ports=4"; };\nflows = ( { name = "F"; src = "H1"; dst = "H9"; } );\n' > "$tmp/nohost.cfg"
+expect "unknown destination" 'nohost.cfg:2: flow F: destination "H9" is not a host' -- run "$tmp/nohost.cfg" -o "$tmp/r"
+printf '%s\n' "$good" > "$tmp/good.cfg"
+expect "bad override" '\-s switch.speedup=fast: speedup expects a number' -- run "$tmp/good.cfg" -o "$tmp/r" -s switch.speedup=fast
+expect "unknown override section" 'unknown section "swich"' -- run "$tmp/good.cfg" -o "$tmp/r" -s swich.arch=voq
+expect "unknown command" 'unknown command' -- frobnicate
+if [ $fails -ne 0 ]; then echo "$fails bad-input checks failed"; exit 1; fi
