@@ -7,11 +7,13 @@ int cmd_run(int argc, char **argv);
 int cmd_topo(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
     { "topo", "generate, convert and describe topologies", cmd_topo },
     { "route", "compute, dump and check routes (minhop, updn, ftree, ...)", cmd_route },
     { "model", "solve an analytic queueing model (GE, credit chain, thresholds, M/M/1/K ...)", cmd_model },
+    { "repro", "run reproductions of the seed works and print paper vs ibnetsim", cmd_repro },
     { NULL, NULL, NULL },
 };

@@ -210,6 +210,7 @@ struct fabric_call {
 struct host {
     struct node *node;
     struct port *port;
+    uint64_t rcv_payload;    /* data payload bytes delivered here in the measured period */
 };
 
 struct fabric {

@@ -334,6 +334,7 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             fl->st.pkts_delivered++;
             fl->st.bytes_delivered += x->payload;
             fl->st.interval_bytes += x->payload;
+            f->hosts[at->hca->host].rcv_payload += x->payload;
             if (x->flags & PKT_LAST)
                 fl->st.msgs_delivered++;
         }
