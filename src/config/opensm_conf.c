@@ -235,7 +235,13 @@ int opensm_conf_load(const char *path, struct ibcc_desc *cc, struct qos_desc *qo
         /* Any other key belongs to another OpenSM feature. */
     }
     fclose(fp);
+    /* The general qos_* keys first, then the per-port-type ones, which refine them. */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; !rc && i < nq; i++) {
+        int specific = !strncmp(qk[i].key, "qos_ca_", 7) || !strncmp(qk[i].key, "qos_swe_", 8) ||
+                       !strncmp(qk[i].key, "qos_sw0_", 8) || !strncmp(qk[i].key, "qos_rtr_", 8);
+        if (specific != pass)
+            continue;
         r.line = qk[i].line;
         int applied = 0;
         struct qos_desc scratch;
