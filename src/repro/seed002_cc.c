@@ -217,6 +217,8 @@ static int run_timer(struct repro_table *t, struct ibn_err *e)
 }
 
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 
 const struct repro repro_list[] = {
     { "s1", "seed 002 Papers I/III scenario 1 with CC on vs off (victim, contributor shares)", run_s1 },
@@ -225,5 +227,9 @@ const struct repro repro_list[] = {
     { "timer", "seed 002 Paper III CCTI_Timer sweep (victim, treatment variation)", run_timer },
     { "paper4", "seed 002 Paper IV silent forest on the 648-node fat tree (CC off vs on)",
       repro_seed002_paper4 },
+    { "windy", "seed 002 Paper IV windy forest, 25 % B nodes, p = 0, 0.1, 0.6 (CC off vs on)",
+      repro_seed002_windy },
+    { "moving", "seed 002 Paper IV moving trees, lifetimes 10, 2, 1 ms (CC off vs on)",
+      repro_seed002_moving },
     { NULL, NULL, NULL },
 };
