@@ -370,7 +370,7 @@ static int read_cc(struct loader *L, const config_setting_t *g, struct scenario 
     if (os) {
         if (config_setting_type(os) != CONFIG_TYPE_STRING)
             return err_at(L, os, "cc.opensm_conf must be a file name");
-        if (cc_opensm(sc, config_setting_get_string(os), L->e))
+        if (*config_setting_get_string(os) && cc_opensm(sc, config_setting_get_string(os), L->e))
             return ibn_err_prefix(L->e, "%s:%d: cc.opensm_conf: ", L->file,
                                   (int)config_setting_source_line(os));
     }
@@ -384,7 +384,7 @@ static int read_cc(struct loader *L, const config_setting_t *g, struct scenario 
             return -1;
     }
     const struct param *op = params_find(sc->ccp->params, "opensm_conf");
-    if (os && op) { /* keep the path usable from the results folder */
+    if (os && op && *config_setting_get_string(os)) { /* keep the path usable from the results folder */
         char *full = relative_to(sc->path, config_setting_get_string(os)), why[256];
         param_set(op, sc->cc_desc, full, why, sizeof why);
         free(full);
@@ -460,7 +460,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             sc->cc_plugin_given = 1;
             return cc_select(sc, value, e) ? ibn_err_prefix(e, "-s %s: ", text) : 0;
         }
-        if (!strcmp(key, "opensm_conf") && cc_opensm(sc, value, e))
+        if (!strcmp(key, "opensm_conf") && *value && cc_opensm(sc, value, e))
             return ibn_err_prefix(e, "-s %s: ", text);
         const struct param *p = params_find(sc->ccp->params, key);
         if (!p) {
