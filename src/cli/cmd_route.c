@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/topo_arg.h"
+#include "routing/lft_build.h"
 #include "routing/lft_dump.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
@@ -17,7 +18,7 @@ static void usage(FILE *f)
             "usage: ibnetsim route compute TOPO [-e ENGINE | --lfts DUMP] [options] [-o LFT_DUMP]\n"
             "       ibnetsim route check TOPO (-e ENGINE [options] | --lfts LFT_DUMP)\n"
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
-            "                            [--deadlock-free]\n"
+            "                            [--deadlock-free] [--ports CSV]\n"
             "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
             "       ibnetsim route list\n\n"
             "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
@@ -29,19 +30,22 @@ static void usage(FILE *f)
             "         (such as the opensm-lfts.dump OpenSM wrote) and prints: validity (every\n"
             "         route reaches its destination without a loop), hop counts, the most\n"
             "         routes on any switch port, and the channel-dependency deadlock check with\n"
-            "         the cycle it finds. --lid-matrix compares the topology's min-hop tables with\n"
-            "         OpenSM's opensm-lid-matrix.dump; --compare reports how many entries differ\n"
+            "         the cycle it finds. --lid-matrix compares the hop tables (min-hop, or updn's\n"
+            "         legal-path table with -e updn) with OpenSM's opensm-lid-matrix.dump;\n"
+            "         --compare reports how many entries differ\n"
             "         from another dump and both route-per-port maxima. Exit status 1 when a\n"
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
+            "         --ports CSV writes the routes leaving every cabled switch port.\n"
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
-            "         'best3' for updn_tree), --tie lowest|highest|balance (spf), --lmc N\n"
+            "         'best3'), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
 
 struct opts {
-    const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b;
+    const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
     int lmc, deadlock_free;
     uint64_t seed;
     struct route_opts ro;
@@ -90,22 +94,63 @@ static int do_check(struct opts *o, const struct topo *t)
     } else {
         printf("valid: yes\n");
         printf("routes: %ld\n", s.routes);
-        printf("max switch hops: %d\n", s.max_hops);
+        printf("max switches per route: %d\n", s.max_hops);
         printf("avg switches per route: %.4f\n", s.avg_hops);
         printf("max routes on a port: %ld (%s port %d)\n", s.max_port_routes,
                t->node[s.max_port_node].name, s.max_port);
         printf("max routes on a switch-switch port: %ld (%s port %d)\n", s.max_isl_routes,
                t->node[s.max_isl_node].name, s.max_isl_port);
+        printf("routes by switches traversed:");
+        for (int k = 0; k < 64; k++)
+            if (s.hop_hist[k])
+                printf(" %d:%ld", k, s.hop_hist[k]);
+        printf("\n");
+        if (o->ports) {
+            FILE *f = fopen(o->ports, "w");
+            if (!f) {
+                fprintf(stderr, "ibnetsim route check: cannot create %s\n", o->ports);
+                rc = 2;
+            } else {
+                fprintf(f, "switch,port,peer,peer_port,routes\n");
+                for (int i = 0; i < t->nnodes; i++) {
+                    if (t->node[i].type != TOPO_SWITCH)
+                        continue;
+                    for (int p = 1; p <= t->node[i].nports; p++) {
+                        const struct topo_port *x = &t->node[i].port[p];
+                        if (x->peer_node < 0)
+                            continue;
+                        fprintf(f, "\"%s\",%d,\"%s\",%d,%ld\n", t->node[i].name, p,
+                                t->node[x->peer_node].name, x->peer_port,
+                                s.port_routes[s.port_off[i] + p]);
+                    }
+                }
+                fclose(f);
+                printf("routes per port: written to %s\n", o->ports);
+            }
+        }
     }
     char cycle[2048];
-    int dl = route_deadlock_check(t, &l, NULL, cycle, sizeof cycle);
+    if (l.dlid_vl)
+        printf("virtual lanes: %d (per destination LID)\n", l.nvl);
+    int dl = route_deadlock_check(t, &l, l.dlid_vl, cycle, sizeof cycle);
     printf("deadlock: %s%s\n", dl ? "cycle: " : "none (channel dependency graph acyclic)",
            dl ? cycle : "");
     if (dl && o->deadlock_free)
         rc = 1;
     if (o->lidm) {
-        int rows;
-        if (lid_matrix_compare(o->lidm, t, &rows, &e)) {
+        int rows, lrc;
+        if (!o->lfts && !strcmp(o->engine, "updn")) {
+            struct hoptab h;
+            char note[256];
+            lrc = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
+            if (!lrc) {
+                lrc = lid_matrix_compare(o->lidm, t, &h, &rows, &e);
+                hoptab_free(&h);
+            }
+        } else {
+            lrc = lid_matrix_compare(o->lidm, t, NULL, &rows, &e);
+        }
+        if (lrc) {
             printf("lid matrix: differs: %s\n", e.msg);
             rc = 1;
         } else {
@@ -142,8 +187,7 @@ static int do_check(struct opts *o, const struct topo *t)
         }
         lfts_free(&c);
     }
-    if (!rc || s.port_routes)
-        route_stats_free(&s);
+    route_stats_free(&s); /* zeroed when the routes did not check */
     lfts_free(&l);
     return rc;
 }
@@ -213,10 +257,14 @@ int cmd_route(int argc, char **argv)
             o.lidm = argv[++i];
         else if (!strcmp(a, "--compare") && more)
             o.compare = argv[++i];
+        else if (!strcmp(a, "--ports") && more)
+            o.ports = argv[++i];
         else if (!strcmp(a, "--roots") && more)
             o.ro.roots = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
+        else if (!strcmp(a, "--max-vls") && more)
+            o.ro.max_vls = atoi(argv[++i]);
         else if (!strcmp(a, "--seed") && more)
             o.seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--lmc") && more) {

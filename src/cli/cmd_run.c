@@ -15,6 +15,7 @@
 #include "cc/cc.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
+#include "stats/latency_csv.h"
 #include "stats/results.h"
 
 static volatile int interrupted;
@@ -28,7 +29,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q]\n\n"
+            "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q] [--check]\n\n"
             "Runs the scenario and writes its results into DIR (default: runs/NAME, NAME being the\n"
             "scenario file's name without .cfg):\n"
             "  scenario.cfg   the resolved scenario: every key, defaults made explicit\n"
@@ -43,9 +44,10 @@ static void usage(FILE *f)
             "  -s KEY=VALUE   override a scenario key, e.g. -s switch.arch=fifo, -s simulation.seed=2,\n"
             "                 -s flows.F1.rate=\"5 Gb/s\", -s flows.*.msg_size=4096\n"
             "  -o DIR         the results folder (created if needed)\n"
-            "  -q             no summary on standard output, no progress line\n\n"
+            "  -q             no summary on standard output, no progress line\n"
+            "  --check        only load the scenario and build the fabric, then stop\n\n"
             "Exit status: 0 success, 1 the run broke a model invariant or did not drain, 2 bad input.\n"
-            "The scenario format is described in docs/scenario.md.\n");
+            "The scenario format is described in docs/scenario.md; `ibnetsim keys` lists every key.\n");
 }
 
 static int mkdirs(const char *dir)
@@ -153,7 +155,7 @@ static json_t *settings_json(const struct scenario *sc)
 int cmd_run(int argc, char **argv)
 {
     const char *scen = NULL, *outdir = NULL;
-    int quiet = 0, nover = 0;
+    int quiet = 0, nover = 0, check_only = 0;
     char **over = calloc((size_t)argc + 1, sizeof *over);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -168,6 +170,8 @@ int cmd_run(int argc, char **argv)
             outdir = argv[++i];
         } else if (!strcmp(argv[i], "-q")) {
             quiet = 1;
+        } else if (!strcmp(argv[i], "--check")) {
+            check_only = 1;
         } else if (argv[i][0] == '-' || scen) {
             fprintf(stderr, "ibnetsim run: unexpected argument \"%s\"\n\n", argv[i]);
             usage(stderr);
@@ -210,13 +214,23 @@ int cmd_run(int argc, char **argv)
     struct fabric f;
     memset(&f, 0, sizeof f);
     if (scenario_topology(&sc, &t, &l, &e) || scenario_run_desc(&sc, &t, &d, &e) ||
-        fabric_build(&f, &t, &l, &d, &e) || cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
+        fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e) ||
+        cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         fabric_free(&f);
         lfts_free(&l);
         topo_free(&t);
         scenario_free(&sc);
         return 2;
+    }
+    if (check_only) {
+        printf("%s: the scenario loads and the fabric builds (%d nodes, %d hosts, %u flows)\n", scen,
+               f.nnodes, f.nhosts, f.nflows);
+        fabric_free(&f);
+        lfts_free(&l);
+        topo_free(&t);
+        scenario_free(&sc);
+        return 0;
     }
     if (mkdirs(dir)) {
         fprintf(stderr, "ibnetsim run: cannot create the results folder %s: %s\n", dir, strerror(errno));
@@ -234,7 +248,8 @@ int cmd_run(int argc, char **argv)
 
     struct observer_ctx oc;
     memset(&oc, 0, sizeof oc);
-    if (series_open(&oc.series, &f, dir, sc.out.flow_series, sc.out.port_series, &e)) {
+    if (series_open(&oc.series, &f, dir, sc.out.flow_series, sc.out.port_series,
+                    sc.out.contributors, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         return 2;
     }
@@ -254,8 +269,8 @@ int cmd_run(int argc, char **argv)
     double wall = since(&oc.prog.start);
     if (oc.prog.on && wall >= 1.0)
         fprintf(stderr, "\n");
+    json_t *j = results_summary(&f, &rep, settings_json(&sc), &oc.series);
     series_close(&oc.series);
-    json_t *j = results_summary(&f, &rep, settings_json(&sc));
     if (f.hooks.report)
         f.hooks.report(&f, j);
     struct ibn_err te;
@@ -264,6 +279,8 @@ int cmd_run(int argc, char **argv)
     snprintf(path, sizeof path, "%s/summary.json", dir);
     struct ibn_err we;
     int werr = results_write_json(j, path, &we);
+    if (!werr)
+        werr = latency_csv_write(&f, dir, &we);
     json_decref(j);
     if (!quiet) {
         results_print(stdout, &f, &rep);

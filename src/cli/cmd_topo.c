@@ -135,6 +135,7 @@ int cmd_topo(int argc, char **argv)
     int lmc = -1;
     const char *pos[2] = { NULL, NULL };
     int npos = 0;
+    char genargs[1024] = "";
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out = argv[++i];
@@ -157,7 +158,14 @@ int cmd_topo(int argc, char **argv)
             return 2;
         } else if (npos < 2)
             pos[npos++] = argv[i];
-        else {
+        else if (!strcmp(sub, "generate") && strchr(argv[i], '=')) {
+            /* generate NAME k=v k=v ...: further arguments join the first. */
+            if (!genargs[0])
+                snprintf(genargs, sizeof genargs, "%s", pos[1]);
+            size_t k = strlen(genargs);
+            snprintf(genargs + k, sizeof genargs - k, ",%s", argv[i]);
+            pos[1] = genargs;
+        } else {
             fprintf(stderr, "ibnetsim topo: unexpected argument %s\n", argv[i]);
             return 2;
         }

@@ -54,6 +54,12 @@ const struct param output_params[] = {
     { "flow_series", P_BOOL, OOFF(flow_series), "true", "write flows.csv: throughput of every flow per sample interval", NULL, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
+    { "jitter_k", P_INT, OOFF(jitter_k), "8",
+      "jitter of constant-rate and video flows: the share of messages arriving within +-period/k "
+      "of the previous arrival plus one period (seed 001)", NULL, 1, 1e6 },
+    { "contributors", P_STRING, OOFF(contributors), "",
+      "flows (\"F2,F3,...\") whose treatment variation (seed 002 Paper III) is measured over the "
+      "sample intervals in which all of them run", NULL, 0, 0 },
     PARAM_END,
 };
 #undef OOFF
@@ -65,6 +71,8 @@ const struct param flow_params[] = {
     { "dst", P_STRING, FOFF(dst), "", "destination adapter, or \"uniform\" (a random other host per "
       "message); leave out when the flow has a `pattern = { kind = ...; }` group", NULL, 0, 0 },
     { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
+    { "class", P_STRING, FOFF(cls), "",
+      "traffic class (a name in qos.classes, e.g. DBTS); sets sl from that table", NULL, 0, 0 },
     { "start", P_TIME, FOFF(start), "0 s", "when the flow starts", NULL, 0, 0 },
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
@@ -499,6 +507,15 @@ static int check(struct scenario *sc, struct ibn_err *e)
     if (sc->nflows == 0)
         return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
                           "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
+    for (int i = 0; i < sc->nflows; i++) {
+        struct flow_desc *fd = &sc->flows[i];
+        if (!fd->cls || !*fd->cls)
+            continue;
+        int sl = qos_class_sl(&sc->qos, fd->cls, e);
+        if (sl < 0)
+            return ibn_err_prefix(e, "%s:%d: flow %s: ", sc->path, fd->line, fd->name);
+        fd->sl = sl;
+    }
     return qos_apply(&sc->qos, &sc->set, e) ? (ibn_err_prefix(e, "%s: ", sc->path), -1) : 0;
 }
 
@@ -528,12 +545,29 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
         const char *name = config_setting_name(s);
         int done = 0;
         for (size_t k = 0; k < NSECTIONS && !done; k++)
-            if (!strcmp(sections[k].name, name)) {
+            if (!strcmp(sections[k].name, name) && strcmp(name, "qos")) {
                 rc = read_group(&L, s, name, sections[k].tab, (char *)sc + sections[k].offset);
                 done = 1;
             }
         if (done)
             continue;
+        if (!strcmp(name, "qos")) {
+            /* The qos section: its table, and the list of per port-pair SL-to-VL maps. */
+            if (!config_setting_is_group(s)) {
+                rc = err_at(&L, s, "qos must be a group: qos = { sl2vl = \"...\"; };");
+                continue;
+            }
+            for (int k = 0; k < config_setting_length(s) && !rc; k++) {
+                const config_setting_t *x = config_setting_get_elem(s, k);
+                if (!strcmp(config_setting_name(x), "sl2vl_pairs")) {
+                    sc->sl2vl_line = (int)config_setting_source_line(x);
+                    rc = read_string_list(&L, x, "qos.sl2vl_pairs", &sc->sl2vl_pairs, &sc->nsl2vl_pairs);
+                } else {
+                    rc = set_from(&L, "qos", qos_params, &sc->qos, x);
+                }
+            }
+            continue;
+        }
         if (!strcmp(name, "topology"))
             rc = read_topology(&L, s, &sc->topo);
         else if (!strcmp(name, "flows"))
@@ -577,9 +611,13 @@ void scenario_free(struct scenario *sc)
     params_free(sim_params, &sc->sim);
     params_free(topo_params, &sc->topo);
     params_free(qos_params, &sc->qos);
+    params_free(output_params, &sc->out);
     for (int i = 0; i < sc->topo.nlinks; i++)
         free(sc->topo.links[i]);
     free(sc->topo.links);
+    for (int i = 0; i < sc->nsl2vl_pairs; i++)
+        free(sc->sl2vl_pairs[i]);
+    free(sc->sl2vl_pairs);
     for (int i = 0; i < sc->topo.nswitches; i++)
         free(sc->topo.switches[i]);
     free(sc->topo.switches);
@@ -745,6 +783,7 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->drain_limit = sc->sim.drain_limit;
     d->sample_interval = sc->sim.sample_interval;
     d->seed = (uint64_t)sc->sim.seed;
+    d->jitter_k = (int)sc->out.jitter_k;
     d->nflows = sc->nflows;
     d->flows = sc->flows; /* shared: run_desc_free leaves them to the scenario */
     (void)t;
@@ -755,6 +794,36 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
 void run_desc_free(struct run_desc *d)
 {
     memset(d, 0, sizeof *d);
+}
+
+int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *e)
+{
+    for (int i = 0; i < sc->nsl2vl_pairs; i++) {
+        const char *entry = sc->sl2vl_pairs[i];
+        char name[256], map[512];
+        int in, out;
+        if (sscanf(entry, "%255s %d %d %511s", name, &in, &out, map) != 4)
+            return ibn_err_at(e, sc->path, sc->sl2vl_line, "qos.sl2vl_pairs entry %d \"%s\": expected "
+                              "\"SWITCH IN OUT MAP\" with MAP 16 comma-separated VLs (IN or OUT 0: every port)",
+                              i + 1, entry);
+        int node = -1;
+        for (int n = 0; n < f->nnodes; n++)
+            if (f->nodes[n]->is_switch && !strcmp(f->nodes[n]->name, name))
+                node = n;
+        if (node < 0)
+            return ibn_err_at(e, sc->path, sc->sl2vl_line, "qos.sl2vl_pairs entry %d: no switch is named \"%s\"",
+                              i + 1, name);
+        struct qos_desc q = { .sl2vl = map };
+        struct fabric_settings tmp = f->set;
+        if (qos_apply(&q, &tmp, e))
+            return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
+        int np = f->nodes[node]->nports;
+        for (int a = in ? in : 1; a <= (in ? in : np); a++)
+            for (int b = out ? out : 1; b <= (out ? out : np); b++)
+                if (fabric_set_sl2vl(f, node, a, b, tmp.sl2vl, e))
+                    return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- writing ---- */
@@ -791,6 +860,12 @@ void scenario_write(const struct scenario *sc, FILE *out)
     for (size_t k = 1; k < NSECTIONS; k++) {
         fprintf(out, "};\n%s = {\n", sections[k].name);
         write_table(out, "  ", sections[k].tab, (const char *)sc + sections[k].offset);
+        if (sections[k].tab == qos_params && sc->nsl2vl_pairs) {
+            fprintf(out, "  sl2vl_pairs = (\n");
+            for (int i = 0; i < sc->nsl2vl_pairs; i++)
+                fprintf(out, "    \"%s\"%s\n", sc->sl2vl_pairs[i], i + 1 < sc->nsl2vl_pairs ? "," : "");
+            fprintf(out, "  );\n");
+        }
     }
     fprintf(out, "};\ncc = {\n");
     if (sc->cc_note)

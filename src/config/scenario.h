@@ -40,6 +40,8 @@ struct topo_desc {
 struct output_desc {
     int flow_series, port_series;
     int progress;             /* 0 never, 1 on a terminal */
+    long long jitter_k;       /* jitter: share within +-period/k */
+    char *contributors;       /* flows whose treatment variation is measured, "A,B,C" */
 };
 
 /* A flow's own keys besides the arrival process. */
@@ -53,6 +55,9 @@ struct scenario {
     struct topo_desc topo;
     struct fabric_settings set;
     struct qos_desc qos;
+    char **sl2vl_pairs;       /* qos.sl2vl_pairs: "SWITCH IN OUT 16-VL-map" (IN/OUT 0 = every port) */
+    int nsl2vl_pairs;
+    int sl2vl_line;
     struct output_desc out;
     int nflows;
     struct flow_desc *flows;
@@ -78,6 +83,9 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
 int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct run_desc *d,
                       struct ibn_err *e);
 void run_desc_free(struct run_desc *d);
+
+/* Settings that need the built fabric (per port-pair SL-to-VL maps). */
+int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *e);
 
 /* Write the resolved scenario (every key, defaults included). */
 void scenario_write(const struct scenario *sc, FILE *out);

@@ -72,7 +72,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
 {
     struct flow *fl = &f->flows[f->nflows];
     memset(fl, 0, sizeof *fl);
-    fl->index = f->nflows;
+    fl->index = f->nflows++; /* counted at once, so that fabric_free releases it on any error */
     fl->name = xstrdup(name);
     fl->src_host = src;
     fl->src = f->hosts[src].port;
@@ -98,6 +98,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     if (d->sl < 0 || d->sl > 15)
         return ibn_err_at(e, d->file, d->line, "flow %s: sl must be 0-15", name);
     fl->sl = (uint8_t)d->sl;
+    fl->cls = d->cls && *d->cls ? xstrdup(d->cls) : NULL;
     fl->vl = f->set.sl2vl[fl->sl];
     fl->start = d->start;
     fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
@@ -120,8 +121,25 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     hist_init(&fl->st.net_latency);
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
-    f->nflows++;
+    deadline_init(&fl->st.deadlines);
+    int kind = fl->arr.d.kind;
+    if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
+        /* Seed 003's rule: the deadline advances one frame period per frame, reset after a miss. */
+        fl->st.has_deadlines = 1;
+        vdl_init(&fl->st.vdl, fl->start, (simtime_t)(fl->arr.period_ps + 0.5));
+    } else if (fl->arr.d.deadline > 0) {
+        fl->st.has_deadlines = 1;
+    }
+    if (kind == ARRIVAL_CONSTANT || kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
+        fl->st.has_jitter = 1;
+        jitter_init(&fl->st.jitter, (simtime_t)(fl->arr.period_ps + 0.5), f->jitter_k);
+    }
     fabric_schedule(f, fl->start, EV_FLOW_START, fl, 0, 0);
+    if (fl->stop != SIMTIME_NEVER) {
+        if (fl->stop <= fl->start)
+            return ibn_err_at(e, d->file, d->line, "flow %s stops before it starts", name);
+        fabric_schedule(f, fl->stop, EV_FLOW_STOP, fl, 0, 0);
+    }
     return 0;
 }
 
@@ -134,6 +152,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     f->set = d->set;
     f->nvs = (int)f->set.nvls + 1;
     f->seed = d->seed;
+    f->jitter_k = d->jitter_k > 0 ? d->jitter_k : 8;
     f->warmup = d->warmup;
     f->end = d->end;
     f->drain_limit = d->drain_limit;
@@ -311,6 +330,7 @@ void fabric_free(struct fabric *f)
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
         free(fl->name);
+        free(fl->cls);
         free(fl->mq);
         if (fl->rng)
             gsl_rng_free(fl->rng);

@@ -17,6 +17,7 @@ struct flow_desc {
     char *dst;        /* host name, "uniform" (a random other host per message), or "" with a
                        * pattern */
     long long sl;
+    char *cls;        /* traffic class name, "" if none (then sl is used as given) */
     simtime_t start, stop;
     double load;      /* if > 0: offered load as a fraction of the source link's data rate */
     struct arrival_desc arr;
@@ -30,6 +31,7 @@ struct run_desc {
     struct fabric_settings set;
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t seed;
+    int jitter_k;     /* jitter: share of arrivals within +-period/k of their ideal time */
     int nflows;
     struct flow_desc *flows;
 };

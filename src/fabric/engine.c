@@ -78,6 +78,7 @@ static void end_of_run(struct fabric *f)
     f->ended = 1;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
+        flow_queue_account(f, fl);
         fl->qn = 0; /* queued messages that never started are not sent during the drain */
         flow_stop(f, fl);
     }
@@ -167,6 +168,9 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
         eventq_pop(&f->q, &ev);
         f->now = ev.t;
         f->events++;
+        f->events_by_type[ev.type & 15]++;
+        if (f->q.n > f->peak_pending)
+            f->peak_pending = f->q.n;
         dispatch(f, &ev, obs);
         if ((f->events & 0xfffff) == 0) {
             if (obs && obs->progress)
@@ -220,9 +224,11 @@ static uint64_t count_found(struct fabric *f)
                     n += nd->port[p].hca->ctrl.n + nd->port[p].hca->sinkq.n;
         }
     }
-    for (size_t k = 0; k < f->q.n; k++)
-        if (f->q.heap[k].type == EV_ARRIVE || f->q.heap[k].type == EV_SINK_ARRIVE)
+    for (size_t k = 0; k < f->q.n; k++) {
+        uint8_t type = eventq_type_at(&f->q, k);
+        if (type == EV_ARRIVE || type == EV_SINK_ARRIVE)
             n++;
+    }
     return n;
 }
 

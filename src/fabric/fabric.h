@@ -26,6 +26,7 @@
 #include "fabric/packet.h"
 #include "fabric/vlarb.h"
 #include "stats/histogram.h"
+#include "stats/measures.h"
 #include "traffic/arrival.h"
 #include "traffic/pattern.h"
 
@@ -109,12 +110,23 @@ struct msg {
 
 struct flow_stats {
     uint64_t msgs_offered, msgs_refused;
+    uint64_t msgs_offered_measured, msgs_refused_measured; /* arrived in the measured period */
+    /* Time integral over the measured period of the number of the flow's messages at its
+     * source: waiting (qn) plus the one being transmitted, from the start of its first packet
+     * to the end of its last packet on the source link. In message-picoseconds (a double: an
+     * integer could overflow for long runs with deep queues). */
+    double queue_area;
+    simtime_t queue_last;         /* when queue_area last took in the waiting messages */
     uint64_t pkts_sent, bytes_sent;
     uint64_t pkts_delivered, bytes_delivered, msgs_delivered;   /* measured (after warm-up) */
     uint64_t interval_bytes;      /* delivered since the last sample */
     struct histogram net_latency; /* head injected to delivered, per packet */
     struct histogram e2e_latency; /* message created to delivered, per packet */
     struct histogram msg_latency; /* message created to its last packet delivered */
+    struct deadline_acc deadlines;/* messages (frames) against their deadlines */
+    struct jitter jitter;         /* message arrival gaps against the source's period */
+    struct video_deadline vdl;    /* video and trace flows: seed 003's deadline rule */
+    uint8_t has_deadlines, has_jitter;
 };
 
 struct flow {
@@ -126,6 +138,7 @@ struct flow {
     int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat` */
     struct pattern *pat;     /* shared by the flows of one scenario entry */
     uint8_t sl, vl;
+    char *cls;               /* traffic class name or NULL */
     uint8_t active;          /* started and not stopped */
     uint8_t ready;           /* in its port's ready ring */
     uint8_t waking;          /* a wake event is pending */
@@ -139,7 +152,9 @@ struct flow {
     uint32_t qhead, qn, qcap;
     /* The message being sent. */
     struct msg cur;
-    uint32_t cur_left;
+    uint32_t cur_left;       /* bytes of cur not yet in a packet (0 once its last packet is
+                                made; a 0-byte message is started and finished in one packet) */
+    simtime_t svc_start;     /* when cur's first packet started */
     struct msg_draw next_draw; /* the message the pending EV_FLOW_MSG will bring */
     uint32_t msg_seq;
     uint32_t ring_prev, ring_next;
@@ -210,7 +225,7 @@ struct fabric_call {
 struct host {
     struct node *node;
     struct port *port;
-    uint64_t rcv_payload;    /* data payload bytes delivered here in the measured period */
+    uint64_t rx_bytes, tx_bytes; /* payload delivered to / sent from it in the measured period */
 };
 
 struct fabric {
@@ -235,6 +250,8 @@ struct fabric {
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t events;
+    uint64_t events_by_type[16];
+    size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run */
     int ended;               /* sources have stopped */
@@ -242,6 +259,7 @@ struct fabric {
     FILE *flow_csv, *port_csv;
     simtime_t last_sample;
     uint64_t seed;
+    int jitter_k;
 };
 
 /* Scheduling (for the data path and plug-ins). */
@@ -281,6 +299,12 @@ void flow_start(struct fabric *f, struct flow *fl);
 void flow_message(struct fabric *f, struct flow *fl);
 void flow_wake(struct fabric *f, struct flow *fl);
 void flow_stop(struct fabric *f, struct flow *fl);
+/* Bring the flow's queue_area up to now; called before its count of waiting messages changes
+ * (engine.c calls it before discarding them at the end of the run). */
+void flow_queue_account(struct fabric *f, struct flow *fl);
+/* Time-average number of the flow's messages at its source (waiting plus the one being
+ * transmitted) over the measured period [warmup, end). */
+double flow_source_queue_mean(const struct fabric *f, const struct flow *fl);
 /* Common to both: put a packet on the wire of `out`. `tail_here` is when its tail is (or
  * will be) at this node. Returns when the transmitter is free again. */
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here);

@@ -2,9 +2,11 @@
  * it, in a round-robin ring per VL of the flows that may send now; a priority path for control
  * packets (CNPs, ACKs); an optional injection rate limit (the host bus); and the sink, which
  * consumes arriving packets, at an optional reception rate limit, and returns their credits.
- * Flows draw messages from their arrival process, cut them into MTU-sized packets, and pause
- * while a pacing delay (next_ok, set by congestion control) is pending, without blocking the
- * other flows of the port. */
+ * Flows draw messages from their arrival process, cut them into MTU-sized packets (a 0-byte
+ * message is one packet without payload), and pause while a pacing delay (next_ok, set by
+ * congestion control) is pending, without blocking the other flows of the port. Each flow also
+ * integrates over time the number of its messages at the source (waiting, or being
+ * transmitted until the tail of their last packet), which makes the source a finite queue. */
 #include <string.h>
 
 #include "core/error.h"
@@ -100,11 +102,40 @@ static int pick_dest(struct fabric *f, struct flow *fl)
     return d >= fl->src_host ? d + 1 : d;
 }
 
+/* A 0-byte message is sent as one packet without payload (26 wire bytes without a GRH). */
 static void draw_next(struct fabric *f, struct flow *fl, struct msg_draw *d)
 {
+    (void)f;
     arrival_next(&fl->arr, fl->rng, d);
-    if (d->bytes == 0)
-        d->bytes = 1;
+}
+
+/* ---- the number of messages at the source over time (source_queue_mean) ---- */
+
+/* Length of [a, b) inside the measured period [warmup, end). */
+static simtime_t measured_span(const struct fabric *f, simtime_t a, simtime_t b)
+{
+    if (a < f->warmup)
+        a = f->warmup;
+    if (b > f->end)
+        b = f->end;
+    return b > a ? b - a : 0;
+}
+
+void flow_queue_account(struct fabric *f, struct flow *fl)
+{
+    fl->st.queue_area += (double)fl->qn * (double)measured_span(f, fl->st.queue_last, f->now);
+    fl->st.queue_last = f->now;
+}
+
+double flow_source_queue_mean(const struct fabric *f, const struct flow *fl)
+{
+    if (f->end <= f->warmup)
+        return 0.0;
+    double area = fl->st.queue_area +
+                  (double)fl->qn * (double)measured_span(f, fl->st.queue_last, f->now);
+    if (fl->cur_left > 0) /* a message whose last packet is not made yet */
+        area += (double)measured_span(f, fl->svc_start, f->now);
+    return area / (double)(f->end - f->warmup);
 }
 
 void flow_start(struct fabric *f, struct flow *fl)
@@ -133,9 +164,12 @@ void flow_message(struct fabric *f, struct flow *fl)
         return;
     uint32_t bytes = fl->next_draw.bytes;
     simtime_t deadline = fl->next_draw.deadline;
+    int measured = f->now >= f->warmup;
     fl->st.msgs_offered++;
     if (fl->qn == fl->qcap) {
         fl->st.msgs_refused++;
+        fl->st.msgs_offered_measured += (uint64_t)measured;
+        fl->st.msgs_refused_measured += (uint64_t)measured;
     } else {
         struct msg *m = &fl->mq[(fl->qhead + fl->qn) % fl->qcap];
         m->created = f->now;
@@ -144,7 +178,9 @@ void flow_message(struct fabric *f, struct flow *fl)
         int dst = pick_dest(f, fl);
         if (dst >= 0) {
             m->dst_lid = host_lid(f, dst);
+            flow_queue_account(f, fl);
             fl->qn++;
+            fl->st.msgs_offered_measured += (uint64_t)measured;
             flow_update(f, fl);
         } else {
             fl->st.msgs_offered--; /* the pattern gives this host nothing to send now */
@@ -161,6 +197,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 {
     if (fl->cur_left == 0) {
         if (fl->qn) {
+            flow_queue_account(f, fl);
             fl->cur = fl->mq[fl->qhead];
             fl->qhead = (fl->qhead + 1) % fl->qcap;
             fl->qn--;
@@ -173,7 +210,9 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
             fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
             fl->cur.dst_lid = host_lid(f, dst);
             fl->st.msgs_offered++;
+            fl->st.msgs_offered_measured += (uint64_t)(f->now >= f->warmup);
         }
+        fl->svc_start = f->now;
         fl->cur_left = fl->cur.bytes;
     }
     uint32_t mtu = (uint32_t)f->set.mtu;
@@ -200,6 +239,10 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     if (fl->cur_left == 0) {
         p->flags |= PKT_LAST;
         fl->msg_seq++;
+        /* The message stays at its source until this packet's tail is on the wire
+         * (hca_try_send transmits it at once). */
+        fl->st.queue_area += (double)measured_span(
+            f, fl->svc_start, f->now + byterate_time(fl->src->rate, p->wire_bytes));
     }
     fl->st.pkts_sent++;
     fl->st.bytes_sent += payload;
@@ -320,6 +363,22 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 
 /* ---- sink ---- */
 
+/* A message's last packet arrived: deadlines (video: seed 003's rule, which also runs through
+ * the warm-up so that its deadline sequence is right) and jitter of its arrival time. */
+static void message_delivered(struct fabric *f, struct flow *fl, const struct packet *x)
+{
+    int measured = (x->flags & PKT_MEASURED) != 0;
+    if (fl->st.has_deadlines) {
+        int kind = fl->arr.d.kind;
+        if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)
+            vdl_frame(&fl->st.vdl, f->now, measured ? &fl->st.deadlines : NULL);
+        else if (measured)
+            deadline_add(&fl->st.deadlines, f->now, x->t_created + fl->arr.d.deadline);
+    }
+    if (fl->st.has_jitter && measured)
+        jitter_add(&fl->st.jitter, f->now);
+}
+
 static void deliver(struct fabric *f, struct port *at, uint32_t idx)
 {
     struct packet *x = pkt(&f->pool, idx);
@@ -334,7 +393,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             fl->st.pkts_delivered++;
             fl->st.bytes_delivered += x->payload;
             fl->st.interval_bytes += x->payload;
-            f->hosts[at->hca->host].rcv_payload += x->payload;
+            f->hosts[at->hca->host].rx_bytes += x->payload;
+            f->hosts[fl->src_host].tx_bytes += x->payload;
             if (x->flags & PKT_LAST)
                 fl->st.msgs_delivered++;
         }
@@ -344,6 +404,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             if (x->flags & PKT_LAST)
                 hist_add(&fl->st.msg_latency, f->now - x->t_created);
         }
+        if (x->flags & PKT_LAST)
+            message_delivered(f, fl, x);
     }
     f->cnt.delivered++;
     pktpool_release(&f->pool, idx);

@@ -82,6 +82,9 @@ const struct param qos_params[] = {
     { "ca_vlarb_high", P_STRING, OFF(ca_vlarb_high), "", "adapter ports' high table (\"\" = vlarb_high)", NULL, 0, 0 },
     { "ca_vlarb_low", P_STRING, OFF(ca_vlarb_low), "", "adapter ports' low table (\"\" = vlarb_low)", NULL, 0, 0 },
     { "ca_high_limit", P_INT, OFF(ca_high_limit), "-1", "adapter ports' limit (-1 = high_limit)", NULL, -1, 255 },
+    { "classes", P_STRING, OFF(classes), "DBTS:0,DB:1,PBE:2,BE:3,CH:4",
+      "traffic classes (seeds 000, 001, 003: Pelissier's DBTS, DB, PBE, BE, CH) and the SL of "
+      "each, \"NAME:SL,...\"; a flow may give `class` instead of `sl`", NULL, 0, 0 },
     PARAM_END,
 };
 
@@ -135,6 +138,28 @@ static int tables(const char *hkey, const char *high, const char *lkey, const ch
     if (*high && table(hkey, high, t->high, &t->nhigh, nvls, e))
         return -1;
     return 0;
+}
+
+int qos_class_sl(const struct qos_desc *q, const char *name, struct ibn_err *e)
+{
+    const char *p = q->classes ? q->classes : "";
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        const char *colon = strchr(p, ':');
+        if (!colon)
+            break;
+        size_t n = (size_t)(colon - p);
+        char *end;
+        long sl = strtol(colon + 1, &end, 10);
+        if (end == colon + 1 || sl < 0 || sl > 15)
+            return ibn_err_set(e, "qos.classes: expected \"NAME:SL,...\" with SL 0-15, at \"%s\"", p);
+        if (strlen(name) == n && !strncmp(p, name, n))
+            return (int)sl;
+        p = end;
+    }
+    return ibn_err_set(e, "traffic class \"%s\" is not in qos.classes (\"%s\")", name,
+                       q->classes ? q->classes : "");
 }
 
 int qos_apply(const struct qos_desc *q, struct fabric_settings *s, struct ibn_err *e)

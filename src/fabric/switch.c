@@ -102,35 +102,33 @@ static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t
                       int *credit_blocked, int *read_blocked)
 {
     const uint64_t *bits = req_bits(s, f, out, slot);
-    int n = s->n.nports + 1, start = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
+    int n = s->n.nports + 1, last = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
     int is15 = slot == f->set.nvls;
-    for (int k = 1; k <= n; k++) {
-        int i = start + k;
-        if (i >= n)
-            i -= n;
-        /* Skip empty words quickly. */
-        if (!bits[i >> 6]) {
-            int next_word_start = ((i >> 6) + 1) << 6;
-            if (next_word_start > n)
-                next_word_start = n;
-            k += next_word_start - i - 1;
-            continue;
+    /* Inputs after the last one served, then from the start up to it: set bits in order. */
+    for (int pass = 0; pass < 2; pass++) {
+        int from = pass == 0 ? last + 1 : 0, to = pass == 0 ? n : last + 1;
+        for (int i = from; i < to;) {
+            uint64_t w = bits[i >> 6] >> (i & 63);
+            if (!w) {
+                i = ((i >> 6) + 1) << 6;
+                continue;
+            }
+            i += __builtin_ctzll(w);
+            if (i >= to)
+                break;
+            if (s->reads[i] >= s->read_ports) {
+                *read_blocked = 1;
+            } else {
+                uint32_t h = head_for(f, s, i, out, slot);
+                if (h == PKT_NIL)
+                    ibn_panic("switch %s: request bit set for input %d output %d with no packet",
+                              s->n.name, i, out);
+                if (is15 || pkt(&f->pool, h)->credits <= credits)
+                    return i;
+                *credit_blocked = 1;
+            }
+            i++;
         }
-        if (!bit_get(bits, i))
-            continue;
-        if (s->reads[i] >= s->read_ports) {
-            *read_blocked = 1;
-            continue;
-        }
-        uint32_t h = head_for(f, s, i, out, slot);
-        if (h == PKT_NIL)
-            ibn_panic("switch %s: request bit set for input %d output %d with no packet",
-                      s->n.name, i, out);
-        if (!is15 && pkt(&f->pool, h)->credits > credits) {
-            *credit_blocked = 1;
-            continue;
-        }
-        return i;
     }
     return -1;
 }
@@ -237,10 +235,13 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     if (read_end < tail_here)
         read_end = tail_here;
     p->vl = p->out_vl;
-    s->reads[in]++;
     port_transmit(f, op, pidx, tail_here);
     port_return_credits(f, ip, in_slot, credits, read_end);
-    fabric_schedule(f, read_end, EV_READ_DONE, ip, 0, 0);
+    /* With a read port per output (the default) the limit can never bind: no event needed. */
+    if (s->read_ports < s->n.nports) {
+        s->reads[in]++;
+        fabric_schedule(f, read_end, EV_READ_DONE, ip, 0, 0);
+    }
     /* FIFO: outputs that the new heads of this input ask for may now be able to send. */
     if (s->arch == SWITCH_FIFO)
         retry_stalled(f, s);

@@ -161,7 +161,8 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
     memset(&f, 0, sizeof f);
     int rc = 0;
     if (scenario_topology(&sc, &t, &l, e) || scenario_run_desc(&sc, &t, &d, e) ||
-        fabric_build(&f, &t, &l, &d, e) || cc_attach(&f, sc.ccp, sc.cc_desc, e)) {
+        fabric_build(&f, &t, &l, &d, e) || scenario_apply(&sc, &f, e) ||
+        cc_attach(&f, sc.ccp, sc.cc_desc, e)) {
         rc = -1;
     } else {
         s->nflows = (int)f.nflows;
@@ -184,7 +185,7 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
         s->host_role = xcalloc((size_t)f.nhosts + 1, 1);
         double secs = (double)(f.end - f.warmup) / 1e12;
         for (int h = 0; h < f.nhosts; h++) {
-            s->host_rx[h] = secs > 0 ? (double)f.hosts[h].rcv_payload * 8.0 / secs / 1e9 : 0;
+            s->host_rx[h] = secs > 0 ? (double)f.hosts[h].rx_bytes * 8.0 / secs / 1e9 : 0;
             s->host_hot[h] = f.npatterns ? (unsigned char)pattern_is_hotspot(f.patterns[0], h, f.end) : 0;
             s->host_role[h] = f.npatterns ? (unsigned char)pattern_role(f.patterns[0], h) : 'V';
         }

@@ -6,8 +6,9 @@
  * taking candidate (j / u^level) mod count, where u is the number of up ports per switch of the
  * levels below (D-mod-k). CA destinations are indexed in leaf order, then port order. Routes go
  * up, then down, so the result is deadlock-free; in a k-ary n-tree every down port carries the
- * routes to one destination. Switch LIDs are routed along shortest paths. The engine fails on a
- * topology where some switch has neither a down route nor an up port towards a destination. */
+ * routes to one destination. Switch LIDs are routed along shortest paths. On a topology where
+ * some switch has neither a down route nor an up port towards a destination (not a fat tree),
+ * it routes with minhop instead, as OpenSM does when its ftree fails, and says so in the note. */
 #include "routing/route.h"
 
 #include <stdio.h>
@@ -180,8 +181,9 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
             }
         }
     }
-    snprintf(out->note, sizeof out->note, "ftree: %d levels from %s", maxlev + 1,
-             have_rank ? "the generator" : "the CAs' switches");
+    if (!rc)
+        snprintf(out->note, sizeof out->note, "ftree: %d levels from %s", maxlev + 1,
+                 have_rank ? "the generator" : "the CAs' switches");
     free(cand);
     free(downd);
     free(d);
@@ -190,6 +192,18 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
     free(level);
     free(q);
     hoptab_free(&h);
-    (void)o;
+    if (rc) {
+        /* Not a fat tree: OpenSM's ftree gives up and its unicast manager routes with minhop;
+         * so does this engine, saying why. */
+        char why[sizeof out->note];
+        snprintf(why, sizeof why, "%s", e ? e->msg : "not a fat tree");
+        if (e)
+            e->msg[0] = 0;
+        for (int i = 0; i < t->nnodes; i++)
+            if (out->table[i])
+                memset(out->table[i], LFT_NONE, (size_t)out->max_lid + 1);
+        rc = route_minhop(t, o, out, e);
+        snprintf(out->note, sizeof out->note, "%.180s; fell back to minhop, as OpenSM does", why);
+    }
     return rc;
 }

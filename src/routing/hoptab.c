@@ -84,7 +84,7 @@ void hoptab_minhop(struct hoptab *h, const struct topo *t)
             const struct topo_node *ns = &t->node[h->sw[s]];
             for (int p = 1; p <= ns->nports; p++) {
                 int v = ns->port[p].peer_node;
-                if (v < 0 || h->swidx[v] < 0)
+                if (v < 0 || h->swidx[v] < 0 || v == h->sw[s]) /* loopback: OpenSM skips it */
                     continue;
                 uint16_t dv = d[(size_t)T * n + h->swidx[v]];
                 if (dv != 0xffff)

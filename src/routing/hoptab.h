@@ -33,7 +33,7 @@ static inline uint8_t *hoptab_row(const struct hoptab *h, int T, int s)
 }
 
 /* Shortest-path hop table (OpenSM's min-hop matrices): port 0 holds dist(s, T); port p to a
- * switch v holds 1 + dist(v, T). Loopback cables (v == s) count like any other link. */
+ * switch v holds 1 + dist(v, T). Loopback cables (v == s) get no hop count, as in OpenSM. */
 void hoptab_minhop(struct hoptab *h, const struct topo *t);
 
 /* All-pairs switch distances by BFS (nsw x nsw, 0xffff where unreachable); caller frees. */

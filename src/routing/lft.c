@@ -8,6 +8,8 @@ void lfts_init(struct lfts *l, const struct topo *t)
 {
     l->nnodes = t->nnodes;
     l->note[0] = 0;
+    l->dlid_vl = NULL;
+    l->nvl = 1;
     l->max_lid = topo_max_lid(t);
     l->table = xcalloc((size_t)t->nnodes, sizeof *l->table);
     for (int i = 0; i < t->nnodes; i++)
@@ -23,6 +25,7 @@ void lfts_free(struct lfts *l)
         for (int i = 0; i < l->nnodes; i++)
             free(l->table[i]);
     free(l->table);
+    free(l->dlid_vl);
     memset(l, 0, sizeof *l);
 }
 

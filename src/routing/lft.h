@@ -15,6 +15,9 @@ struct lfts {
     int max_lid;
     uint8_t **table; /* table[node][lid], NULL for CA nodes; LFT_NONE where no route */
     char note[256];  /* what the engine did that a user should know (fallbacks, roots) */
+    uint8_t *dlid_vl;/* engines that assign virtual lanes (dfsssp): the VL (through the SL) of
+                      * packets to each destination LID; NULL = every LID on VL 0 */
+    int nvl;         /* VLs used when dlid_vl is set */
 };
 
 /* Tables for every switch of t, sized to t's largest LID, all entries LFT_NONE. */

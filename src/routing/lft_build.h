@@ -14,8 +14,11 @@
 #ifndef IBN_LFT_BUILD_H
 #define IBN_LFT_BUILD_H
 
+#include <stddef.h>
+
 #include "routing/hoptab.h"
 #include "routing/lft.h"
+#include "routing/route.h"
 #include "topology/topo.h"
 
 /* BALANCE: OpenSM minhop/updn. DOR: OpenSM's dor engine: among the least-hop ports only
@@ -31,6 +34,11 @@ struct lft_dest {
 
 /* OpenSM's destination order; returns the count, *out to free. */
 int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest **out);
+
+/* The hop table updn routes from (updn.c), for comparison with OpenSM's lid matrix; h is
+ * initialised here (free with hoptab_free); note gets what route_updn would say. */
+int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *h, char *note,
+                size_t notelen, struct ibn_err *e);
 
 /* Fill l (already lfts_init'ed) from h. */
 void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie, struct lfts *l);

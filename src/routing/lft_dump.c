@@ -238,14 +238,20 @@ int lft_dump_write(const char *path, const struct topo *t, const struct lfts *l,
     return 0;
 }
 
-int lid_matrix_compare(const char *path, const struct topo *t, int *rows, struct ibn_err *e)
+int lid_matrix_compare(const char *path, const struct topo *t, const struct hoptab *given,
+                       int *rows, struct ibn_err *e)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return ibn_err_at(e, path, 0, "cannot open the LID matrix dump");
-    struct hoptab h;
-    hoptab_init(&h, t);
-    hoptab_minhop(&h, t);
+    struct hoptab own, h;
+    if (given) {
+        h = *given;
+    } else {
+        hoptab_init(&own, t);
+        hoptab_minhop(&own, t);
+        h = own;
+    }
     int ng;
     struct gport *g = guid_index(t, &ng);
     int *lid_sw = xmalloc(((size_t)topo_max_lid(t) + 2) * sizeof *lid_sw);
@@ -257,6 +263,7 @@ int lid_matrix_compare(const char *path, const struct topo *t, int *rows, struct
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0, sw = -1, rc = 0;
+    char *listed = xcalloc((size_t)h.nsw + 1, 1);
     *rows = 0;
     while (getline(&line, &cap, f) >= 0 && !rc) {
         lineno++;
@@ -266,6 +273,8 @@ int lid_matrix_compare(const char *path, const struct topo *t, int *rows, struct
             if (sw < 0)
                 rc = ibn_err_at(e, path, lineno, "switch GUID %.18s is not in the topology",
                                 line + 13);
+            else
+                listed[sw] = 1;
             continue;
         }
         if (strncmp(line, "0x", 2) || sw < 0)
@@ -306,10 +315,20 @@ int lid_matrix_compare(const char *path, const struct topo *t, int *rows, struct
         if (!rc)
             (*rows)++;
     }
+    /* OpenSM lists a row for every switch LID a switch has a path to: so must we. */
+    int expect = 0;
+    for (int s = 0; s < h.nsw && !rc; s++)
+        for (int T = 0; T < h.nsw && listed[s]; T++)
+            expect += t->node[h.sw[T]].port[0].lid && hoptab_row(&h, T, s)[0] != HOP_NONE;
+    if (!rc && expect != *rows)
+        rc = ibn_err_at(e, path, 0, "OpenSM lists %d switch-to-switch-LID rows, ibnetsim's hop "
+                        "table has a path for %d", *rows, expect);
+    free(listed);
     free(line);
     fclose(f);
     free(g);
     free(lid_sw);
-    hoptab_free(&h);
+    if (!given)
+        hoptab_free(&own);
     return rc;
 }

@@ -11,6 +11,7 @@
 #define IBN_LFT_DUMP_H
 
 #include "core/error.h"
+#include "routing/hoptab.h"
 #include "routing/lft.h"
 #include "topology/topo.h"
 
@@ -19,10 +20,13 @@ int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, stru
 /* Write l in OpenSM's format, switches in GUID order as OpenSM writes them. */
 int lft_dump_write(const char *path, const struct topo *t, const struct lfts *l, struct ibn_err *e);
 
-/* OpenSM's min-hop dump (opensm-lid-matrix.dump): compare every row with the topology's
- * shortest-path hop counts (port 0: the switch's least hops; port p: 1 + the neighbour's, 0xff
- * for ports without a switch behind them). Returns 0 if all rows agree (*rows = rows compared),
- * -1 with the first difference (file:line, switch, LID, port, both values). */
-int lid_matrix_compare(const char *path, const struct topo *t, int *rows, struct ibn_err *e);
+/* OpenSM's min-hop dump (opensm-lid-matrix.dump): compare every row with a hop table: h, or
+ * when h is NULL the topology's shortest-path hop counts (port 0: the switch's least hops;
+ * port p: 1 + the neighbour's, 0xff for ports without a switch behind them), which is what
+ * OpenSM's minhop dumps; updn dumps its direction-restricted table (updn_hoptab). Returns 0
+ * if all rows agree (*rows = rows compared), -1 with the first difference (file:line, switch,
+ * LID, port, both values). */
+int lid_matrix_compare(const char *path, const struct topo *t, const struct hoptab *h, int *rows,
+                       struct ibn_err *e);
 
 #endif

@@ -23,8 +23,15 @@ static const struct route_engine ftree = {
 static const struct route_engine dor = {
     "dor", "dimension-order routing as OpenSM's dor: XY(Z) in meshes (seed 003)", route_dor };
 
+static const struct route_engine sssp = {
+    "sssp", "single-source shortest paths with global balancing (OpenSM's sssp idea: link "
+    "weights grow with the routes on them)", route_sssp };
+static const struct route_engine dfsssp = {
+    "dfsssp", "sssp made deadlock-free with virtual lanes, one VL per destination LID "
+    "(max_vls, default 8)", route_dfsssp };
+
 const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &updn_tree, &ftree,
-                                                     &dor, NULL };
+                                                     &dor, &sssp, &dfsssp, NULL };
 
 const struct route_engine *route_engine_find(const char *name)
 {

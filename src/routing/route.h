@@ -14,6 +14,7 @@ struct route_opts {
     const char *roots; /* updn/updn_tree: NULL = OpenSM's automatic choice (updn) or best of
                         * three (updn_tree); "best3"; or node names / 0xGUIDs separated by ',' */
     const char *tie;   /* spf: "lowest" (default), "highest" or "balance" */
+    int max_vls;       /* dfsssp: VLs it may use (0 = 8) */
 };
 
 typedef int (*route_engine_fn)(const struct topo *t, const struct route_opts *o, struct lfts *out,
@@ -42,5 +43,8 @@ int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lft
                     struct ibn_err *e);
 int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 int route_dor(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_sssp(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_dfsssp(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                 struct ibn_err *e);
 
 #endif

@@ -119,9 +119,13 @@ int route_stats_compute(const struct topo *t, const struct lfts *l, struct route
                 order[bucket[depth[i]]++] = i;
                 cnt++;
             }
-        for (int i = 0; i < t->nnodes; i++)
+        for (int i = 0; i < t->nnodes; i++) {
             flow[i] = t->node[i].type == TOPO_SWITCH ? src[i] : 0;
-        flow[dsw] -= 1; /* the destination does not send to itself */
+            long own = flow[i] - (i == dsw); /* the destination does not send to itself */
+            if (own > 0 && depth[i] > 0)
+                s->hop_hist[depth[i] < 63 ? depth[i] : 63] += own;
+        }
+        flow[dsw] -= 1;
         for (int k = 0; k < cnt; k++) {
             int u = order[k];
             if (flow[u] <= 0)
@@ -174,11 +178,8 @@ void route_stats_free(struct route_stats *s)
 
 /* Channel graph: channel = (switch node, output port), index port_off[node] + port. Edges are
  * kept as a sorted, deduplicated list per VL. */
-struct dep {
-    int from, to;
-};
 
-static int cmp_dep(const void *a, const void *b)
+int route_cmp_dep(const void *a, const void *b)
 {
     const struct dep *x = a, *y = b;
     if (x->from != y->from)
@@ -186,7 +187,7 @@ static int cmp_dep(const void *a, const void *b)
     return x->to - y->to;
 }
 
-static int find_cycle(int nch, const struct dep *dep, size_t nd, int *cyc, int *cyclen)
+int route_find_cycle(int nch, const struct dep *dep, size_t nd, int *cyc, int *cyclen)
 {
     int *first = xmalloc(((size_t)nch + 1) * sizeof *first);
     for (int i = 0; i <= nch; i++)
@@ -237,6 +238,42 @@ static int find_cycle(int nch, const struct dep *dep, size_t nd, int *cyc, int *
     return found;
 }
 
+void route_lid_deps(const struct topo *t, const struct lfts *l, int lid, int dst_node,
+                    int dst_port, const int *off, char *used, struct dep **dep, size_t *nd,
+                    size_t *cap)
+{
+    /* Switches some route to lid passes: from every CA port's switch, follow the tables. */
+    memset(used, 0, (size_t)t->nnodes);
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *nd_ = &t->node[i];
+        if (nd_->type != TOPO_CA)
+            continue;
+        for (int p = 1; p <= nd_->nports; p++) {
+            int u = nd_->port[p].peer_node, steps = 0;
+            if (u < 0 || (i == dst_node && p == dst_port))
+                continue;
+            while (u >= 0 && t->node[u].type == TOPO_SWITCH && !used[u] && steps++ <= t->nnodes) {
+                used[u] = 1;
+                int q = lft_port(l, u, lid);
+                if (q == LFT_NONE || q < 1 || q > t->node[u].nports)
+                    break;
+                int v = t->node[u].port[q].peer_node;
+                if (v >= 0 && t->node[v].type == TOPO_SWITCH) {
+                    int q2 = lft_port(l, v, lid);
+                    if (q2 != LFT_NONE && q2 >= 1 && q2 <= t->node[v].nports) {
+                        if (*nd == *cap) {
+                            *cap = *cap ? 2 * *cap : 1024;
+                            *dep = xrealloc(*dep, *cap * sizeof **dep);
+                        }
+                        (*dep)[(*nd)++] = (struct dep){ off[u] + q, off[v] + q2 };
+                    }
+                }
+                u = v;
+            }
+        }
+    }
+}
+
 int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8_t *vl_of_dlid,
                          char *cycle, size_t len)
 {
@@ -255,58 +292,28 @@ int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8
             chport[off[i] + p] = p;
         }
     char *used = xmalloc((size_t)t->nnodes + 1);
-    int *stack = xmalloc((size_t)t->nnodes * sizeof *stack + 1);
     int found = 0;
     if (cycle && len)
         cycle[0] = 0;
     for (int vl = 0; vl < 16 && !found; vl++) {
-        size_t nd = 0, cap = 1024;
-        struct dep *dep = xmalloc(cap * sizeof *dep);
+        size_t nd = 0, cap = 0;
+        struct dep *dep = NULL;
         int any = 0;
         for (int lid = 1; lid <= maxlid; lid++) {
             if (on[lid] < 0 || (vl_of_dlid ? vl_of_dlid[lid] : 0) != vl)
                 continue;
             any = 1;
-            /* Switches some route to lid passes: from every CA-attached switch, follow. */
-            memset(used, 0, (size_t)t->nnodes);
-            for (int i = 0; i < t->nnodes; i++) {
-                const struct topo_node *nd_ = &t->node[i];
-                if (nd_->type != TOPO_CA)
-                    continue;
-                for (int p = 1; p <= nd_->nports; p++) {
-                    int u = nd_->port[p].peer_node, steps = 0;
-                    if (u < 0 || (i == on[lid] && p == op[lid]))
-                        continue;
-                    while (u >= 0 && t->node[u].type == TOPO_SWITCH && !used[u] &&
-                           steps++ <= t->nnodes) {
-                        used[u] = 1;
-                        int q = lft_port(l, u, lid);
-                        if (q == LFT_NONE || q < 1 || q > t->node[u].nports)
-                            break;
-                        int v = t->node[u].port[q].peer_node;
-                        if (v >= 0 && t->node[v].type == TOPO_SWITCH) {
-                            int q2 = lft_port(l, v, lid);
-                            if (q2 != LFT_NONE && q2 >= 1 && q2 <= t->node[v].nports) {
-                                if (nd == cap) {
-                                    cap *= 2;
-                                    dep = xrealloc(dep, cap * sizeof *dep);
-                                }
-                                dep[nd++] = (struct dep){ off[u] + q, off[v] + q2 };
-                            }
-                        }
-                        u = v;
-                    }
-                }
-            }
+            route_lid_deps(t, l, lid, on[lid], op[lid], off, used, &dep, &nd, &cap);
         }
         if (any) {
-            qsort(dep, nd, sizeof *dep, cmp_dep);
+            if (nd)
+                qsort(dep, nd, sizeof *dep, route_cmp_dep);
             size_t w = 0;
             for (size_t i = 0; i < nd; i++)
                 if (!w || dep[i].from != dep[w - 1].from || dep[i].to != dep[w - 1].to)
                     dep[w++] = dep[i];
             int *cyc = xmalloc(((size_t)nch + 1) * sizeof *cyc), clen = 0;
-            if (find_cycle(nch, dep, w, cyc, &clen)) {
+            if (route_find_cycle(nch, dep, w, cyc, &clen)) {
                 found = 1;
                 size_t k = 0;
                 for (int i = 0; i <= clen && cycle && k + 1 < len; i++) {
@@ -329,6 +336,5 @@ int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8
     free(chnode);
     free(chport);
     free(used);
-    free(stack);
     return found;
 }

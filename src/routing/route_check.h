@@ -14,13 +14,14 @@
 
 struct route_stats {
     long routes;         /* CA port to CA LID routes followed */
-    int max_hops;        /* switch-to-switch links on the longest route (+1 per switch) */
+    int max_hops;        /* switches on the longest route */
     double avg_hops;     /* switches traversed, averaged over routes */
     long max_port_routes;/* the most routes through any switch output port */
     int max_port_node, max_port;
     long max_isl_routes; /* the most routes on a switch port cabled to another switch */
     int max_isl_node, max_isl_port;
-    long *port_routes;   /* per (node, port): offsets as in route_port_index; caller frees */
+    long hop_hist[64];   /* routes by the number of switches they traverse (last bin: more) */
+    long *port_routes;   /* routes leaving each (node, port): index port_off[node] + port */
     int *port_off;       /* node -> first index; caller frees */
 };
 
@@ -35,5 +36,21 @@ void route_stats_free(struct route_stats *s);
  * S1 port 2 on VL 0") if the dependency graph of some VL has a cycle, 0 if none. */
 int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8_t *vl_of_dlid,
                          char *cycle, size_t len);
+
+/* Building blocks of the check, for engines that assign VLs (dfsssp). A dependency is a pair
+ * of channels, each indexed off[node] + port (off: prefix sums of nports + 1 per node). */
+struct dep {
+    int from, to;
+};
+/* Append the dependencies the routes to `lid` (owned by dst_node's dst_port) create; used is
+ * scratch of t->nnodes bytes; *dep grows as needed. */
+void route_lid_deps(const struct topo *t, const struct lfts *l, int lid, int dst_node,
+                    int dst_port, const int *off, char *used, struct dep **dep, size_t *nd,
+                    size_t *cap);
+/* Order for qsort: by from, then to. */
+int route_cmp_dep(const void *a, const void *b);
+/* 1 with the cycle's channels in cyc (cyclen of them) if the graph of nch channels has one. The
+ * deps must be sorted by from (route_cmp_dep). */
+int route_find_cycle(int nch, const struct dep *dep, size_t nd, int *cyc, int *cyclen);
 
 #endif

@@ -1,5 +1,7 @@
 /* updn.c: up*-down* routing.
- *  - updn: OpenSM's updn engine. Roots: given (roots=names or GUIDs), or found as OpenSM finds
+ *  - updn: OpenSM's updn engine. Roots: given (roots=names or GUIDs), "best3" (seed 004: each of
+ *    the three most central switches alone, keeping the one whose routes are shortest on
+ *    average), or found as OpenSM finds
  *    them: a switch is a root when, in its histogram of min-hop distances to the CAs, one bar
  *    holds more than 90 % of the CAs and no other bar more than 5 %. Ranks are BFS distances
  *    from the roots; a link goes up towards the lower rank (equal ranks: towards the smaller
@@ -43,6 +45,9 @@ static int cas_on(const struct topo *t, int node)
     }
     return c;
 }
+
+static double avg_hops(const struct hoptab *h, const int *cas);
+static int central3(const struct topo *t, const struct hoptab *h, int *cand);
 
 /* OpenSM's automatic root choice; marks root[s] = 1. Returns the number of roots. */
 static int find_roots_by_min_hop(const struct topo *t, const struct hoptab *h, const uint16_t *d,
@@ -121,7 +126,7 @@ static void updn_hops(const struct topo *t, struct hoptab *h, const unsigned *ra
             const struct topo_node *nu = &t->node[h->sw[u]];
             for (int p = 1; p <= nu->nports; p++) {
                 int v = nu->port[p].peer_node;
-                if (v < 0 || h->swidx[v] < 0)
+                if (v < 0 || h->swidx[v] < 0 || v == h->sw[u]) /* loopback */
                     continue;
                 if (allowed && !allowed[h->off[u] + p])
                     continue;
@@ -205,18 +210,65 @@ static void root_names(const struct topo *t, const struct hoptab *h, const char 
         snprintf(buf + k, len - k, " and %d more", total - shown);
 }
 
-int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
-               struct ibn_err *e)
+int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *hp, char *note,
+                size_t notelen, struct ibn_err *e)
 {
     struct hoptab h;
     hoptab_init(&h, t);
     char *root = xcalloc((size_t)h.nsw + 1, 1);
     int nroots;
+    if (o && o->roots && !strcmp(o->roots, "best3")) {
+        /* Seed 004: try three roots, keep the one with the shortest routes on average. */
+        int cand[3], nc = central3(t, &h, cand), bestc = -1;
+        int *cas = xmalloc((size_t)h.nsw * sizeof *cas + 1);
+        for (int i = 0; i < h.nsw; i++)
+            cas[i] = cas_on(t, h.sw[i]);
+        unsigned *rank = xmalloc((size_t)h.nsw * sizeof *rank + 1);
+        double bestavg = 0;
+        char tried[160] = "";
+        size_t k = 0;
+        for (int c = 0; c < nc; c++) {
+            memset(root, 0, (size_t)h.nsw);
+            root[cand[c]] = 1;
+            memset(h.h, HOP_NONE, (size_t)h.nsw * (size_t)h.rowlen);
+            rank_from_roots(t, &h, root, rank);
+            updn_hops(t, &h, rank, NULL);
+            double avg = avg_hops(&h, cas);
+            if (k < sizeof tried)
+                k += (size_t)snprintf(tried + k, sizeof tried - k, "%s%s %.3f", c ? ", " : "",
+                                      t->node[h.sw[cand[c]]].name, avg);
+            if (avg >= 0 && (bestc < 0 || avg < bestavg)) {
+                bestc = cand[c];
+                bestavg = avg;
+            }
+        }
+        memset(root, 0, (size_t)h.nsw);
+        memset(h.h, HOP_NONE, (size_t)h.nsw * (size_t)h.rowlen);
+        int rc = 0;
+        if (bestc < 0) {
+            rc = ibn_err_set(e, "updn: none of the roots tried (%s) gives every CA pair a path",
+                             tried);
+        } else {
+            root[bestc] = 1;
+            rank_from_roots(t, &h, root, rank);
+            updn_hops(t, &h, rank, NULL);
+            snprintf(note, notelen, "updn: best of three roots: %s (average hops "
+                     "by root: %s)", t->node[h.sw[bestc]].name, tried);
+        }
+        free(cas);
+        free(rank);
+        free(root);
+        if (rc)
+            hoptab_free(&h);
+        *hp = h;
+        return rc;
+    }
     if (o && o->roots && strcmp(o->roots, "auto")) {
         nroots = parse_roots(t, &h, o->roots, root, e);
         if (nroots < 0) {
             free(root);
             hoptab_free(&h);
+            *hp = h;
             return -1;
         }
     } else {
@@ -225,7 +277,7 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         free(d);
     }
     if (!nroots) {
-        snprintf(out->note, sizeof out->note, "updn: no root switch found; fell back to "
+        snprintf(note, notelen, "updn: no root switch found; fell back to "
                  "minhop, as OpenSM does");
         hoptab_minhop(&h, t);
     } else {
@@ -235,13 +287,67 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         free(rank);
         char names[200];
         root_names(t, &h, root, names, sizeof names);
-        snprintf(out->note, sizeof out->note, "updn: %d root%s: %s", nroots, nroots > 1 ? "s" : "",
+        snprintf(note, notelen, "updn: %d root%s: %s", nroots, nroots > 1 ? "s" : "",
                  names);
     }
-    lft_build(t, &h, LFT_TIE_BALANCE, out);
     free(root);
+    *hp = h;
+    return 0;
+}
+
+int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
+               struct ibn_err *e)
+{
+    struct hoptab h;
+    if (updn_hoptab(t, o, &h, out->note, sizeof out->note, e))
+        return -1;
+    lft_build(t, &h, LFT_TIE_BALANCE, out);
     hoptab_free(&h);
     return 0;
+}
+
+/* CA-weighted average of the switches' least hop counts in h (the hop count of the routes the
+ * tables will take), or -1 when some CA pair has no path. */
+static double avg_hops(const struct hoptab *h, const int *cas)
+{
+    double sum = 0, pairs = 0;
+    for (int a = 0; a < h->nsw; a++)
+        for (int b = 0; b < h->nsw; b++) {
+            if (!cas[a] || !cas[b])
+                continue;
+            uint8_t hop = hoptab_row(h, b, a)[0];
+            if (hop == HOP_NONE)
+                return -1;
+            double w = (double)cas[a] * (a == b ? cas[a] - 1 : cas[b]);
+            sum += w * hop;
+            pairs += w;
+        }
+    return pairs > 0 ? sum / pairs : 0;
+}
+
+/* The three switches with the least total distance to the others (ties: lower index). */
+static int central3(const struct topo *t, const struct hoptab *h, int *cand)
+{
+    int n = h->nsw;
+    uint16_t *d = hoptab_distances(t, h);
+    long best[3] = { -1, -1, -1 };
+    for (int s = 0; s < n; s++) {
+        long sum = 0;
+        for (int x = 0; x < n; x++)
+            sum += d[(size_t)s * n + x];
+        for (int k = 0; k < 3; k++)
+            if (best[k] < 0 || sum < best[k]) {
+                for (int j = 2; j > k; j--) {
+                    best[j] = best[j - 1];
+                    cand[j] = cand[j - 1];
+                }
+                best[k] = sum;
+                cand[k] = s;
+                break;
+            }
+    }
+    free(d);
+    return n < 3 ? n : 3;
 }
 
 /* Tree-only hop table from one root; returns the CA-weighted average hop count, or -1 when
@@ -274,25 +380,12 @@ static double tree_hops(const struct topo *t, struct hoptab *h, int rootsw, cons
     root[rootsw] = 1;
     rank_from_roots(t, h, root, rank);
     updn_hops(t, h, rank, allowed);
-    double sum = 0, pairs = 0;
-    int ok = 1;
-    for (int a = 0; a < n; a++)
-        for (int b = 0; b < n; b++) {
-            if (!cas[a] || !cas[b])
-                continue;
-            uint8_t hop = hoptab_row(h, b, a)[0];
-            if (hop == HOP_NONE)
-                ok = 0;
-            double w = (double)cas[a] * (a == b ? cas[a] - 1 : cas[b]);
-            sum += w * hop;
-            pairs += w;
-        }
     free(allowed);
     free(q);
     free(seen);
     free(root);
     free(rank);
-    return ok ? (pairs > 0 ? sum / pairs : 0) : -1;
+    return avg_hops(h, cas);
 }
 
 int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lfts *out,
@@ -315,25 +408,7 @@ int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lft
             if (root[i])
                 cand[nc++] = i;
     } else {
-        uint16_t *d = hoptab_distances(t, &h);
-        long best[3] = { -1, -1, -1 };
-        for (int s = 0; s < n; s++) {
-            long sum = 0;
-            for (int x = 0; x < n; x++)
-                sum += d[(size_t)s * n + x];
-            for (int k = 0; k < 3; k++)
-                if (best[k] < 0 || sum < best[k]) {
-                    for (int j = 2; j > k; j--) {
-                        best[j] = best[j - 1];
-                        cand[j] = cand[j - 1];
-                    }
-                    best[k] = sum;
-                    cand[k] = s;
-                    break;
-                }
-        }
-        nc = n < 3 ? n : 3;
-        free(d);
+        nc = central3(t, &h, cand);
     }
     int *cas = xmalloc((size_t)n * sizeof *cas + 1);
     for (int i = 0; i < n; i++)

@@ -10,11 +10,37 @@ double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
     return secs > 0 ? (double)fl->st.bytes_delivered * 8.0 / secs / 1e9 : 0.0;
 }
 
+static int contributors_parse(struct series *s, struct fabric *f, const char *list, struct ibn_err *e)
+{
+    tv_init(&s->tv);
+    if (!list || !*list)
+        return 0;
+    s->contrib = xcalloc(f->nflows + 1, sizeof *s->contrib);
+    char *copy = xstrdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        uint32_t i;
+        for (i = 0; i < f->nflows && strcmp(f->flows[i].name, tok); i++)
+            ;
+        if (i == f->nflows) {
+            free(copy);
+            return ibn_err_set(e, "output.contributors names \"%s\", which is not a flow", tok);
+        }
+        if (s->ncontrib < (int)f->nflows)
+            s->contrib[s->ncontrib++] = i;
+    }
+    free(copy);
+    s->x = xcalloc((size_t)s->ncontrib + 1, sizeof *s->x);
+    s->active = xcalloc((size_t)s->ncontrib + 1, 1);
+    return 0;
+}
+
 int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
-                struct ibn_err *e)
+                const char *contributors, struct ibn_err *e)
 {
     memset(s, 0, sizeof *s);
     s->f = f;
+    if (contributors_parse(s, f, contributors, e))
+        return -1;
     char path[4096];
     if (flows) {
         snprintf(path, sizeof path, "%s/flows.csv", dir);
@@ -56,6 +82,15 @@ void series_sample(struct fabric *f, void *ctx)
 {
     struct series *s = ctx;
     double secs = (double)(f->now - f->last_sample) / 1e12;
+    if (s->ncontrib && f->now > f->warmup && secs > 0) {
+        for (int i = 0; i < s->ncontrib; i++) {
+            const struct flow *fl = &f->flows[s->contrib[i]];
+            s->x[i] = (double)fl->st.interval_bytes * 8.0 / secs / 1e9;
+            /* Active over the whole interval. */
+            s->active[i] = fl->start <= f->last_sample && fl->stop >= f->now;
+        }
+        tv_add(&s->tv, s->x, s->active, (size_t)s->ncontrib);
+    }
     if (s->flows) {
         fprintf(s->flows, "%.9g", (double)f->now / 1e12);
         for (uint32_t i = 0; i < f->nflows; i++) {
@@ -105,6 +140,12 @@ void series_close(struct series *s)
     if (s->cc)
         fclose(s->cc);
     s->flows = s->ports = s->cc = NULL;
+    free(s->contrib);
+    free(s->x);
+    free(s->active);
+    s->contrib = NULL;
+    s->x = NULL;
+    s->active = NULL;
 }
 
 int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e)
@@ -167,7 +208,30 @@ static void counters_json(json_t *o, const struct port_vl_counters *c, int n, co
     json_object_set_new(o, "PortXmitWait", json_integer((json_int_t)(wait / PS_PER_NS)));
 }
 
-json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings)
+static json_t *deadlines_json(const struct deadline_acc *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "messages", json_integer((json_int_t)d->frames));
+    json_object_set_new(o, "missed", json_integer((json_int_t)d->missed));
+    json_object_set_new(o, "dmp", json_real(round(deadline_dmp(d) * 1e9) / 1e9));
+    json_object_set_new(o, "dmt_ns", json_real(round((double)deadline_dmt(d) / 1e3 * 1e3) / 1e3));
+    return o;
+}
+
+static json_t *jitter_json(const struct jitter *j)
+{
+    json_t *o = json_object(), *bins = json_array();
+    json_object_set_new(o, "samples", json_integer((json_int_t)j->n));
+    json_object_set_new(o, "k", json_integer(j->k));
+    json_object_set_new(o, "share_within", json_real(round(jitter_share_within(j) * 1e9) / 1e9));
+    for (int b = 0; b < JITTER_BINS; b++)
+        json_array_append_new(bins, json_real(round(jitter_bin_share(j, b) * 1e9) / 1e9));
+    json_object_set_new(o, "bins", bins);
+    return o;
+}
+
+json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
+                        const struct series *s)
 {
     json_t *root = json_object();
     json_object_set_new(root, "ibnetsim", json_string(IBN_VERSION));
@@ -197,10 +261,15 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_t *flows = json_array();
     struct histogram cls_net[16], cls_e2e[16];
     uint64_t cls_bytes[16] = { 0 }, cls_pkts[16] = { 0 };
-    int cls_flows[16] = { 0 };
+    int cls_flows[16] = { 0 }, cls_has_dl[16] = { 0 }, cls_has_jit[16] = { 0 };
+    struct deadline_acc cls_dl[16];
+    struct jitter cls_jit[16];
+    double *gbps = xcalloc(f->nflows + 1, sizeof *gbps);
     for (int i = 0; i < 16; i++) {
         hist_init(&cls_net[i]);
         hist_init(&cls_e2e[i]);
+        deadline_init(&cls_dl[i]);
+        jitter_init(&cls_jit[i], 1, f->jitter_k);
     }
     double total = 0;
     for (uint32_t i = 0; i < f->nflows; i++) {
@@ -212,6 +281,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
                                                   : fl->pattern ? "uniform"
                                                                 : f->hosts[fl->dst_host].node->name));
         json_object_set_new(o, "sl", json_integer(fl->sl));
+        if (fl->cls)
+            json_object_set_new(o, "class", json_string(fl->cls));
         json_object_set_new(o, "vl", json_integer(fl->vl));
         json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
         json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
@@ -219,13 +290,40 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(o, "packets_delivered", json_integer((json_int_t)fl->st.pkts_delivered));
         json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)fl->st.bytes_delivered));
         json_object_set_new(o, "messages_delivered", json_integer((json_int_t)fl->st.msgs_delivered));
+        /* The flow's source as a queue (docs/analytic.md, "The simulator as a GE/GE/1/N
+         * queue"), over the measured period: mean number of messages (waiting plus the one on
+         * the link), messages delivered per second, and the fraction of arrivals refused. */
+        double msecs = (double)(f->end - f->warmup) / 1e12;
+        json_object_set_new(o, "source_queue_mean", json_real(flow_source_queue_mean(f, fl)));
+        json_object_set_new(o, "messages_per_s",
+                            json_real(msecs > 0 ? (double)fl->st.msgs_delivered / msecs : 0.0));
+        json_object_set_new(o, "messages_offered_measured",
+                            json_integer((json_int_t)fl->st.msgs_offered_measured));
+        json_object_set_new(o, "messages_refused_measured",
+                            json_integer((json_int_t)fl->st.msgs_refused_measured));
+        json_object_set_new(o, "source_blocking",
+                            json_real(fl->st.msgs_offered_measured
+                                          ? (double)fl->st.msgs_refused_measured /
+                                                (double)fl->st.msgs_offered_measured
+                                          : 0.0));
         double g = flow_throughput_gbps(f, fl);
         total += g;
         json_object_set_new(o, "throughput_gbps", json_real(round(g * 1e6) / 1e6));
         json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
         json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
         json_object_set_new(o, "message_latency", latency_json(&fl->st.msg_latency));
+        if (fl->st.has_deadlines)
+            json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
+        if (fl->st.has_jitter)
+            json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
         json_array_append_new(flows, o);
+        gbps[i] = g;
+        deadline_merge(&cls_dl[fl->sl], &fl->st.deadlines);
+        if (fl->st.has_jitter) {
+            jitter_merge(&cls_jit[fl->sl], &fl->st.jitter);
+            cls_has_jit[fl->sl] = 1;
+        }
+        cls_has_dl[fl->sl] |= fl->st.has_deadlines;
         cls_bytes[fl->sl] += fl->st.bytes_delivered;
         cls_pkts[fl->sl] += fl->st.pkts_delivered;
         cls_flows[fl->sl]++;
@@ -233,6 +331,17 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         hist_merge(&cls_e2e[fl->sl], &fl->st.e2e_latency);
     }
     json_object_set_new(root, "total_throughput_gbps", json_real(round(total * 1e6) / 1e6));
+    json_object_set_new(root, "jain_index", json_real(round(jain_index(gbps, f->nflows ? f->nflows : 1) * 1e9) / 1e9));
+    if (s && s->ncontrib) {
+        json_t *tv = json_object(), *names = json_array();
+        for (int i = 0; i < s->ncontrib; i++)
+            json_array_append_new(names, json_string(f->flows[s->contrib[i]].name));
+        json_object_set_new(tv, "contributors", names);
+        json_object_set_new(tv, "intervals", json_integer((json_int_t)s->tv.k));
+        json_object_set_new(tv, "variation_gbps2", json_real(round(tv_value(&s->tv) * 1e9) / 1e9));
+        json_object_set_new(tv, "mean_delta_gbps", json_real(round(tv_mean_delta(&s->tv) * 1e9) / 1e9));
+        json_object_set_new(root, "treatment_variation", tv);
+    }
     json_object_set_new(root, "flows", flows);
     json_t *classes = json_array();
     double secs = (double)(f->end - f->warmup) / 1e12;
@@ -240,6 +349,11 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         if (cls_flows[sl]) {
             json_t *o = json_object();
             json_object_set_new(o, "sl", json_integer(sl));
+            for (uint32_t i = 0; i < f->nflows; i++)
+                if (f->flows[i].sl == sl && f->flows[i].cls) {
+                    json_object_set_new(o, "class", json_string(f->flows[i].cls));
+                    break;
+                }
             json_object_set_new(o, "flows", json_integer(cls_flows[sl]));
             json_object_set_new(o, "packets_delivered", json_integer((json_int_t)cls_pkts[sl]));
             json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)cls_bytes[sl]));
@@ -247,12 +361,35 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
                                 json_real(round((double)cls_bytes[sl] * 8 / secs / 1e9 * 1e6) / 1e6));
             json_object_set_new(o, "network_latency", latency_json(&cls_net[sl]));
             json_object_set_new(o, "end_to_end_latency", latency_json(&cls_e2e[sl]));
+            double *xs = xcalloc((size_t)cls_flows[sl], sizeof *xs);
+            int m = 0;
+            for (uint32_t i = 0; i < f->nflows; i++)
+                if (f->flows[i].sl == sl)
+                    xs[m++] = gbps[i];
+            json_object_set_new(o, "jain_index", json_real(round(jain_index(xs, (size_t)m) * 1e9) / 1e9));
+            free(xs);
+            if (cls_has_dl[sl])
+                json_object_set_new(o, "deadlines", deadlines_json(&cls_dl[sl]));
+            if (cls_has_jit[sl])
+                json_object_set_new(o, "jitter", jitter_json(&cls_jit[sl]));
             json_array_append_new(classes, o);
         }
         hist_free(&cls_net[sl]);
         hist_free(&cls_e2e[sl]);
     }
     json_object_set_new(root, "classes", classes);
+    free(gbps);
+    json_t *hosts = json_array();
+    for (int h = 0; h < f->nhosts; h++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "host", json_string(f->hosts[h].node->name));
+        json_object_set_new(o, "port", json_integer(f->hosts[h].port->num));
+        json_object_set_new(o, "lid", json_integer(f->hosts[h].port->lid));
+        json_object_set_new(o, "rx_gbps", json_real(round((double)f->hosts[h].rx_bytes * 8 / secs / 1e9 * 1e6) / 1e6));
+        json_object_set_new(o, "tx_gbps", json_real(round((double)f->hosts[h].tx_bytes * 8 / secs / 1e9 * 1e6) / 1e6));
+        json_array_append_new(hosts, o);
+    }
+    json_object_set_new(root, "hosts", hosts);
     json_t *ports = json_array();
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];

@@ -16,12 +16,18 @@
 struct series {
     FILE *flows, *ports, *cc;
     struct fabric *f;
-    int flow_cols, port_cols;
+    /* Treatment variation over the contributors' per-interval throughput. */
+    int ncontrib;
+    uint32_t *contrib;
+    double *x;
+    unsigned char *active;
+    struct tv_acc tv;
 };
 
-/* Open DIR/flows.csv and DIR/ports.csv (either may be disabled) and write their headers. */
+/* Open DIR/flows.csv and DIR/ports.csv (either may be disabled) and write their headers.
+ * `contributors` ("F2,F3", may be empty) names the flows whose treatment variation is measured. */
 int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
-                struct ibn_err *e);
+                const char *contributors, struct ibn_err *e);
 /* The sampling observer: one row per call, flushed so that an interrupted run keeps it. */
 void series_sample(struct fabric *f, void *ctx);
 void series_close(struct series *s);
@@ -31,8 +37,9 @@ void series_close(struct series *s);
 int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e);
 
 /* The summary as JSON; `settings` (may be NULL) is attached as "settings" and its reference
- * is taken over. */
-json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings);
+ * is taken over; `s` (may be NULL) adds the treatment variation. */
+json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
+                        const struct series *s);
 int results_write_json(json_t *j, const char *path, struct ibn_err *e);
 /* A few lines for a person: flows, totals, outcome. */
 void results_print(FILE *out, struct fabric *f, const struct run_report *r);

@@ -103,7 +103,6 @@ static int attempt(int n, int deg, int links, int planar, gsl_rng *r, const doub
         free_[v]--;
         adj[(size_t)u * n + v] = adj[(size_t)v * n + u] = 1;
     }
-    (void)cmp_cand;
     free(c);
     free(free_);
     free(order);

@@ -106,11 +106,14 @@ static void find_lid_lmc(const char *text, int *lid, int *lmc, int *has)
 {
     const char *p = strstr(text, "lid ");
     if (p && (p == text || isspace((unsigned char)p[-1]))) {
-        *lid = (int)strtol(p + 4, NULL, 0);
+        long v = strtol(p + 4, NULL, 10);
+        *lid = v < -1 || v > 1000000 ? -1 : (int)v;
         *has = 1;
         const char *m = strstr(p, "lmc ");
-        if (m)
-            *lmc = (int)strtol(m + 4, NULL, 0);
+        if (m) {
+            v = strtol(m + 4, NULL, 10);
+            *lmc = v < -1 || v > 100 ? -1 : (int)v;
+        }
     }
 }
 
@@ -201,6 +204,9 @@ static int parse_header(struct rd *r, char *line, int lineno, struct ibn_err *e)
         n->desc = take_quoted(&c);
         int has = 0;
         find_lid_lmc(c, &n->lid, &n->lmc, &has);
+        if (has && (n->lid < 0 || n->lid > 0xbfff || n->lmc < 0 || n->lmc > 7))
+            return ibn_err_at(e, r->file, lineno, "LID %d / LMC %d out of range: expected a "
+                              "unicast LID 1-49151 and an LMC 0-7", n->lid, n->lmc);
     }
     if (is_rt)
         return 1; /* the caller warns */
@@ -249,9 +255,10 @@ static int parse_port_line(struct rd *r, char *line, int lineno, int node, struc
     if (*s == '[') {
         rport = strtol(s + 1, &end, 10);
         if (end == s + 1 || *end != ']' || rport < 1 || rport > 254) {
+            ibn_err_at(e, r->file, lineno, "expected the peer's port number (1-254) in brackets "
+                       "after \"%s\", such as [3]", rid);
             free(rid);
-            return ibn_err_at(e, r->file, lineno, "expected the peer's port number in brackets "
-                              "after \"%s\", such as [3]", rid ? "" : "");
+            return -1;
         }
         s = end + 1;
     }
@@ -302,6 +309,12 @@ static int parse_port_line(struct rd *r, char *line, int lineno, int node, struc
             find_lid_lmc(c, &p->lid, &p->lmc, &p->has_lid);
             if (q)
                 *q = save;
+            if (p->has_lid && (p->lid < 0 || p->lid > 0xbfff || p->lmc < 0 || p->lmc > 7 ||
+                               (p->lid && p->lid + (1 << p->lmc) - 1 > 0xbfff))) {
+                free(rid);
+                return ibn_err_at(e, r->file, lineno, "LID %d / LMC %d out of range: expected a "
+                                  "unicast LID 1-49151 and an LMC 0-7", p->lid, p->lmc);
+            }
         }
         /* Width/speed after the peer's quoted description. */
         char *after = c;

@@ -15,7 +15,7 @@
 const char *const arrival_kind_names[] = { "saturate", "constant", "poisson", "bernoulli",
                                            "onoff",    "ge",       "video",   "trace", NULL };
 static const char *const size_dist_names[] = { "fixed", "uniform", "exponential", "lognormal",
-                                               NULL };
+                                               "ge",    NULL };
 static const char *const onoff_dist_names[] = { "exponential", "pareto", NULL };
 static const char *const spacing_names[] = { "constant", "poisson", NULL };
 static const char *const ge_form_names[] = { "interarrival", "batch", NULL };
@@ -35,7 +35,9 @@ const struct param arrival_params[] = {
       "message payload size, or its mean when size_dist is not fixed", NULL, 1, 4294967295.0 },
     { "size_dist", P_ENUM, OFF(size_dist), "fixed",
       "message size law: fixed; uniform on [size_min, 2 msg_size - size_min]; exponential "
-      "(geometric on 1, 2, ... with mean msg_size); lognormal (mean msg_size, CV size_cv)",
+      "(geometric on 1, 2, ... with mean msg_size); lognormal (mean msg_size, CV size_cv); ge "
+      "(generalized exponential: 0 bytes with probability 1 - tau, else geometric with mean "
+      "msg_size / tau, tau = 2/(1 + size_scv))",
       size_dist_names, 0, 0 },
     { "size_min", P_SIZE, OFF(size_min), "1 B", "uniform sizes: smallest size", NULL, 0, 0 },
     { "size_max", P_SIZE, OFF(size_max), "0 B",
@@ -43,6 +45,9 @@ const struct param arrival_params[] = {
       0, 0 },
     { "size_cv", P_DOUBLE, OFF(size_cv), "1.0",
       "lognormal sizes: coefficient of variation (standard deviation / mean)", NULL, 0, 100 },
+    { "size_scv", P_DOUBLE, OFF(size_scv), "5.0",
+      "ge sizes: squared coefficient of variation (>= 1); tau = 2/(1 + size_scv) is the "
+      "probability of a non-empty message", NULL, 1, 1e6 },
     { "random_phase", P_BOOL, OFF(random_phase), "true",
       "constant, video, trace: the first message comes after a uniform offset in [0, period) "
       "(and video starts at a uniform position in the GOP); false: at once, GOP from its start",
@@ -67,6 +72,10 @@ const struct param arrival_params[] = {
       "ge: interarrival (each gap 0 with probability 1 - tau, else exponential with rate "
       "tau x lambda) or batch (batches at Poisson rate tau x lambda, geometric sizes with "
       "mean 1/tau)", ge_form_names, 0, 0 },
+    { "ge_batch_gap", P_TIME, OFF(ge_batch_gap), "0 s",
+      "ge: time between consecutive messages of a batch (the zero gaps of the interarrival "
+      "form), e.g. the host's posting interval; the exponential gaps are shortened so that "
+      "the message rate stays rate / (8 x msg_size)", NULL, 0, 0 },
     { "slot", P_TIME, OFF(slot), "1 us",
       "bernoulli: slot length; a message ends a slot with probability rate x slot / (8 x mean "
       "size), which must be at most 1", NULL, 0, 0 },
@@ -144,6 +153,12 @@ static int check_sizes(struct arrival *a, struct ibn_err *e)
                                (unsigned long long)d->msg_bytes);
         if ((double)(2 * d->msg_bytes - d->size_min) > SIZE_LIMIT)
             return ibn_err_set(e, "uniform sizes: 2 msg_size - size_min exceeds 2^32-1 bytes");
+        break;
+    case SIZE_GE:
+        if (!(d->size_scv >= 1.0))
+            return ibn_err_set(e, "ge sizes need size_scv >= 1 (the GE law has SCV >= 1), got %g",
+                               d->size_scv);
+        a->size_tau = 2.0 / (1.0 + d->size_scv);
         break;
     case SIZE_LOGNORMAL:
         if (!(d->size_cv > 0))
@@ -229,6 +244,17 @@ int arrival_init(struct arrival *a, const struct arrival_desc *d, struct ibn_err
             break;
         }
         a->tau = 2.0 / (1.0 + d->ge_scv);
+        if (d->ge_batch_gap < 0) {
+            rc = ibn_err_set(e, "ge_batch_gap must not be negative");
+            break;
+        }
+        /* Mean gap: tau x (exponential mean) + (1 - tau) x batch gap = 1 / lambda. */
+        a->ge_exp_ps = (a->period_ps - (1.0 - a->tau) * (double)d->ge_batch_gap) / a->tau;
+        if (!(a->ge_exp_ps > 0))
+            rc = ibn_err_set(e, "ge arrivals: ge_batch_gap (%g s) is too long for the message "
+                             "rate (mean gap %g s, of which a fraction %g is batch gaps)",
+                             simtime_to_s(d->ge_batch_gap), a->period_ps / (double)PS_PER_S,
+                             1.0 - a->tau);
         break;
     case ARRIVAL_VIDEO:
         rc = video_setup(a, e);
@@ -276,6 +302,11 @@ static uint32_t draw_size(const struct arrival *a, gsl_rng *r)
     }
     case SIZE_EXPONENTIAL:
         v = (double)gsl_ran_geometric(r, 1.0 / (double)d->msg_bytes);
+        break;
+    case SIZE_GE: /* tau_s x (msg_bytes / tau_s) = msg_bytes on average */
+        v = gsl_rng_uniform(r) < a->size_tau
+                ? (double)gsl_ran_geometric(r, a->size_tau / (double)d->msg_bytes)
+                : 0.0;
         break;
     case SIZE_LOGNORMAL:
         v = round(gsl_ran_lognormal(r, a->size_mu, a->size_sigma));
@@ -361,16 +392,15 @@ static simtime_t onoff_gap(struct arrival *a, gsl_rng *r)
 
 static simtime_t ge_gap(struct arrival *a, gsl_rng *r)
 {
-    double mean_exp = (double)PS_PER_S / (a->tau * a->msg_rate);
     if (a->d.ge_form == GE_BATCH) {
         if (a->batch_left > 0) {
             a->batch_left--;
-            return 0;
+            return a->d.ge_batch_gap;
         }
         a->batch_left = gsl_ran_geometric(r, a->tau) - 1;
-        return draw_time(mean_exp, r);
+        return draw_time(a->ge_exp_ps, r);
     }
-    return gsl_ran_bernoulli(r, a->tau) ? draw_time(mean_exp, r) : 0;
+    return gsl_ran_bernoulli(r, a->tau) ? draw_time(a->ge_exp_ps, r) : a->d.ge_batch_gap;
 }
 
 void arrival_next(struct arrival *a, gsl_rng *r, struct msg_draw *out)

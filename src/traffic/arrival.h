@@ -31,6 +31,8 @@ enum size_dist {
     SIZE_UNIFORM,     /* whole numbers uniform on [size_min, 2*msg_bytes - size_min] */
     SIZE_EXPONENTIAL, /* geometric on 1, 2, ... with mean msg_bytes (discrete exponential) */
     SIZE_LOGNORMAL,   /* lognormal with mean msg_bytes and CV size_cv, rounded, at least 1 */
+    SIZE_GE,          /* generalized exponential: 0 with probability 1 - tau_s, else geometric
+                         on 1, 2, ... with mean msg_bytes / tau_s; tau_s = 2 / (1 + size_scv) */
 };
 
 enum onoff_dist { ONOFF_EXPONENTIAL, ONOFF_PARETO };
@@ -46,6 +48,7 @@ struct arrival_desc {
     uint64_t size_min;   /* uniform: lower bound */
     uint64_t size_max;   /* cap on drawn sizes; 0 = none (sizes are at most 2^32-1) */
     double size_cv;      /* lognormal sizes: coefficient of variation */
+    double size_scv;     /* ge sizes: squared coefficient of variation (>= 1) */
     int random_phase;    /* constant/video/trace: first message after a uniform offset in
                             [0, period) instead of at once */
     simtime_t deadline;  /* relative deadline of every message; 0 = none (video and trace:
@@ -59,6 +62,7 @@ struct arrival_desc {
     /* GE */
     double ge_scv;       /* squared coefficient of variation of interarrival times (>= 1) */
     int ge_form;         /* enum ge_form */
+    simtime_t ge_batch_gap; /* time between consecutive messages of a batch (0: same instant) */
     /* Bernoulli */
     simtime_t slot;      /* slot length */
     /* video and trace */
@@ -87,6 +91,8 @@ struct arrival {
     double period_ps;        /* constant spacing: 1e12 / msg_rate; video/trace: frame period */
     double size_mu, size_sigma;  /* lognormal message sizes */
     double tau;              /* GE: 2 / (1 + SCV) */
+    double ge_exp_ps;        /* GE: mean of the exponential gaps, ps */
+    double size_tau;         /* ge sizes: 2 / (1 + size_scv) */
     double q;                /* Bernoulli: probability of a message per slot */
     double peak_rate;        /* ON/OFF: message rate while ON */
     /* running state */

@@ -7,18 +7,7 @@ bin=$1
 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail=0
-failed() { echo "FAIL: $*"; fail=1; }
-# expect STATUS PATTERN CMD...: exit status and a pattern in stdout+stderr.
-expect() {
-  local want=$1 pat=$2
-  shift 2
-  local out
-  out=$("$@" 2>&1)
-  local rc=$?
-  [ "$rc" = "$want" ] || failed "'$*' exited $rc, expected $want: $(echo "$out" | tail -2)"
-  [ -z "$pat" ] || echo "$out" | grep -q -- "$pat" || failed "'$*' output lacks '$pat': $(echo "$out" | head -3)"
-}
+. "$src/tests/support/e2e.sh"
 
 expect 0 "usage: ibnetsim topo" "$bin" topo --help
 expect 2 "usage: ibnetsim topo" "$bin" topo
@@ -44,6 +33,8 @@ expect 0 "bisection: 32 links" "$bin" topo describe gen:kary_ntree:k=4,n=3
 
 "$bin" topo generate kary_ntree k=4,n=3 -o "$work/k43.topo" || failed "generate"
 expect 0 "switches: 48" "$bin" topo describe "$work/k43.topo"
+"$bin" topo generate mesh dims=3x3 hosts=2 -o "$work/m33.topo" || failed "generate with separate k=v"
+expect 0 "hosts: 18" "$bin" topo describe "$work/m33.topo"
 expect 0 "hosts: 64" "$bin" topo describe "$work/k43.topo"
 expect 0 "4xQDR x192" "$bin" topo describe "$work/k43.topo"
 "$bin" topo generate irregular switches=16 --seed 9 > "$work/a.topo"
@@ -72,8 +63,14 @@ fi
 expect 1 "deadlock: cycle: S" "$bin" route check gen:torus:dims=6x1 -e spf --deadlock-free
 expect 0 "deadlock: none" "$bin" route check gen:kary_ntree:k=4,n=3 -e ftree --deadlock-free
 expect 0 "deadlock: none" "$bin" route check gen:torus:dims=6x1 -e updn --roots S0_0 --deadlock-free
-expect 0 "max switch hops: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
+expect 1 "deadlock: cycle:" "$bin" route check gen:torus:dims=4x4 -e sssp --deadlock-free
+expect 0 "virtual lanes: 3" "$bin" route check gen:torus:dims=4x4 -e dfsssp --deadlock-free
+expect 2 "more than 2 VLs" "$bin" route check gen:torus:dims=4x4 -e dfsssp --max-vls 2
+expect 0 "max switches per route: 3" "$bin" route check gen:fattree:ports=36,levels=2 -e minhop
 expect 0 "routes: 419256" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree
+expect 0 "routes by switches traversed: 1:11016 3:408240" "$bin" route check gen:fattree:ports=36,levels=2 -e ftree --ports "$work/ports.csv"
+[ "$(wc -l < "$work/ports.csv")" = 1945 ] || failed "ports.csv should list 1944 cabled switch ports"
+grep -q '^"S0_0",19,"S1_0",1,630$' "$work/ports.csv" || failed "ports.csv lacks S0_0 port 19's 630 routes" 
 
 "$bin" route compute gen:fattree:ports=12,levels=2 -e ftree -o "$work/ft.dump" 2>/dev/null || failed "compute"
 "$bin" route compute gen:fattree:ports=12,levels=2 -e spf -o "$work/mh.dump" 2>/dev/null || failed "compute"

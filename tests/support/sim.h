@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/params.h"
+#include "core/units.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
 #include "fabric/settings.h"
@@ -33,6 +34,36 @@ static inline void ts_init(struct testsim *s, const char *gen, const char *args)
     }
     fabric_settings_defaults(&s->d.set);
     s->d.warmup = 0;
+    s->d.end = PS_PER_MS;
+    s->d.drain_limit = 100 * PS_PER_MS;
+    s->d.seed = 1;
+}
+
+/* A line: H1 -- S1 -- H2 with the given cables (width/speed or rate text) and delays, and
+ * minhop routes; settings at their defaults. */
+static inline void ts_init_line(struct testsim *s, const char *link_in, const char *link_out,
+                                simtime_t delay)
+{
+    memset(s, 0, sizeof *s);
+    topo_init(&s->topo);
+    int sw = topo_add_node(&s->topo, TOPO_SWITCH, "S1", 2);
+    int h1 = topo_add_node(&s->topo, TOPO_CA, "H1", 1), h2 = topo_add_node(&s->topo, TOPO_CA, "H2", 1);
+    const char *links[2] = { link_in, link_out };
+    int hosts[2] = { h1, h2 };
+    for (int i = 0; i < 2; i++) {
+        int w = 4;
+        enum ib_speed sp = IB_SDR;
+        double rate = 0;
+        char why[128];
+        if (ib_parse_width_speed(links[i], &w, &sp) && units_parse_rate(links[i], &rate, why, sizeof why))
+            abort();
+        if (topo_connect(&s->topo, sw, i + 1, hosts[i], 1, w, sp, rate, delay, &s->err))
+            abort();
+    }
+    topo_assign_lids(&s->topo, 0);
+    if (route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err))
+        abort();
+    fabric_settings_defaults(&s->d.set);
     s->d.end = PS_PER_MS;
     s->d.drain_limit = 100 * PS_PER_MS;
     s->d.seed = 1;

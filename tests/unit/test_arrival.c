@@ -250,6 +250,48 @@ static void test_sizes(void **state)
     run_process(&d, 7, 1000000, &r);
     assert_rel(r.bytes.mean, 4096, TOL, "lognormal size mean");
     assert_rel(mom_scv(&r.bytes), 0.25, TOL, "lognormal size SCV");
+    /* ge sizes: 0 bytes with probability 1 - tau, else geometric with mean m / tau: mean m,
+     * SCV C^2 - 1/m (the discrete exponential branch has SCV 1 - tau/m) */
+    desc_defaults(&d);
+    set(&d, "size_dist", "ge");
+    set(&d, "msg_size", "2000 B");
+    set(&d, "size_scv", "4"); /* tau = 0.4 */
+    {
+        struct arrival a;
+        struct ibn_err e;
+        assert_int_equal(arrival_init(&a, &d, &e), 0);
+        gsl_rng *rg = rng_stream(9, "test/arrival");
+        struct mom b = { 0, 0, 0 };
+        long zeros = 0, n = 1000000;
+        for (long i = 0; i < n; i++) {
+            struct msg_draw m;
+            arrival_next(&a, rg, &m);
+            mom_add(&b, m.bytes);
+            zeros += m.bytes == 0;
+        }
+        assert_rel(b.mean, 2000, TOL, "ge size mean");
+        assert_rel(mom_scv(&b), 4 - 1.0 / 2000, TOL, "ge size SCV");
+        assert_rel((double)zeros / (double)n, 0.6, TOL, "ge sizes: P(0 bytes) = 1 - tau");
+        gsl_rng_free(rg);
+        arrival_free(&a);
+        params_free(arrival_params, &d);
+    }
+    desc_defaults(&d);
+    set(&d, "size_dist", "ge");
+    set(&d, "size_scv", "1"); /* tau = 1: no empty messages */
+    run_process(&d, 10, 200000, &r);
+    assert_true(r.bytes.mean > 0);
+    assert_rel(mom_scv(&r.bytes), 1.0, TOL, "ge sizes, SCV 1");
+    {
+        struct arrival a;
+        struct ibn_err e;
+        desc_defaults(&d);
+        set(&d, "size_dist", "ge");
+        d.size_scv = 0.5;
+        assert_int_equal(arrival_init(&a, &d, &e), -1);
+        assert_non_null(strstr(e.msg, "size_scv"));
+        params_free(arrival_params, &d);
+    }
     /* a cap */
     desc_defaults(&d);
     set(&d, "size_dist", "exponential");
@@ -464,6 +506,45 @@ static void test_ge(void **state)
         assert_rel(idc, 5.0, TOL * 1.5, "GE count index of dispersion");
         assert_rel(bm, 3.0, TOL, "GE mean batch size");
         assert_rel(p1, 1.0 / 3, TOL, "GE P(batch = 1)");
+        params_free(arrival_params, &d);
+    }
+    /* A batch gap: the messages of a batch come g apart; the exponential gaps are shortened so
+     * that the mean gap stays 1/lambda. With lambda = 1e6/s, tau = 1/3 and g = 100 ns, the gaps
+     * are g with probability 2/3, so the mean of the others is (1 us - 2/3 x 100 ns)/(1/3). */
+    for (int form = 0; form < 2; form++) {
+        struct arrival_desc d;
+        struct arrival a;
+        struct ibn_err e;
+        desc_defaults(&d);
+        set(&d, "kind", "ge");
+        set(&d, "rate", "8 Gb/s");
+        set(&d, "msg_size", "1000 B");
+        set(&d, "ge_scv", "5");
+        set(&d, "ge_form", form ? "batch" : "interarrival");
+        set(&d, "ge_batch_gap", "100 ns");
+        assert_int_equal(arrival_init(&a, &d, &e), 0);
+        gsl_rng *rg = rng_stream(41 + form, "ge");
+        struct mom all = { 0, 0, 0 }, exp_gaps = { 0, 0, 0 };
+        long short_gaps = 0, n = 1000000;
+        struct msg_draw m;
+        arrival_next(&a, rg, &m);
+        for (long i = 0; i < n; i++) {
+            arrival_next(&a, rg, &m);
+            mom_add(&all, (double)m.gap);
+            if (m.gap == 100 * PS_PER_NS)
+                short_gaps++;
+            else
+                mom_add(&exp_gaps, (double)m.gap);
+        }
+        assert_rel(all.mean, 1e6, TOL, "GE with a batch gap: mean gap");
+        assert_rel((double)short_gaps / (double)n, 2.0 / 3, TOL, "GE batch gaps: fraction");
+        assert_rel(exp_gaps.mean, (1e6 - 2.0 / 3 * 1e5) * 3, TOL, "GE batch gaps: other gaps");
+        gsl_rng_free(rg);
+        arrival_free(&a);
+        /* a batch gap longer than the mean gap allows is refused */
+        set(&d, "ge_batch_gap", "2 us");
+        assert_int_equal(arrival_init(&a, &d, &e), -1);
+        assert_non_null(strstr(e.msg, "ge_batch_gap"));
         params_free(arrival_params, &d);
     }
     /* SCV 1 is Poisson */

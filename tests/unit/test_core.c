@@ -122,7 +122,7 @@ static void test_eventq_order(void **state)
 {
     (void)state;
     check_order(eventq_push, eventq_pop);
-    check_order(eventq2_push, eventq2_pop);
+    check_order(eventq4_push, eventq4_pop);
 }
 
 int main(void)

@@ -88,6 +88,9 @@ static void test_minhop_fattree(void **state)
     assert_int_equal(route_stats_compute(&t, &l, &s, &e), 0);
     assert_int_equal(s.routes, 648L * 647);
     assert_int_equal(s.max_port_routes, 647); /* a host's own port */
+    assert_int_equal(s.hop_hist[1], 36L * 18 * 17); /* within a leaf */
+    assert_int_equal(s.hop_hist[3], 648L * 647 - 36L * 18 * 17); /* leaf, spine, leaf */
+    assert_int_equal(s.hop_hist[2], 0);
     assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 0);
     route_stats_free(&s);
     lfts_free(&l);
@@ -169,6 +172,25 @@ static void test_updn_ftree_deadlock_free(void **state)
         }
         topo_free(&t);
     }
+}
+
+static void test_ftree_fallback(void **state)
+{
+    (void)state;
+    /* A mesh is not a fat tree: like OpenSM, ftree falls back to minhop and says why. */
+    struct topo t;
+    struct lfts l, m;
+    gen("mesh", "dims=3x3", &t);
+    route(&t, "ftree", NULL, &l);
+    assert_non_null(strstr(l.note, "not a fat tree"));
+    assert_non_null(strstr(l.note, "fell back to minhop"));
+    route(&t, "minhop", NULL, &m);
+    for (int i = 0; i < t.nnodes; i++)
+        if (l.table[i])
+            assert_memory_equal(l.table[i], m.table[i], (size_t)l.max_lid + 1);
+    lfts_free(&l);
+    lfts_free(&m);
+    topo_free(&t);
 }
 
 static void test_ftree_balance(void **state)
@@ -278,6 +300,31 @@ static void test_updn_tree(void **state)
         }
     assert_true(used <= 28);
     assert_true(used >= 14);
+    /* Classic up*-down* over all links with seed 004's best of three roots: deadlock-free,
+     * and its routes are no longer than with any single one of the three roots. */
+    struct lfts b3;
+    struct route_opts o3 = { .roots = "best3" };
+    route(&t, "updn", &o3, &b3);
+    assert_non_null(strstr(b3.note, "best of three roots"));
+    assert_int_equal(route_deadlock_check(&t, &b3, NULL, NULL, 0), 0);
+    struct route_stats sb;
+    assert_int_equal(route_stats_compute(&t, &b3, &sb, &e), 0);
+    char name[3][32];
+    const char *tried = strstr(b3.note, "by root: ") + 9;
+    assert_int_equal(sscanf(tried, "%31s %*f, %31s %*f, %31s", name[0], name[1], name[2]), 3);
+    for (int k = 0; k < 3; k++) {
+        struct route_opts one = { .roots = name[k] };
+        struct lfts lk;
+        struct route_stats sk;
+        route(&t, "updn", &one, &lk);
+        assert_int_equal(route_stats_compute(&t, &lk, &sk, &e), 0);
+        assert_true(sb.avg_hops <= sk.avg_hops + 1e-9);
+        route_stats_free(&sk);
+        lfts_free(&lk);
+    }
+    assert_true(sb.avg_hops <= s.avg_hops + 1e-9); /* all links beat tree links only */
+    route_stats_free(&sb);
+    lfts_free(&b3);
     /* SPF uses more links and shorter paths (seed 004: SPF beats Up/Down). */
     struct lfts sp;
     route(&t, "spf", NULL, &sp);
@@ -411,6 +458,61 @@ static void test_dor(void **state)
     topo_free(&t);
 }
 
+static void test_sssp_dfsssp(void **state)
+{
+    (void)state;
+    const char *cases[][2] = { { "torus", "dims=6x1" }, { "torus", "dims=4x4" },
+                               { "irregular", "switches=16" },
+                               { "irregular", "switches=15,ports=5,hosts=1,links=23,planar=1" },
+                               { "torus", "dims=3x3x3" } };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct topo t;
+        struct lfts l;
+        gen(cases[c][0], cases[c][1], &t);
+        route(&t, "sssp", NULL, &l);
+        assert_shortest(&t, &l);
+        assert_null(l.dlid_vl);
+        assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 1); /* all of these cycle */
+        lfts_free(&l);
+        route(&t, "dfsssp", NULL, &l);
+        assert_shortest(&t, &l);
+        assert_non_null(l.dlid_vl);
+        assert_true(l.nvl >= 2 && l.nvl <= 8);
+        char cycle[512];
+        if (route_deadlock_check(&t, &l, l.dlid_vl, cycle, sizeof cycle))
+            print_error("dfsssp on %s %s: %s\n", cases[c][0], cases[c][1], cycle);
+        assert_int_equal(route_deadlock_check(&t, &l, l.dlid_vl, NULL, 0), 0);
+        /* The same tables on one VL deadlock: the lanes are what breaks the cycles. */
+        assert_int_equal(route_deadlock_check(&t, &l, NULL, NULL, 0), 1);
+        lfts_free(&l);
+        topo_free(&t);
+    }
+    /* Too few VLs for a ring is an error that says so. */
+    struct topo t;
+    struct lfts l;
+    gen("torus", "dims=6x1", &t);
+    struct route_opts o = { .max_vls = 1 };
+    struct ibn_err e;
+    assert_int_equal(route_compute(&t, "dfsssp", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "more than 1 VLs"));
+    topo_free(&t);
+    /* Global balancing: in the 4-ary 3-tree, sssp loads switch links like ftree (60), where
+     * minhop's local balancing reaches 192. */
+    gen("kary_ntree", "k=4,n=3", &t);
+    route(&t, "sssp", NULL, &l);
+    struct route_stats st;
+    assert_int_equal(route_stats_compute(&t, &l, &st, &e), 0);
+    assert_int_equal(st.max_isl_routes, 60);
+    route_stats_free(&st);
+    lfts_free(&l);
+    route(&t, "minhop", NULL, &l);
+    assert_int_equal(route_stats_compute(&t, &l, &st, &e), 0);
+    assert_int_equal(st.max_isl_routes, 192);
+    route_stats_free(&st);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -418,11 +520,13 @@ int main(void)
         cmocka_unit_test(test_deadlock_ring),
         cmocka_unit_test(test_updn_ftree_deadlock_free),
         cmocka_unit_test(test_ftree_balance),
+        cmocka_unit_test(test_ftree_fallback),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),
         cmocka_unit_test(test_lmc),
         cmocka_unit_test(test_dor),
+        cmocka_unit_test(test_sssp_dfsssp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -236,6 +236,9 @@ static void test_errors(void **state)
     expect_error("Switch 8 \"S1\"\n[1] \"H1\"[1]\n\nSwitch 8 \"S1\"\n", "mem.topo:4: node id");
     expect_error("# nothing\n", "no Switch, Ca or Hca blocks");
     expect_error("[1] \"H1\"[1]\n", "mem.topo:1: port line outside");
+    expect_error("Switch 8 \"S1\"\n[1] \"H1\"[1]\n\nCa 1 \"H1\"\n[1](2) \"S1\"[1] # lid 4 lmc 40 \"x\" "
+                 "lid 1 4xQDR\n", "mem.topo:5: LID 4 / LMC 40 out of range");
+    expect_error("Switch 8 \"S1\" # \"s\" base port 0 lid 60000 lmc 0\n", "mem.topo:1: LID 60000");
 }
 
 int main(void)

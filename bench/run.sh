@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# bench/run.sh: builds ibnetsim optimised and runs the benchmark scenarios, printing events/s,
+# packet-hops/s, simulated time per wall second, wall time and peak memory for each, and the
+# event-queue comparison. Usage: bench/run.sh [BUILD_DIR]. Takes about a minute.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-release}
+./scripts/deps.sh
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
+"$build"/bench_eventq
+for s in bench/switch36.cfg bench/fattree648.cfg bench/*-cc.cfg; do
+  [ -f "$s" ] || continue
+  "$build"/bench_fabric "$s" | grep -v '^BENCH'
+done
+[ -x "$build"/bench_routing ] && "$build"/bench_routing || true

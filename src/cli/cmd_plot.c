@@ -1,0 +1,419 @@
+/* cmd_plot.c: `ibnetsim plot RUN_DIR`: gnuplot figures of a run's results folder, as PNG and
+ * SVG, from the gnuplot scripts it writes there (plot-*.gp, editable and re-runnable):
+ *   throughput  payload throughput of every flow over time (flows.csv)
+ *   latency     CDFs of network and end-to-end packet latency per class (latency.csv)
+ *   ports       per-port utilisation map (summary.json's "ports", via plot-ports.csv)
+ *   cc          CCTI of every flow over time, when the run wrote cc.csv */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/gnuplot.h"
+#include "core/error.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ibnetsim plot RUN_DIR [--scripts-only] [-q]\n\n"
+            "Draws the results of `ibnetsim run ... -o RUN_DIR` with gnuplot, as PNG and SVG in\n"
+            "RUN_DIR, and leaves the gnuplot scripts there (plot-NAME.gp) so that they can be\n"
+            "edited and re-run with `gnuplot plot-NAME.gp` inside RUN_DIR:\n"
+            "  throughput.png/.svg  throughput of every flow over time (Gb/s of payload, from\n"
+            "                       flows.csv)\n"
+            "  latency.png/.svg     CDFs of packet latency per class (SL) and for all flows:\n"
+            "                       network (injection to delivery) and end-to-end (message\n"
+            "                       creation to delivery), from latency.csv\n"
+            "  ports.png/.svg       utilisation of every cabled port (transmitted wire bytes over\n"
+            "                       the run / link data rate), from summary.json's \"ports\"\n"
+            "  cc.png/.svg          CCTI of every flow over time, if the run wrote cc.csv\n"
+            "A figure whose data file is missing is skipped with a note.\n\n"
+            "  --scripts-only  write the scripts and data files, do not run gnuplot\n"
+            "  -q              do not list the files written\n\n"
+            "Exit status: 0 success; 1 gnuplot is missing (the scripts are still written) or\n"
+            "failed; 2 bad usage or RUN_DIR is not a results folder.\n");
+}
+
+static int exists(const char *dir, const char *file)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* A wide time-series CSV (time_s,NAME,NAME...): its column names and last time. */
+struct wide_csv {
+    int ncols;          /* data columns, without time_s */
+    double last_time;
+    int rows;
+};
+
+static int read_wide(const char *dir, const char *file, struct wide_csv *w, struct ibn_err *e)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ibn_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+    memset(w, 0, sizeof *w);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int first = 1;
+    while ((n = getline(&line, &cap, fp)) > 0) {
+        if (first) {
+            if (strncmp(line, "time_s", 6)) {
+                free(line);
+                fclose(fp);
+                return ibn_err_set(e, "%s: expected a header starting with time_s", path);
+            }
+            for (char *c = line; *c; c++)
+                w->ncols += *c == ',';
+            first = 0;
+            continue;
+        }
+        w->last_time = strtod(line, NULL);
+        w->rows++;
+    }
+    free(line);
+    fclose(fp);
+    if (first)
+        return ibn_err_set(e, "%s: empty", path);
+    return 0;
+}
+
+/* A time axis unit that keeps the numbers readable. */
+static void time_unit(double last, const char **name, double *scale)
+{
+    if (last >= 1.0) {
+        *name = "s";
+        *scale = 1.0;
+    } else if (last >= 1e-3) {
+        *name = "ms";
+        *scale = 1e3;
+    } else {
+        *name = "µs";
+        *scale = 1e6;
+    }
+}
+
+/* Throughput (flows.csv) or CCTI (cc.csv) of every flow over time. */
+static int write_series(const char *dir, const char *name, const char *file, int is_cc,
+                        struct ibn_err *e)
+{
+    struct wide_csv w;
+    if (read_wide(dir, file, &w, e))
+        return -1;
+    const char *unit;
+    double scale;
+    time_unit(w.last_time, &unit, &scale);
+    FILE *fp = gp_open(dir, name,
+                       is_cc ? "congestion control table index (CCTI) of every flow over time, from cc.csv"
+                             : "payload throughput of every flow over time, from flows.csv",
+                       e);
+    if (!fp)
+        return -1;
+    int keyed = w.ncols <= 24;
+    fprintf(fp, "set title \"%s%s\"\n",
+            is_cc ? "CCTI per flow" : "Throughput per flow (payload, per sample interval)",
+            keyed ? "" : " (too many flows for a legend)");
+    fprintf(fp, "set xlabel \"time (%s)\"\n", unit);
+    fprintf(fp, "set ylabel \"%s\"\n", is_cc ? "CCTI (index into the CCT)" : "throughput (Gb/s)");
+    fprintf(fp, "set yrange [0:*]\n");
+    fprintf(fp, "set key outside right top\n");
+    fprintf(fp, "tscale = %g  # seconds to %s\n", scale, unit);
+    fprintf(fp, "ncols = %d   # data columns after time_s\n", w.ncols);
+    gp_png(fp, name, 1100, 600);
+    char plot[512];
+    snprintf(plot, sizeof plot,
+             "plot for [i=2:ncols+1] \"%s\" using ($1*tscale):i with %s %s", file,
+             is_cc ? "steps" : "lines",
+             keyed ? "lw 1.5 title columnhead(i)"
+                   : "lw 0.7 lc rgb \"#b0b0b0\" title (i == 2 ? \"each flow\" : \"\")");
+    fprintf(fp, "%s", plot);
+    if (!is_cc && w.ncols > 3)
+        fprintf(fp, ", \\\n  \"%s\" using ($1*tscale):((sum [i=2:ncols+1] column(i)) / ncols) with lines "
+                    "lw 3 lc rgb \"black\" title \"mean of the %d flows\"", file, w.ncols);
+    fprintf(fp, "\n");
+    gp_svg(fp, name, 1100, 600, "replot");
+    return gp_close(fp, dir, name, e);
+}
+
+/* Latency CDFs from latency.csv (latency,class,value_ns,count,cdf). */
+static int write_latency(const char *dir, struct ibn_err *e)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/latency.csv", dir);
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return ibn_err_set(e, "%s: cannot read: %s", path, strerror(errno));
+    char classes[17][8];
+    int ncls = 0;
+    double vmin = INFINITY, vmax = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int first = 1;
+    while (getline(&line, &cap, in) > 0) {
+        if (first) {
+            first = 0;
+            if (strncmp(line, "latency,class,value_ns", 22)) {
+                free(line);
+                fclose(in);
+                return ibn_err_set(e, "%s: expected the header latency,class,value_ns,count,cdf", path);
+            }
+            continue;
+        }
+        char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        if (!c2)
+            continue;
+        *c2 = 0;
+        const char *cls = c1 + 1;
+        double v = strtod(c2 + 1, NULL);
+        if (v > 0 && v < vmin)
+            vmin = v;
+        if (v > vmax)
+            vmax = v;
+        int k;
+        for (k = 0; k < ncls && strcmp(classes[k], cls); k++)
+            ;
+        if (k == ncls && ncls < 17 && strlen(cls) < sizeof classes[0])
+            snprintf(classes[ncls++], sizeof classes[0], "%s", cls);
+    }
+    free(line);
+    fclose(in);
+    FILE *fp = gp_open(dir, "latency", "CDFs of packet latency per class (SL), from latency.csv", e);
+    if (!fp)
+        return -1;
+    int per_class = ncls > 2; /* "all" and one class are the same curve */
+    fprintf(fp, "set title \"Packet latency CDF per class: network (solid), end-to-end (dashed)\"\n"
+                "set xlabel \"latency (ns)\"\n"
+                "set ylabel \"fraction of packets with latency <= x\"\n"
+                "set yrange [0:1.02]\n"
+                "set key right bottom\n");
+    if (ncls && vmax > 20 * vmin)
+        fprintf(fp, "set logscale x\n");
+    fprintf(fp, "# select rows of one (latency, class) pair; other rows are undefined\n"
+                "sel(kind, cls) = (strcol(1) eq kind && strcol(2) eq cls) ? $5 : NaN\n");
+    gp_png(fp, "latency", 1000, 600);
+    if (!ncls) {
+        fprintf(fp, "set label 1 \"no packets were delivered\" at graph 0.5, 0.5 center\n"
+                    "set xrange [1:10]\n"
+                    "plot NaN notitle\n");
+    } else {
+        fprintf(fp, "plot \\\n");
+        int color = 1, nplots = 0;
+        for (int k = 0; k < ncls; k++) {
+            const char *cls = classes[k];
+            if (per_class ? 0 : strcmp(cls, "all") != 0)
+                continue;
+            char label[32];
+            if (!strcmp(cls, "all"))
+                snprintf(label, sizeof label, per_class || ncls < 2 ? "all flows" : "SL %s, all flows", classes[1] + 2);
+            else
+                snprintf(label, sizeof label, "SL %s", cls + 2);
+            for (int kind = 0; kind < 2; kind++) {
+                fprintf(fp, "%s  \"latency.csv\" using 3:(sel(\"%s\", \"%s\")) with lines lw 2 dt %d lc %d "
+                            "title \"%s %s\"",
+                        nplots++ ? ", \\\n" : "", kind ? "end_to_end" : "network", cls, kind ? 2 : 1, color,
+                        label, kind ? "end-to-end" : "network");
+            }
+            color++;
+        }
+        fprintf(fp, "\n");
+    }
+    gp_svg(fp, "latency", 1000, 600, "replot");
+    return gp_close(fp, dir, "latency", e);
+}
+
+/* Per-port utilisation map: one row per node, one cell per cabled port. */
+struct node_row {
+    const char *name;
+    int nports, switch_like;
+};
+
+static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
+{
+    json_t *ports = json_object_get(summary, "ports");
+    if (!json_is_array(ports))
+        return ibn_err_set(e, "%s/summary.json: no \"ports\" array", dir);
+    size_t np = json_array_size(ports);
+    struct node_row *rows = xcalloc(np + 1, sizeof *rows);
+    int nrows = 0, maxport = 1;
+    for (size_t i = 0; i < np; i++) {
+        json_t *p = json_array_get(ports, i);
+        const char *node = json_string_value(json_object_get(p, "node"));
+        json_int_t port = json_integer_value(json_object_get(p, "port"));
+        if (!node || port < 1) {
+            free(rows);
+            return ibn_err_set(e, "%s/summary.json: ports[%zu] lacks \"node\" or \"port\"", dir, i);
+        }
+        if (port > maxport)
+            maxport = (int)port;
+        int r;
+        for (r = 0; r < nrows && strcmp(rows[r].name, node); r++)
+            ;
+        if (r == nrows)
+            rows[nrows++].name = node;
+        rows[r].nports++;
+    }
+    /* Switches (nodes with more than one cabled port) always; adapters too while the map stays
+     * readable. */
+    int nsw = 0;
+    for (int r = 0; r < nrows; r++)
+        nsw += rows[r].switch_like = rows[r].nports > 1;
+    int hosts_too = nrows <= 100 || nsw == 0;
+    int shown = hosts_too ? nrows : nsw;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plot-ports.csv", dir);
+    FILE *d = fopen(path, "w");
+    if (!d) {
+        free(rows);
+        return ibn_err_set(e, "%s: cannot write: %s", path, strerror(errno));
+    }
+    fprintf(d, "row,port,utilisation,node\n");
+    /* Rows from the top: switches first, then adapters, each in topology order. */
+    int y = shown - 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < nrows; r++) {
+            if (rows[r].switch_like != !pass || (!rows[r].switch_like && !hosts_too))
+                continue;
+            for (size_t i = 0; i < np; i++) {
+                json_t *p = json_array_get(ports, i);
+                if (strcmp(json_string_value(json_object_get(p, "node")), rows[r].name))
+                    continue;
+                fprintf(d, "%d,%d,%.6f,%s\n", y, (int)json_integer_value(json_object_get(p, "port")),
+                        json_number_value(json_object_get(p, "utilisation")), rows[r].name);
+            }
+            y--;
+        }
+    free(rows);
+    if (fclose(d))
+        return ibn_err_set(e, "%s: cannot write", path);
+    FILE *fp = gp_open(dir, "ports", "per-port utilisation map, from summary.json via plot-ports.csv", e);
+    if (!fp)
+        return -1;
+    int width = 260 + maxport * 45, height = 140 + shown * 22;
+    if (width < 700)
+        width = 700;
+    if (height < 400)
+        height = 400;
+    if (height > 6000)
+        height = 6000;
+    fprintf(fp, "set title \"Port utilisation (transmitted wire bytes / link data rate over the run)%s\"\n",
+            hosts_too ? "" : "; switches only");
+    fprintf(fp, "set xlabel \"port number\"\n"
+                "set ylabel \"node\"\n"
+                "set cblabel \"utilisation (fraction of the link's data rate)\"\n"
+                "set cbrange [0:1]\n"
+                "set palette defined (0 \"#f7fbff\", 0.3 \"#9ecae1\", 0.6 \"#fd8d3c\", 0.85 \"#e31a1c\", 1 \"#67000d\")\n"
+                "set xrange [0.5:%d.5]\n"
+                "set yrange [-0.5:%d.5]\n"
+                "set xtics 1\n"
+                "set ytics noenhanced\n"
+                "set grid noxtics noytics\n"
+                "set style fill solid 1.0 border lc rgb \"#808080\"\n",
+            maxport, shown - 1);
+    gp_png(fp, "ports", width, height);
+    fprintf(fp, "plot \"plot-ports.csv\" using 2:1:(0.45):(0.45):3:ytic(4) with boxxyerror fc palette notitle");
+    if ((long)shown * maxport <= 400)
+        fprintf(fp, ", \\\n  \"\" using 2:1:(sprintf(\"%%.0f%%%%\", 100*$3)) with labels font \",8\" notitle");
+    fprintf(fp, "\n");
+    gp_svg(fp, "ports", width, height, "replot");
+    return gp_close(fp, dir, "ports", e);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    const char *dir = NULL;
+    int scripts_only = 0, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--scripts-only")) {
+            scripts_only = 1;
+        } else if (!strcmp(argv[i], "-q")) {
+            quiet = 1;
+        } else if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "ibnetsim plot: unexpected argument \"%s\"\n\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "ibnetsim plot: which results folder? (expected RUN_DIR)\n\n");
+        usage(stderr);
+        return 2;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    json_error_t je;
+    json_t *summary = json_load_file(path, 0, &je);
+    if (!summary) {
+        fprintf(stderr, "ibnetsim plot: %s is not a results folder of `ibnetsim run`: %s: %s\n", dir, path,
+                je.text);
+        return 2;
+    }
+    const char *names[4];
+    int n = 0, status = 0;
+    struct ibn_err e;
+    struct { const char *name, *file; } series[2] = { { "throughput", "flows.csv" }, { "cc", "cc.csv" } };
+    for (int s = 0; s < 2; s++) {
+        if (!exists(dir, series[s].file)) {
+            if (s == 0)
+                fprintf(stderr, "ibnetsim plot: no %s/flows.csv (output.flow_series = false?): "
+                                "no throughput plot\n", dir);
+            continue;
+        }
+        if (write_series(dir, series[s].name, series[s].file, s == 1, &e)) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            status = 1;
+        } else {
+            names[n++] = series[s].name;
+        }
+    }
+    if (!exists(dir, "latency.csv")) {
+        fprintf(stderr, "ibnetsim plot: no %s/latency.csv (a run of an older ibnetsim?): no latency plot\n", dir);
+    } else if (write_latency(dir, &e)) {
+        fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+        status = 1;
+    } else {
+        names[n++] = "latency";
+    }
+    if (write_ports(dir, summary, &e)) {
+        fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+        status = 1;
+    } else {
+        names[n++] = "ports";
+    }
+    json_decref(summary);
+    if (scripts_only) {
+        if (!quiet)
+            for (int i = 0; i < n; i++)
+                printf("%s/plot-%s.gp\n", dir, names[i]);
+        return status;
+    }
+    if (!gp_available()) {
+        fprintf(stderr, "ibnetsim plot: gnuplot is not installed (not found on the PATH), so no images were "
+                        "drawn.\nThe scripts are in %s/plot-*.gp; install gnuplot (Debian/Ubuntu: apt-get "
+                        "install gnuplot-nox) and run `ibnetsim plot %s` again, or `gnuplot plot-NAME.gp` "
+                        "inside %s.\n", dir, dir, dir);
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (gp_run(dir, names[i], &e)) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            status = 1;
+            continue;
+        }
+        if (!quiet)
+            printf("%s/%s.png %s/%s.svg\n", dir, names[i], dir, names[i]);
+    }
+    return status;
+}

@@ -1,0 +1,761 @@
+/* cmd_sweep.c: `ibnetsim sweep SCENARIO -k KEY=VALUES [-k ...] [-s KEY=VALUE]... [-j JOBS]
+ * [-o DIR]`: runs a scenario over a grid of parameter values on the cores of one machine (one
+ * `ibnetsim run` child process per point, at most JOBS at once), then writes DIR/sweep.csv
+ * (one row per point, in grid order, so the file does not depend on JOBS) and a gnuplot
+ * figure of latency and accepted traffic against the first swept key. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/gnuplot.h"
+#include "config/scenario.h"
+#include "core/error.h"
+#include "fabric/build.h"
+
+#define MAX_POINTS 100000
+
+static volatile sig_atomic_t sweep_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    sweep_interrupted = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ibnetsim sweep SCENARIO -k KEY=VALUES [-k KEY=VALUES]... [-s KEY=VALUE]...\n"
+            "                      [-j JOBS] [-o DIR] [-q] [--no-plot]\n\n"
+            "Runs SCENARIO once per point of a grid of parameter values, on all cores, and\n"
+            "collects the results in one folder DIR (default: sweeps/NAME):\n"
+            "  point-NNN/    each point's results folder (as `ibnetsim run -o`), and its run.log\n"
+            "  sweep.csv     one row per point: the swept keys' values, offered_gbps (sum of the\n"
+            "                flows' configured rates; empty if a flow has none, e.g. saturate),\n"
+            "                accepted_gbps (payload delivered in the measured period),\n"
+            "                net_latency_mean_ns, net_latency_p99_ns (network latency over all\n"
+            "                flows' packets), e2e_latency_mean_ns, e2e_latency_p99_ns, outcome\n"
+            "  sweep.png/.svg  latency and accepted traffic against the first key (one curve per\n"
+            "                combination of the other keys), from plot-sweep.gp\n\n"
+            "  -k KEY=VALUES  a swept key (scenario override syntax, e.g. flows.*.load) and its\n"
+            "                 values: a list \"a,b,c\" (numbers or words) or a range FROM:TO:STEP of\n"
+            "                 numbers (TO included). Several -k make a grid; the first key varies\n"
+            "                 fastest, so point-000.. point-(n1-1) sweep the first key.\n"
+            "  -s KEY=VALUE   a fixed override for every point (as for `ibnetsim run`)\n"
+            "  -j JOBS        points run at once (default: the number of cores)\n"
+            "  -o DIR         the sweep's folder (created if needed)\n"
+            "  -q             no progress or summary lines\n"
+            "  --no-plot      do not draw sweep.png/.svg (plot-sweep.gp is still written)\n\n"
+            "Example: ibnetsim sweep scenarios/examples/fattree-load.cfg \\\n"
+            "           -k flows.*.load=0.1:1.0:0.1 -k switch.arch=voq,fifo -o sweeps/load\n\n"
+            "Percentiles come from each point's latency.csv: the upper bound of the histogram\n"
+            "bucket holding the 99th percentile (within 0.8 %%). Same inputs give a byte-identical\n"
+            "sweep.csv whatever JOBS is.\n"
+            "Exit status: 0 success; 1 a point failed (each failure is reported with its exit\n"
+            "status and error; the other points still run and sweep.csv has all rows) or the\n"
+            "plot failed; 2 bad usage or a point's scenario is invalid; 130 interrupted.\n");
+}
+
+struct sweep_key {
+    char *key;
+    char **vals;
+    int nvals;
+    int numeric;   /* every value is a number */
+};
+
+struct point {
+    int *vi;              /* value index per key */
+    double offered_bps;   /* < 0 unknown */
+    pid_t pid;
+    int done, status;     /* status: wait() status */
+};
+
+struct sweep {
+    const char *scenario, *dir;
+    struct sweep_key *keys;
+    int nkeys;
+    char **fixed;
+    int nfixed;
+    struct point *pts;
+    int npts;
+    int width;            /* digits of point numbers */
+};
+
+static int mkdirs(const char *dir)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0777) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static int is_number(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(x))
+        return 0;
+    if (v)
+        *v = x;
+    return 1;
+}
+
+static void add_val(struct sweep_key *k, const char *s, size_t n)
+{
+    k->vals = xrealloc(k->vals, (size_t)(k->nvals + 1) * sizeof *k->vals);
+    char *v = xmalloc(n + 1);
+    memcpy(v, s, n);
+    v[n] = 0;
+    k->vals[k->nvals++] = v;
+}
+
+/* KEY=a,b,c or KEY=FROM:TO:STEP. */
+static int parse_key(const char *arg, struct sweep_key *k, struct ibn_err *e)
+{
+    memset(k, 0, sizeof *k);
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return ibn_err_set(e, "-k %s: expected KEY=VALUES (a list a,b,c or a range FROM:TO:STEP)", arg);
+    k->key = xmalloc((size_t)(eq - arg) + 1);
+    memcpy(k->key, arg, (size_t)(eq - arg));
+    k->key[eq - arg] = 0;
+    const char *spec = eq + 1;
+    char a[128], b[128], c[128];
+    double from, to, step;
+    if (!strchr(spec, ',') && sscanf(spec, "%127[^:]:%127[^:]:%127s", a, b, c) == 3 &&
+        strlen(a) + strlen(b) + strlen(c) + 2 == strlen(spec)) {
+        if (!is_number(a, &from) || !is_number(b, &to) || !is_number(c, &step))
+            return ibn_err_set(e, "-k %s: a range FROM:TO:STEP takes three numbers", arg);
+        if (step == 0 || (to - from) / step < 0)
+            return ibn_err_set(e, "-k %s: the step must be non-zero and lead from %g to %g", arg, from, to);
+        double n = floor((to - from) / step + 1e-9) + 1;
+        if (n > MAX_POINTS)
+            return ibn_err_set(e, "-k %s: %.0f values, more than %d", arg, n, MAX_POINTS);
+        for (int i = 0; i < (int)n; i++) {
+            char buf[64];
+            double v = from + (double)i * step;
+            if (fabs(v) < fabs(step) * 1e-9)
+                v = 0;
+            snprintf(buf, sizeof buf, "%.12g", v);
+            add_val(k, buf, strlen(buf));
+        }
+    } else {
+        for (const char *p = spec;;) {
+            const char *comma = strchr(p, ',');
+            size_t n = comma ? (size_t)(comma - p) : strlen(p);
+            if (!n)
+                return ibn_err_set(e, "-k %s: an empty value in the list", arg);
+            add_val(k, p, n);
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+    }
+    k->numeric = 1;
+    for (int i = 0; i < k->nvals; i++)
+        if (!is_number(k->vals[i], NULL))
+            k->numeric = 0;
+    return 0;
+}
+
+/* The overrides of point p: the fixed ones, then the swept values ("KEY=VALUE"). */
+static char **point_overrides(const struct sweep *s, int p, int *n)
+{
+    char **ov = xcalloc((size_t)(s->nfixed + s->nkeys + 1), sizeof *ov);
+    int k = 0;
+    for (int i = 0; i < s->nfixed; i++)
+        ov[k++] = xstrdup(s->fixed[i]);
+    for (int i = 0; i < s->nkeys; i++) {
+        const char *key = s->keys[i].key, *val = s->keys[i].vals[s->pts[p].vi[i]];
+        ov[k] = xmalloc(strlen(key) + strlen(val) + 2);
+        sprintf(ov[k++], "%s=%s", key, val);
+    }
+    *n = k;
+    return ov;
+}
+
+static void free_strv(char **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static void point_label(const struct sweep *s, int p, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < s->nkeys && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s=%s", i ? " " : "", s->keys[i].key,
+                                 s->keys[i].vals[s->pts[p].vi[i]]);
+}
+
+/* Whether the topology can differ between points (then it is built per point). */
+static int topology_swept(const struct sweep *s)
+{
+    for (int i = 0; i < s->nkeys; i++)
+        if (!strncmp(s->keys[i].key, "topology.", 9) || !strcmp(s->keys[i].key, "simulation.seed"))
+            return 1;
+    return 0;
+}
+
+/* Load every point's scenario before running anything (bad values stop the sweep at once)
+ * and compute its offered load from the built fabric's flows. */
+static int check_points(struct sweep *s, struct ibn_err *e)
+{
+    int per_point = topology_swept(s), have_topo = 0;
+    struct topo t;
+    struct lfts l;
+    memset(&t, 0, sizeof t);
+    memset(&l, 0, sizeof l);
+    int rc = 0;
+    for (int p = 0; p < s->npts && !rc; p++) {
+        int n;
+        char **ov = point_overrides(s, p, &n);
+        struct scenario sc;
+        rc = scenario_load(s->scenario, ov, n, &sc, e);
+        free_strv(ov, n);
+        if (!rc && (per_point || !have_topo)) {
+            lfts_free(&l);
+            topo_free(&t);
+            memset(&t, 0, sizeof t);
+            memset(&l, 0, sizeof l);
+            rc = scenario_topology(&sc, &t, &l, e);
+            have_topo = !rc;
+        }
+        struct run_desc d;
+        struct fabric f;
+        memset(&f, 0, sizeof f);
+        if (!rc)
+            rc = scenario_run_desc(&sc, &t, &d, e) || fabric_build(&f, &t, &l, &d, e) ? -1 : 0;
+        if (!rc) {
+            double sum = 0;
+            for (uint32_t i = 0; i < f.nflows; i++) {
+                const struct arrival_desc *a = &f.flows[i].arr.d;
+                switch (a->kind) {
+                case ARRIVAL_CONSTANT: case ARRIVAL_POISSON: case ARRIVAL_BERNOULLI:
+                case ARRIVAL_ONOFF: case ARRIVAL_GE:
+                    sum += a->rate_bps;
+                    break;
+                default:
+                    sum = -INFINITY;
+                }
+            }
+            s->pts[p].offered_bps = sum >= 0 ? sum : -1;
+        } else {
+            char label[1024];
+            point_label(s, p, label, sizeof label);
+            ibn_err_prefix(e, "point-%0*d (%s): ", s->width, p, label);
+        }
+        fabric_free(&f);
+        scenario_free(&sc);
+    }
+    lfts_free(&l);
+    topo_free(&t);
+    return rc;
+}
+
+static void point_dir(const struct sweep *s, int p, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/point-%0*d", s->dir, s->width, p);
+}
+
+static pid_t launch(const struct sweep *s, int p, struct ibn_err *e)
+{
+    char dir[4200], path[4300];
+    point_dir(s, p, dir, sizeof dir);
+    if (mkdirs(dir)) {
+        ibn_err_set(e, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    /* Results of an earlier sweep in the same folder must not pass for this one's. */
+    static const char *const old[] = { "summary.json", "latency.csv", "flows.csv", "ports.csv" };
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, old[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/run.log", dir);
+    int log = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (log < 0) {
+        ibn_err_set(e, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int n;
+    char **ov = point_overrides(s, p, &n);
+    char **argv = xcalloc((size_t)(2 * n + 7), sizeof *argv);
+    int a = 0;
+    argv[a++] = "ibnetsim";
+    argv[a++] = "run";
+    argv[a++] = (char *)s->scenario;
+    for (int i = 0; i < n; i++) {
+        argv[a++] = "-s";
+        argv[a++] = ov[i];
+    }
+    argv[a++] = "-o";
+    argv[a++] = dir;
+    argv[a++] = "-q";
+    argv[a] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0)
+            dup2(nul, 0);
+        dup2(log, 1);
+        dup2(log, 2);
+        execv("/proc/self/exe", argv);
+        fprintf(stderr, "ibnetsim sweep: cannot run /proc/self/exe: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int err = errno;
+    close(log);
+    free(argv);
+    free_strv(ov, n);
+    if (pid < 0) {
+        ibn_err_set(e, "cannot start a run: %s", strerror(err));
+        return -1;
+    }
+    return pid;
+}
+
+/* The last non-empty line of a point's run.log, for failure reports. */
+static void last_error(const struct sweep *s, int p, char *buf, size_t size)
+{
+    char path[4300];
+    point_dir(s, p, path, sizeof path);
+    strncat(path, "/run.log", sizeof path - strlen(path) - 1);
+    buf[0] = 0;
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, fp)) {
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = 0;
+        if (n)
+            snprintf(buf, size, "%s", line);
+    }
+    fclose(fp);
+}
+
+static void report_failure(const struct sweep *s, int p)
+{
+    char label[1024], err[1024];
+    point_label(s, p, label, sizeof label);
+    last_error(s, p, err, sizeof err);
+    int st = s->pts[p].status;
+    char how[64];
+    if (WIFEXITED(st))
+        snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(st));
+    else
+        snprintf(how, sizeof how, "killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    fprintf(stderr, "ibnetsim sweep: point-%0*d (%s) failed, %s%s%s (log: %s/point-%0*d/run.log)\n",
+            s->width, p, label, how, *err ? ": " : "", err, s->dir, s->width, p);
+}
+
+/* Run every point, at most `jobs` at once. Returns the number of failed points. */
+static int run_points(struct sweep *s, int jobs, int quiet, struct ibn_err *e)
+{
+    int next = 0, running = 0, done = 0, failed = 0, progress = !quiet && isatty(2);
+    while ((next < s->npts && !sweep_interrupted) || running) {
+        if (running < jobs && next < s->npts && !sweep_interrupted) {
+            pid_t pid = launch(s, next, e);
+            if (pid < 0) {
+                fprintf(stderr, "ibnetsim sweep: point-%0*d: %s\n", s->width, next, e->msg);
+                s->pts[next].done = 1;
+                s->pts[next].status = 127 << 8;
+                failed++;
+                done++;
+            } else {
+                s->pts[next].pid = pid;
+                running++;
+            }
+            next++;
+            continue;
+        }
+        int st;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int p = 0; p < s->npts; p++)
+            if (s->pts[p].pid == pid && !s->pts[p].done) {
+                s->pts[p].done = 1;
+                s->pts[p].status = st;
+                running--;
+                done++;
+                if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+                    failed++;
+                    if (progress)
+                        fprintf(stderr, "\r%60s\r", "");
+                    report_failure(s, p);
+                }
+                break;
+            }
+        if (progress)
+            fprintf(stderr, "\r  sweep: %d of %d points done, %d running, %d failed   ", done, s->npts,
+                    running, failed);
+    }
+    if (progress)
+        fprintf(stderr, "\n");
+    return failed;
+}
+
+/* Network or end-to-end latency over all flows: the sample-weighted mean from summary.json. */
+static double mean_latency(json_t *summary, const char *which)
+{
+    json_t *flows = json_object_get(summary, "flows");
+    double sum = 0, n = 0;
+    for (size_t i = 0; i < json_array_size(flows); i++) {
+        json_t *l = json_object_get(json_array_get(flows, i), which);
+        double c = (double)json_integer_value(json_object_get(l, "samples"));
+        sum += c * json_number_value(json_object_get(l, "mean_ns"));
+        n += c;
+    }
+    return n > 0 ? sum / n : NAN;
+}
+
+/* The 99th percentile of one latency over all flows, from latency.csv's "all" rows: the
+ * smallest bucket bound with cdf >= 0.99. */
+static double p99_latency(const char *dir, const char *kind)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/latency.csv", dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return NAN;
+    char line[512], prefix[64];
+    snprintf(prefix, sizeof prefix, "%s,all,", kind);
+    double v = NAN;
+    while (fgets(line, sizeof line, fp)) {
+        if (strncmp(line, prefix, strlen(prefix)))
+            continue;
+        double value, cdf;
+        unsigned long long count;
+        if (sscanf(line + strlen(prefix), "%lf,%llu,%lf", &value, &count, &cdf) == 3 && cdf >= 0.99 - 1e-12) {
+            v = value;
+            break;
+        }
+    }
+    fclose(fp);
+    return v;
+}
+
+static void put_num(FILE *fp, double v, const char *fmt)
+{
+    fputc(',', fp);
+    if (isfinite(v))
+        fprintf(fp, fmt, v);
+}
+
+static int write_csv(const struct sweep *s, struct ibn_err *e)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/sweep.csv", s->dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return ibn_err_set(e, "%s: cannot write: %s", path, strerror(errno));
+    for (int i = 0; i < s->nkeys; i++)
+        fprintf(fp, "%s,", s->keys[i].key);
+    fprintf(fp, "offered_gbps,accepted_gbps,net_latency_mean_ns,net_latency_p99_ns,"
+                "e2e_latency_mean_ns,e2e_latency_p99_ns,outcome\n");
+    for (int p = 0; p < s->npts; p++) {
+        for (int i = 0; i < s->nkeys; i++)
+            fprintf(fp, "%s,", s->keys[i].vals[s->pts[p].vi[i]]);
+        if (s->pts[p].offered_bps >= 0)
+            fprintf(fp, "%.6f", s->pts[p].offered_bps / 1e9);
+        char dir[4200], jpath[4300];
+        point_dir(s, p, dir, sizeof dir);
+        snprintf(jpath, sizeof jpath, "%s/summary.json", dir);
+        int st = s->pts[p].status;
+        json_t *j = s->pts[p].done && WIFEXITED(st) && !WEXITSTATUS(st) ? json_load_file(jpath, 0, NULL) : NULL;
+        if (j) {
+            put_num(fp, json_number_value(json_object_get(j, "total_throughput_gbps")), "%.6f");
+            put_num(fp, mean_latency(j, "network_latency"), "%.3f");
+            put_num(fp, p99_latency(dir, "network"), "%.3f");
+            put_num(fp, mean_latency(j, "end_to_end_latency"), "%.3f");
+            put_num(fp, p99_latency(dir, "end_to_end"), "%.3f");
+            const char *o = json_string_value(json_object_get(json_object_get(j, "run"), "outcome"));
+            fprintf(fp, ",%s\n", o ? o : "");
+            json_decref(j);
+        } else if (!s->pts[p].done) {
+            fprintf(fp, ",,,,,,not run\n");
+        } else if (WIFEXITED(st)) {
+            fprintf(fp, ",,,,,,failed (exit status %d)\n", WEXITSTATUS(st));
+        } else {
+            fprintf(fp, ",,,,,,failed (signal %d)\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        }
+    }
+    int bad = ferror(fp);
+    if (fclose(fp) || bad)
+        return ibn_err_set(e, "%s: cannot write", path);
+    return 0;
+}
+
+/* plot-sweep.gp: latency (top) and accepted/offered traffic (bottom) against the first key,
+ * one colour per combination of the other keys. */
+static int write_plot(const struct sweep *s, struct ibn_err *e)
+{
+    FILE *fp = gp_open(s->dir, "sweep", "latency and accepted traffic against the first swept key, "
+                                        "from sweep.csv", e);
+    if (!fp)
+        return -1;
+    const struct sweep_key *k0 = &s->keys[0];
+    int nk = s->nkeys, c_off = nk + 1, n1 = k0->nvals;
+    fprintf(fp, "# sweep.csv columns: the %d swept keys, then offered_gbps (%d), accepted_gbps (%d),\n"
+                "# net_latency_mean_ns (%d), net_latency_p99_ns (%d), e2e_latency_mean_ns (%d),\n"
+                "# e2e_latency_p99_ns (%d), outcome (%d)\n",
+            nk, c_off, c_off + 1, c_off + 2, c_off + 3, c_off + 4, c_off + 5, c_off + 6);
+    fprintf(fp, "n1 = %d  # values of the first key; it varies fastest in sweep.csv\n", n1);
+    if (k0->numeric) {
+        fprintf(fp, "x(dummy) = column(1)\n");
+    } else {
+        fprintf(fp, "x(dummy) = int(column(0)) %% n1\nset xtics (");
+        for (int i = 0; i < n1; i++) {
+            fprintf(fp, "%s\"", i ? ", " : "");
+            gp_quote(fp, k0->vals[i]);
+            fprintf(fp, "\" %d", i);
+        }
+        fprintf(fp, ")\nset xrange [-0.5:%d.5]\n", n1 - 1);
+    }
+    /* Combinations of the other keys: one block of n1 rows each. */
+    int ncomb = s->npts / n1;
+    char *block = NULL;
+    size_t blen = 0;
+    FILE *b = open_memstream(&block, &blen);
+    fprintf(b, "set multiplot layout 2,1\n"
+               "set lmargin 12\n"
+               "set title \"Latency (network: solid mean, dashed p99; end-to-end: dotted mean)\"\n"
+               "set ylabel \"latency (ns)\"\n"
+               "set xlabel \"\"\n"
+               "set yrange [0:*]\n"
+               "set key outside right top\n"
+               "plot \\\n");
+    static const struct { int col; int dt; const char *what; } lat[3] = {
+        { 2, 1, "net mean" }, { 3, 2, "net p99" }, { 4, 3, "e2e mean" } };
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            fprintf(b, "\nset title \"Accepted traffic (solid) and offered load (dashed)\"\n"
+                       "set ylabel \"traffic (Gb/s, payload, all flows)\"\n"
+                       "set xlabel \"");
+            gp_quote(b, k0->key);
+            fprintf(b, "\"\nplot \\\n");
+        }
+        int nplots = 0;
+        for (int c = 0; c < ncomb; c++) {
+            char cond[2048] = "1", title[1024] = "";
+            size_t cl = 1, tl = 0;
+            int first_pt = c * n1;
+            for (int i = 1; i < nk; i++) {
+                const char *v = s->keys[i].vals[s->pts[first_pt].vi[i]];
+                cl += (size_t)snprintf(cond + cl, sizeof cond - cl > cl ? sizeof cond - cl : 0,
+                                       " && strcol(%d) eq \"%s\"", i + 1, v);
+                tl += (size_t)snprintf(title + tl, sizeof title > tl ? sizeof title - tl : 0, "%s%s=%s",
+                                       tl ? " " : "", s->keys[i].key, v);
+                if (cl >= sizeof cond || tl >= sizeof title)
+                    break;
+            }
+            int ncurves = pass == 0 ? 3 : 2;
+            for (int m = 0; m < ncurves; m++) {
+                int col = pass == 0 ? c_off + lat[m].col : c_off + 1 - m;
+                const char *what = pass == 0 ? lat[m].what : m == 0 ? "accepted" : "offered";
+                int dt = pass == 0 ? lat[m].dt : m == 0 ? 1 : 2;
+                fprintf(b, "%s  \"sweep.csv\" skip 1 using (x(0)):((%s) ? column(%d) : NaN) with linespoints "
+                           "lw 1.5 pt 7 ps 0.6 dt %d lc %d title \"",
+                        nplots++ ? ", \\\n" : "", cond, col, dt, c + 1);
+                gp_quote(b, *title ? title : what);
+                if (*title) {
+                    fputc(' ', b);
+                    gp_quote(b, what);
+                }
+                fputc('"', b);
+            }
+        }
+    }
+    fprintf(b, "\nunset multiplot");
+    fclose(b);
+    gp_png(fp, "sweep", 1000, 900);
+    fprintf(fp, "%s\n", block);
+    gp_svg(fp, "sweep", 1000, 900, block);
+    free(block);
+    return gp_close(fp, s->dir, "sweep", e);
+}
+
+static void sweep_free(struct sweep *s)
+{
+    for (int i = 0; i < s->nkeys; i++) {
+        free(s->keys[i].key);
+        free_strv(s->keys[i].vals, s->keys[i].nvals);
+    }
+    free(s->keys);
+    free(s->fixed);
+    if (s->pts)
+        for (int p = 0; p < s->npts; p++)
+            free(s->pts[p].vi);
+    free(s->pts);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    struct sweep s;
+    memset(&s, 0, sizeof s);
+    s.fixed = xcalloc((size_t)argc + 1, sizeof *s.fixed);
+    s.keys = xcalloc((size_t)argc + 1, sizeof *s.keys);
+    int jobs = 0, quiet = 0, plot = 1, drawn = 0;
+    struct ibn_err e;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            sweep_free(&s);
+            return 0;
+        } else if ((!strcmp(a, "-k") && i + 1 < argc) || (!strncmp(a, "-k", 2) && a[2])) {
+            if (parse_key(a[2] ? a + 2 : argv[++i], &s.keys[s.nkeys], &e)) {
+                s.nkeys++;
+                fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+                sweep_free(&s);
+                return 2;
+            }
+            for (int k = 0; k < s.nkeys; k++)
+                if (!strcmp(s.keys[k].key, s.keys[s.nkeys].key)) {
+                    fprintf(stderr, "ibnetsim sweep: -k %s given twice\n", s.keys[k].key);
+                    s.nkeys++;
+                    sweep_free(&s);
+                    return 2;
+                }
+            s.nkeys++;
+        } else if ((!strcmp(a, "-s") && i + 1 < argc) || (!strncmp(a, "-s", 2) && a[2])) {
+            s.fixed[s.nfixed++] = a[2] ? (char *)a + 2 : argv[++i];
+        } else if ((!strcmp(a, "-j") && i + 1 < argc) || (!strncmp(a, "-j", 2) && a[2])) {
+            const char *v = a[2] ? a + 2 : argv[++i];
+            char *end;
+            long j = strtol(v, &end, 10);
+            if (*end || end == v || j < 1 || j > 4096) {
+                fprintf(stderr, "ibnetsim sweep: -j %s: expected a number of jobs from 1 to 4096\n", v);
+                sweep_free(&s);
+                return 2;
+            }
+            jobs = (int)j;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            s.dir = argv[++i];
+        } else if (!strcmp(a, "-q")) {
+            quiet = 1;
+        } else if (!strcmp(a, "--no-plot")) {
+            plot = 0;
+        } else if (a[0] == '-' || s.scenario) {
+            fprintf(stderr, "ibnetsim sweep: unexpected argument \"%s\"%s\n\n", a,
+                    (!strcmp(a, "-k") || !strcmp(a, "-s") || !strcmp(a, "-j") || !strcmp(a, "-o"))
+                        ? " (it needs a value)" : "");
+            usage(stderr);
+            sweep_free(&s);
+            return 2;
+        } else {
+            s.scenario = a;
+        }
+    }
+    if (!s.scenario || !s.nkeys) {
+        fprintf(stderr, "ibnetsim sweep: %s\n\n", !s.scenario ? "which scenario? (expected SCENARIO)"
+                                                               : "nothing to sweep (expected -k KEY=VALUES)");
+        usage(stderr);
+        sweep_free(&s);
+        return 2;
+    }
+    char defdir[4096];
+    if (!s.dir) {
+        const char *base = strrchr(s.scenario, '/');
+        base = base ? base + 1 : s.scenario;
+        snprintf(defdir, sizeof defdir, "sweeps/%s", base);
+        char *dot = strrchr(defdir, '.');
+        if (dot && dot > defdir + 7)
+            *dot = 0;
+        s.dir = defdir;
+    }
+    if (jobs <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n > 0 ? (int)n : 1;
+    }
+    double total = 1;
+    for (int i = 0; i < s.nkeys; i++)
+        total *= s.keys[i].nvals;
+    if (total > MAX_POINTS) {
+        fprintf(stderr, "ibnetsim sweep: the grid has %.0f points, more than %d\n", total, MAX_POINTS);
+        sweep_free(&s);
+        return 2;
+    }
+    s.npts = (int)total;
+    s.width = s.npts > 1000 ? (int)floor(log10(s.npts - 1)) + 1 : 3;
+    s.pts = xcalloc((size_t)s.npts, sizeof *s.pts);
+    for (int p = 0; p < s.npts; p++) {
+        s.pts[p].vi = xcalloc((size_t)s.nkeys, sizeof(int));
+        for (int i = 0, r = p; i < s.nkeys; i++) { /* the first key varies fastest */
+            s.pts[p].vi[i] = r % s.keys[i].nvals;
+            r /= s.keys[i].nvals;
+        }
+    }
+    if (check_points(&s, &e)) {
+        fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        sweep_free(&s);
+        return 2;
+    }
+    if (mkdirs(s.dir)) {
+        fprintf(stderr, "ibnetsim sweep: cannot create the sweep folder %s: %s\n", s.dir, strerror(errno));
+        sweep_free(&s);
+        return 2;
+    }
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int failed = run_points(&s, jobs, quiet, &e);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    int status = failed ? 1 : 0;
+    if (write_csv(&s, &e)) {
+        fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        status = 1;
+    }
+    if (write_plot(&s, &e)) {
+        fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        status = 1;
+    } else if (plot && failed == s.npts) {
+        fprintf(stderr, "ibnetsim sweep: no point succeeded: no sweep.png/.svg\n");
+    } else if (plot && !gp_available()) {
+        fprintf(stderr, "ibnetsim sweep: gnuplot is not installed (not found on the PATH): no sweep.png/.svg; "
+                        "install gnuplot (Debian/Ubuntu: gnuplot-nox) and run `gnuplot plot-sweep.gp` in %s\n",
+                s.dir);
+    } else if (plot && gp_run(s.dir, "sweep", &e)) {
+        fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        status = 1;
+    } else if (plot) {
+        drawn = 1;
+    }
+    if (!quiet)
+        printf("%d points, %d failed; results in %s/sweep.csv%s\n", s.npts, failed, s.dir,
+               drawn ? " and sweep.png/.svg" : "");
+    if (sweep_interrupted) {
+        fprintf(stderr, "ibnetsim sweep: interrupted; sweep.csv has the points that finished\n");
+        status = 130;
+    }
+    sweep_free(&s);
+    return status;
+}

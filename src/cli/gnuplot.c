@@ -1,0 +1,121 @@
+/* gnuplot.c: writing the common parts of gnuplot scripts and running gnuplot. */
+#include "cli/gnuplot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+FILE *gp_open(const char *dir, const char *name, const char *what, struct ibn_err *e)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plot-%s.gp", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        ibn_err_set(e, "%s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    fprintf(fp, "# plot-%s.gp: %s.\n"
+                "# Written by ibnetsim; edit it and run `gnuplot plot-%s.gp` in this folder.\n"
+                "set datafile separator \",\"\n"
+                "set datafile missing \"\"\n"
+                "set grid\n"
+                "set border 3\n"
+                "set tics nomirror\n"
+                "set key noenhanced\n"
+                "set encoding utf8\n",
+            name, what, name);
+    return fp;
+}
+
+void gp_png(FILE *fp, const char *name, int width, int height)
+{
+    fprintf(fp,
+            "if (strstrt(GPVAL_TERMINALS, \" pngcairo \") > 0) {\n"
+            "  set terminal pngcairo size %d,%d noenhanced font \"sans,10\"\n"
+            "} else {\n"
+            "  set terminal png size %d,%d noenhanced\n"
+            "}\n"
+            "set output \"%s.png\"\n",
+            width, height, width, height, name);
+}
+
+void gp_svg(FILE *fp, const char *name, int width, int height, const char *replot)
+{
+    fprintf(fp, "set output\n"
+                "set terminal svg size %d,%d noenhanced font \"sans,10\" background \"white\"\n"
+                "set output \"%s.svg\"\n"
+                "%s\n"
+                "set output\n",
+            width, height, name, replot);
+}
+
+int gp_close(FILE *fp, const char *dir, const char *name, struct ibn_err *e)
+{
+    int bad = ferror(fp);
+    if (fclose(fp) || bad)
+        return ibn_err_set(e, "%s/plot-%s.gp: cannot write", dir, name);
+    return 0;
+}
+
+int gp_available(void)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    const char *p = path;
+    while (*p) {
+        const char *c = strchr(p, ':');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        char buf[4200];
+        if (n == 0)
+            snprintf(buf, sizeof buf, "gnuplot");
+        else
+            snprintf(buf, sizeof buf, "%.*s/gnuplot", (int)n, p);
+        if (!access(buf, X_OK))
+            return 1;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return 0;
+}
+
+int gp_run(const char *dir, const char *name, struct ibn_err *e)
+{
+    char script[300];
+    snprintf(script, sizeof script, "plot-%s.gp", name);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return ibn_err_set(e, "cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        if (chdir(dir)) {
+            fprintf(stderr, "ibnetsim: cannot enter %s: %s\n", dir, strerror(errno));
+            _exit(127);
+        }
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        fprintf(stderr, "ibnetsim: cannot run gnuplot: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return ibn_err_set(e, "waiting for gnuplot: %s", strerror(errno));
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFEXITED(st))
+        return ibn_err_set(e, "gnuplot %s/%s failed (exit status %d)", dir, script, WEXITSTATUS(st));
+    return ibn_err_set(e, "gnuplot %s/%s was killed by signal %d", dir, script, WTERMSIG(st));
+}
+
+void gp_quote(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', fp);
+        fputc(*s, fp);
+    }
+}
