@@ -4,7 +4,9 @@
  *   on_enqueue      a packet entered a switch input queue for an output (occupancy rose)
  *   on_dequeue      a packet left a switch input queue (occupancy fell)
  *   on_depart       a packet is about to leave an output port (switch or adapter): may mark it
- *   on_receive      a packet was delivered at an adapter (FECN seen, BECN seen, ...)
+ *   on_receive      a packet was delivered at an adapter (FECN seen, BECN seen, ...); it may
+ *                   call fabric_send_control(), which may grow the packet pool: the packet
+ *                   pointer is not valid after that call
  *   on_source_send  a flow sent a packet: may delay the flow's next packet (flow->next_ok)
  *   on_timer        a timer the plug-in scheduled with fabric_schedule_call() fired
  * A plug-in's own per-port or per-flow state hangs off the `cc` pointers of struct port and
