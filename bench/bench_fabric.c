@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "cc/cc.h"
 #include "config/scenario.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
     double t0 = now_s();
     if (scenario_load(argv[1], over, nover, &sc, &e) || scenario_topology(&sc, &t, &l, &e) ||
         scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e) ||
-        scenario_apply(&sc, &f, &e)) {
+        scenario_apply(&sc, &f, &e) || cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "bench_fabric: %s\n", e.msg);
         return 2;
     }

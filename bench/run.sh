@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/run.sh: builds ibnetsim optimised and runs the benchmark scenarios, printing events/s,
 # packet-hops/s (per wall and per CPU second), simulated time per wall second, wall time and
-# peak memory for each, and the event-queue comparison. Usage: bench/run.sh [BUILD_DIR].
-# Takes about a minute.
+# peak memory for each, the event-queue comparison, and the 0.5 s Paper IV congestion-control
+# run (bench_cc). Usage: bench/run.sh [BUILD_DIR]. Takes about three minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}
@@ -16,3 +16,4 @@ for s in bench/switch36.cfg bench/fattree648.cfg bench/*-cc.cfg; do
   "$build"/bench_fabric "$s" | grep -v '^BENCH'
 done
 [ -x "$build"/bench_routing ] && "$build"/bench_routing || true
+[ -x "$build"/bench_cc ] && "$build"/bench_cc || true

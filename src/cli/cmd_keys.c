@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cc/ibcc.h"
 #include "config/scenario.h"
 #include "fabric/settings.h"
 #include "traffic/arrival.h"
@@ -26,6 +27,8 @@ static const struct section_ref refs[] = {
     { "qos", "service levels, VL arbitration (OpenSM's forms); besides these keys, "
              "`sl2vl_pairs = (\"SWITCH IN OUT MAP\", ...)` sets a switch's SL-to-VL map for a port "
              "pair (IN or OUT 0: every port; MAP: 16 comma-separated VLs)", qos_params },
+    { "cc", "congestion control: `plugin = \"none\"` (default) or `\"ibcc\"` (InfiniBand CC, IBA "
+            "Annex A10; docs/cc.md), then the plug-in's keys; these are ibcc's", ibcc_params },
     { "output", "what a run writes besides summary.json", output_params },
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },

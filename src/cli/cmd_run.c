@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config/scenario.h"
+#include "cc/cc.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
 #include "stats/latency_csv.h"
@@ -35,7 +36,11 @@ static void usage(FILE *f)
             "  summary.json   per flow, per class (SL) and per port (perfquery counters), the run's\n"
             "                 outcome and its invariants\n"
             "  flows.csv      throughput of every flow (Gb/s, payload) per sample interval\n"
-            "  ports.csv      receive-buffer occupancy of every switch port (bytes) per sample\n\n"
+            "  ports.csv      receive-buffer occupancy of every switch port (bytes) per sample\n"
+            "  cc.csv         with congestion control: every flow's CCTI per sample\n"
+            "  cc_ports.csv   with congestion control: FECN marks and time in the congestion state\n"
+            "                 per switch port and VL; FECNs, CNPs and BECNs per adapter port\n"
+            "  cc_flows.csv   with congestion control: FECN and BECN counts and CCTI per flow\n\n"
             "  -s KEY=VALUE   override a scenario key, e.g. -s switch.arch=fifo, -s simulation.seed=2,\n"
             "                 -s flows.F1.rate=\"5 Gb/s\", -s flows.*.msg_size=4096\n"
             "  -o DIR         the results folder (created if needed)\n"
@@ -129,7 +134,21 @@ static json_t *settings_json(const struct scenario *sc)
         }
         json_object_set_new(o, secs[i].name, g);
     }
-    json_object_set_new(o, "cc", json_string(sc->cc));
+    json_t *cc = json_object();
+    json_object_set_new(cc, "plugin", json_string(sc->cc));
+    for (const struct param *p = sc->ccp->params; p->key; p++) {
+        param_format(p, sc->cc_desc, buf, sizeof buf);
+        size_t n = strlen(buf);
+        if (n >= 2 && buf[0] == '"') {
+            buf[n - 1] = 0;
+            json_object_set_new(cc, p->key, json_string(buf + 1));
+        } else {
+            json_object_set_new(cc, p->key, json_string(buf));
+        }
+    }
+    if (sc->cc_note)
+        json_object_set_new(cc, "opensm_conf_note", json_string(sc->cc_note));
+    json_object_set_new(o, "cc", cc);
     return o;
 }
 
@@ -195,7 +214,8 @@ int cmd_run(int argc, char **argv)
     struct fabric f;
     memset(&f, 0, sizeof f);
     if (scenario_topology(&sc, &t, &l, &e) || scenario_run_desc(&sc, &t, &d, &e) ||
-        fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e)) {
+        fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e) ||
+        cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         fabric_free(&f);
         lfts_free(&l);
@@ -251,6 +271,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "\n");
     json_t *j = results_summary(&f, &rep, settings_json(&sc), &oc.series);
     series_close(&oc.series);
+    if (f.hooks.report)
+        f.hooks.report(&f, j);
+    struct ibn_err te;
+    if (results_write_cc_tables(&f, dir, &te))
+        fprintf(stderr, "ibnetsim run: %s\n", te.msg);
     snprintf(path, sizeof path, "%s/summary.json", dir);
     struct ibn_err we;
     int werr = results_write_json(j, path, &we);

@@ -11,6 +11,7 @@ int cmd_keys(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
@@ -21,5 +22,6 @@ const struct command ibn_commands[] = {
     { "model", "solve an analytic queueing model (GE, credit chain, thresholds, M/M/1/K ...)", cmd_model },
     { "scenario", "write a ready scenario (victim/contributor hot spot) for a topology", cmd_scenario },
     { "keys", "list every scenario key with its default and meaning", cmd_keys },
+    { "repro", "run reproductions of the seed works and print paper vs ibnetsim", cmd_repro },
     { NULL, NULL, NULL },
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/opensm_conf.h"
 #include "core/units.h"
 #include "routing/lft_dump.h"
 #include "routing/route.h"
@@ -290,6 +291,113 @@ static void defaults(struct scenario *sc)
         params_set_defaults(output_params, &sc->out, why, sizeof why))
         ibn_panic("bad built-in default: %s", why);
     sc->cc = xstrdup("none");
+    sc->ccp = cc_find("none", NULL);
+    sc->cc_desc = cc_desc_new(sc->ccp);
+}
+
+/* Switch the scenario to plug-in `name` (a fresh description at its defaults if it changes). */
+static int cc_select(struct scenario *sc, const char *name, struct ibn_err *e)
+{
+    const struct cc_plugin *p = cc_find(name, e);
+    if (!p)
+        return -1;
+    if (p != sc->ccp) {
+        cc_desc_free(sc->ccp, sc->cc_desc);
+        sc->ccp = p;
+        sc->cc_desc = cc_desc_new(p);
+        free(sc->cc);
+        sc->cc = xstrdup(name);
+    }
+    return 0;
+}
+
+static char *relative_to(const char *scenario, const char *f)
+{
+    const char *slash = strrchr(scenario, '/');
+    if (!*f || f[0] == '/' || !slash)
+        return xstrdup(f);
+    size_t dl = (size_t)(slash - scenario) + 1;
+    char *full = xmalloc(dl + strlen(f) + 1);
+    memcpy(full, scenario, dl);
+    strcpy(full + dl, f);
+    return full;
+}
+
+/* Read an opensm.conf into the scenario: congestion keys into the IB CC description (selecting
+ * the ibcc plug-in when the file says congestion_control TRUE and the scenario named none),
+ * QoS keys into the qos section. */
+static int cc_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
+{
+    char *path = relative_to(sc->path, file);
+    struct opensm_conf_info info;
+    struct ibcc_desc *d = sc->ccp == &ibcc_plugin ? sc->cc_desc : NULL;
+    struct ibcc_desc *tmp = NULL;
+    if (!d)
+        d = tmp = cc_desc_new(&ibcc_plugin);
+    int rc = opensm_conf_load(path, d, &sc->qos, &info, e);
+    if (!rc && tmp && !sc->cc_plugin_given && info.congestion_control == 1) {
+        cc_desc_free(sc->ccp, sc->cc_desc);
+        sc->ccp = &ibcc_plugin;
+        sc->cc_desc = tmp;
+        free(sc->cc);
+        sc->cc = xstrdup("ibcc");
+        tmp = NULL;
+    } else if (!rc && !sc->cc_plugin_given && info.congestion_control == 0 && sc->ccp != cc_plugins[0]) {
+        cc_select(sc, "none", e);
+    }
+    if (tmp)
+        cc_desc_free(&ibcc_plugin, tmp);
+    if (!rc) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s: congestion_control %s, %d congestion keys applied%s; qos %s, "
+                 "%d QoS keys applied; accepted without effect in the model: %s", path,
+                 info.congestion_control < 0 ? "not given" : info.congestion_control ? "TRUE" : "FALSE",
+                 info.cc_keys, d && sc->ccp == &ibcc_plugin ? "" : " (plug-in not ibcc: unused)",
+                 info.qos < 0 ? "not given" : info.qos ? "TRUE" : "FALSE", info.qos_keys,
+                 *info.not_modelled ? info.not_modelled : "none");
+        free(sc->cc_note);
+        sc->cc_note = xstrdup(buf);
+    }
+    free(path);
+    return rc;
+}
+
+static int read_cc(struct loader *L, const config_setting_t *g, struct scenario *sc)
+{
+    if (!config_setting_is_group(g))
+        return err_at(L, g, "cc must be a group: cc = { plugin = \"ibcc\"; threshold = 15; };");
+    const config_setting_t *pl = config_setting_get_member(g, "plugin");
+    if (pl) {
+        if (config_setting_type(pl) != CONFIG_TYPE_STRING)
+            return err_at(L, pl, "cc.plugin must be a string such as \"ibcc\" or \"none\"");
+        if (cc_select(sc, config_setting_get_string(pl), L->e))
+            return err_at(L, pl, "cc.plugin: %s", L->e->msg);
+        sc->cc_plugin_given = 1;
+    }
+    const config_setting_t *os = config_setting_get_member(g, "opensm_conf");
+    if (os) {
+        if (config_setting_type(os) != CONFIG_TYPE_STRING)
+            return err_at(L, os, "cc.opensm_conf must be a file name");
+        if (*config_setting_get_string(os) && cc_opensm(sc, config_setting_get_string(os), L->e))
+            return ibn_err_prefix(L->e, "%s:%d: cc.opensm_conf: ", L->file,
+                                  (int)config_setting_source_line(os));
+    }
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const config_setting_t *s = config_setting_get_elem(g, i);
+        if (!strcmp(config_setting_name(s), "plugin"))
+            continue;
+        char sect[64];
+        snprintf(sect, sizeof sect, "cc (plug-in %s)", sc->cc);
+        if (set_from(L, sect, sc->ccp->params, sc->cc_desc, s))
+            return -1;
+    }
+    const struct param *op = params_find(sc->ccp->params, "opensm_conf");
+    if (os && op && *config_setting_get_string(os)) { /* keep the path usable from the results folder */
+        char *full = relative_to(sc->path, config_setting_get_string(os)), why[256];
+        param_set(op, sc->cc_desc, full, why, sizeof why);
+        free(full);
+    }
+    return 0;
 }
 
 static int apply_override(struct scenario *sc, const char *text, struct ibn_err *e)
@@ -355,9 +463,22 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return ibn_err_set(e, "-s %s: topology has no key \"%s\" that can be set here", text, key);
         return param_set(p, &sc->topo, value, why, sizeof why) ? ibn_err_set(e, "-s %s: %s", text, why) : 0;
     }
-    if (!strcmp(section, "cc") && !strcmp(key, "plugin")) {
-        free(sc->cc);
-        sc->cc = xstrdup(value);
+    if (!strcmp(section, "cc")) {
+        if (!strcmp(key, "plugin")) {
+            sc->cc_plugin_given = 1;
+            return cc_select(sc, value, e) ? ibn_err_prefix(e, "-s %s: ", text) : 0;
+        }
+        if (!strcmp(key, "opensm_conf") && *value && cc_opensm(sc, value, e))
+            return ibn_err_prefix(e, "-s %s: ", text);
+        const struct param *p = params_find(sc->ccp->params, key);
+        if (!p) {
+            char keys[2048];
+            params_list_keys(sc->ccp->params, keys, sizeof keys);
+            return ibn_err_set(e, "-s %s: the cc plug-in %s has no key \"%s\" (expected plugin or "
+                               "one of: %s)", text, sc->cc, key, keys);
+        }
+        if (param_set(p, sc->cc_desc, value, why, sizeof why))
+            return ibn_err_set(e, "-s %s: %s", text, why);
         return 0;
     }
     for (size_t i = 0; i < NSECTIONS; i++)
@@ -374,7 +495,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return 0;
         }
     return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
-                       "switch, hca, qos, flows, output)", text, section);
+                       "switch, hca, qos, cc, flows, output)", text, section);
 }
 
 static int check(struct scenario *sc, struct ibn_err *e)
@@ -451,9 +572,11 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             rc = read_topology(&L, s, &sc->topo);
         else if (!strcmp(name, "flows"))
             rc = read_flows(&L, s, sc);
+        else if (!strcmp(name, "cc"))
+            rc = read_cc(&L, s, sc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, qos, flows, output)", name);
+                        "fabric, switch, hca, qos, cc, flows, output)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
@@ -505,7 +628,10 @@ void scenario_free(struct scenario *sc)
             params_free(pattern_params, &sc->flows[i].pat);
     }
     free(sc->flows);
+    if (sc->ccp)
+        cc_desc_free(sc->ccp, sc->cc_desc);
     free(sc->cc);
+    free(sc->cc_note);
     free(sc->path);
     memset(sc, 0, sizeof *sc);
 }
@@ -741,6 +867,12 @@ void scenario_write(const struct scenario *sc, FILE *out)
             fprintf(out, "  );\n");
         }
     }
+    fprintf(out, "};\ncc = {\n");
+    if (sc->cc_note)
+        fprintf(out, "  # %s\n", sc->cc_note);
+    fprintf(out, "  plugin = \"%s\";\n", sc->cc);
+    if (sc->ccp)
+        write_table(out, "  ", sc->ccp->params, sc->cc_desc);
     fprintf(out, "};\nflows = (\n");
     for (int i = 0; i < sc->nflows; i++) {
         fprintf(out, "  {\n");

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "cc/cc.h"
 #include "core/error.h"
 #include "core/simtime.h"
 #include "fabric/build.h"
@@ -62,6 +63,10 @@ struct scenario {
     struct flow_desc *flows;
     struct flow_extra *fextra;
     char *cc;                 /* congestion-control plug-in name, "none" */
+    const struct cc_plugin *ccp;
+    void *cc_desc;            /* the plug-in's description, filled through ccp->params */
+    int cc_plugin_given;      /* the cc section or -s named the plug-in */
+    char *cc_note;            /* what the opensm.conf gave, for the resolved output */
 };
 
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];

@@ -345,6 +345,8 @@ void fabric_free(struct fabric *f)
         hist_free(&fl->st.e2e_latency);
         hist_free(&fl->st.msg_latency);
     }
+    if (f->flows)
+        free(f->flows[f->nflows].name); /* a flow whose set-up failed half way */
     free(f->flows);
     for (int i = 0; i < f->npatterns; i++) {
         pattern_free(f->patterns[i]);

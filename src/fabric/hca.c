@@ -410,8 +410,10 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
     if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
         f->cnt.misdelivered++;
     port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);
-    if (f->hooks.on_receive)
+    if (f->hooks.on_receive) {
         f->hooks.on_receive(f, at, x);
+        x = pkt(&f->pool, idx); /* the hook may have sent a CNP: the pool may have moved */
+    }
     if (x->flow != FLOW_CONTROL) {
         struct flow *fl = &f->flows[x->flow];
         if (f->now >= f->warmup && !f->ended) {

@@ -4,7 +4,9 @@
  *   on_enqueue      a packet entered a switch input queue for an output (occupancy rose)
  *   on_dequeue      a packet left a switch input queue (occupancy fell)
  *   on_depart       a packet is about to leave an output port (switch or adapter): may mark it
- *   on_receive      a packet was delivered at an adapter (FECN seen, BECN seen, ...)
+ *   on_receive      a packet was delivered at an adapter (FECN seen, BECN seen, ...); it may
+ *                   call fabric_send_control(), which may grow the packet pool: the packet
+ *                   pointer is not valid after that call
  *   on_source_send  a flow sent a packet: may delay the flow's next packet (flow->next_ok)
  *   on_timer        a timer the plug-in scheduled with fabric_schedule_call() fired
  * A plug-in's own per-port or per-flow state hangs off the `cc` pointers of struct port and
@@ -13,6 +15,7 @@
 #define IBN_HOOKS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct fabric;
 struct port;
@@ -30,6 +33,14 @@ struct fabric_hooks {
     void (*on_source_send)(struct fabric *f, struct flow *fl, struct packet *p);
     /* Results: add the plug-in's counters to the run summary (a jansson object). */
     void (*report)(struct fabric *f, struct json_t *summary);
+    /* Time series (DIR/cc.csv, written by the results writer when series_row is set): the
+     * header line's columns after time_s, and one row's values after the time, each starting
+     * with a comma. Called at every sample. */
+    void (*series_header)(struct fabric *f, FILE *out);
+    void (*series_row)(struct fabric *f, FILE *out);
+    /* End-of-run tables (DIR/cc_ports.csv and DIR/cc_flows.csv): complete CSV files. */
+    void (*table_ports)(struct fabric *f, FILE *out);
+    void (*table_flows)(struct fabric *f, FILE *out);
     void (*destroy)(struct fabric *f);
 };
 

@@ -51,6 +51,15 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
             fprintf(s->flows, ",%s", f->flows[i].name);
         fprintf(s->flows, "\n");
     }
+    if (f->hooks.series_row) {
+        snprintf(path, sizeof path, "%s/cc.csv", dir);
+        if (!(s->cc = fopen(path, "w")))
+            return ibn_err_set(e, "%s: cannot write", path);
+        fprintf(s->cc, "time_s");
+        if (f->hooks.series_header)
+            f->hooks.series_header(f, s->cc);
+        fprintf(s->cc, "\n");
+    }
     if (ports) {
         snprintf(path, sizeof path, "%s/ports.csv", dir);
         if (!(s->ports = fopen(path, "w")))
@@ -95,6 +104,12 @@ void series_sample(struct fabric *f, void *ctx)
         for (uint32_t i = 0; i < f->nflows; i++)
             f->flows[i].st.interval_bytes = 0;
     }
+    if (s->cc) {
+        fprintf(s->cc, "%.9g", (double)f->now / 1e12);
+        f->hooks.series_row(f, s->cc);
+        fprintf(s->cc, "\n");
+        fflush(s->cc);
+    }
     if (s->ports) {
         fprintf(s->ports, "%.9g", (double)f->now / 1e12);
         for (int i = 0; i < f->nnodes; i++) {
@@ -122,13 +137,33 @@ void series_close(struct series *s)
         fclose(s->flows);
     if (s->ports)
         fclose(s->ports);
-    s->flows = s->ports = NULL;
+    if (s->cc)
+        fclose(s->cc);
+    s->flows = s->ports = s->cc = NULL;
     free(s->contrib);
     free(s->x);
     free(s->active);
     s->contrib = NULL;
     s->x = NULL;
     s->active = NULL;
+}
+
+int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e)
+{
+    void (*fn[2])(struct fabric *, FILE *) = { f->hooks.table_ports, f->hooks.table_flows };
+    const char *names[2] = { "cc_ports.csv", "cc_flows.csv" };
+    for (int i = 0; i < 2; i++) {
+        if (!fn[i])
+            continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *fp = fopen(path, "w");
+        if (!fp)
+            return ibn_err_set(e, "%s: cannot write", path);
+        fn[i](f, fp);
+        fclose(fp);
+    }
+    return 0;
 }
 
 static json_t *latency_json(const struct histogram *h)

@@ -14,7 +14,7 @@
 #include "fabric/fabric.h"
 
 struct series {
-    FILE *flows, *ports;
+    FILE *flows, *ports, *cc;
     struct fabric *f;
     /* Treatment variation over the contributors' per-interval throughput. */
     int ncontrib;
@@ -31,6 +31,10 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
 /* The sampling observer: one row per call, flushed so that an interrupted run keeps it. */
 void series_sample(struct fabric *f, void *ctx);
 void series_close(struct series *s);
+
+/* A congestion-control plug-in's end-of-run tables: DIR/cc_ports.csv, DIR/cc_flows.csv
+ * (nothing when the plug-in has none). */
+int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e);
 
 /* The summary as JSON; `settings` (may be NULL) is attached as "settings" and its reference
  * is taken over; `s` (may be NULL) adds the treatment variation. */

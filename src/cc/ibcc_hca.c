@@ -1,0 +1,167 @@
+/* ibcc_hca.c: the adapter side of IB congestion control. A destination answers a FECN-marked
+ * data packet with a CNP carrying BECN, queued on the adapter's priority path (multicast, ACK
+ * and CNP packets are never answered). A source that receives a BECN raises the CCTI of the
+ * flow's index (its QP, or its port SL) by CCTI_Increase up to CCTI_Limit and handles the
+ * CCTI_Timer by the chosen policy; each expiry lowers the CCTIs of the port SL (or the flow) by
+ * one, never below CCTI_Min. After each packet a throttled flow waits its transmission time
+ * plus the inter-packet delay CCT[CCTI] before its next one; other flows of the adapter are not
+ * held back (at SL level the whole port SL is). */
+#include "cc/ibcc_int.h"
+
+static inline struct ibcc *ctx(struct fabric *f)
+{
+    return f->hooks.ctx;
+}
+
+void ibcc_index_settle(struct ibcc_index *ix, simtime_t now)
+{
+    ix->integral += (double)ix->ccti * (double)(now - ix->last_change);
+    ix->last_change = now;
+}
+
+static void index_set(struct ibcc_index *ix, int v, simtime_t now)
+{
+    ibcc_index_settle(ix, now);
+    ix->ccti = (uint16_t)v;
+    if (ix->ccti > ix->ccti_max)
+        ix->ccti_max = ix->ccti;
+}
+
+static simtime_t period(const struct ibcc *c, int sl)
+{
+    return (simtime_t)c->timer[sl] * 1024 * PS_PER_NS;
+}
+
+static void arm(struct fabric *f, struct ibcc_timer *t, simtime_t after)
+{
+    t->due = f->now + after;
+    t->armed = 1;
+    fabric_schedule_call(f, t->due, &t->call);
+}
+
+/* One decrement of an index; returns 1 if it is still above CCTI_Min. */
+static int lower(struct fabric *f, struct ibcc *c, struct ibcc_index *ix)
+{
+    long long min = c->min[ix->sl];
+    if (ix->ccti > min)
+        index_set(ix, ix->ccti - 1, f->now);
+    return ix->ccti > min;
+}
+
+void ibcc_group_expire(struct fabric *f, void *arg)
+{
+    struct ibcc_group *g = arg;
+    struct ibcc *c = g->cc;
+    if (!g->timer.armed || f->now != g->timer.due)
+        return; /* a stale firing of a restarted timer */
+    g->timer.armed = 0;
+    int more = 0;
+    if (c->d.level == IBCC_LEVEL_SL) {
+        more = lower(f, c, &g->shared);
+    } else {
+        for (uint32_t k = 0; k < g->n; k++) {
+            struct ibcc_flow *cf = f->flows[g->flows[k]].cc;
+            more |= lower(f, c, cf->ix);
+        }
+    }
+    if (more)
+        arm(f, &g->timer, period(c, g->shared.sl));
+}
+
+void ibcc_flow_expire(struct fabric *f, void *arg)
+{
+    struct ibcc_flow *cf = arg;
+    struct ibcc *c = cf->cc;
+    if (!cf->timer.armed || f->now != cf->timer.due)
+        return;
+    cf->timer.armed = 0;
+    if (lower(f, c, cf->ix))
+        arm(f, &cf->timer, period(c, cf->ix->sl));
+}
+
+static void becn(struct fabric *f, struct ibcc *c, struct flow *fl)
+{
+    struct ibcc_flow *cf = fl->cc;
+    if (!cf)
+        return; /* the flow's SL is not under congestion control */
+    cf->becn_received++;
+    struct ibcc_index *ix = cf->ix;
+    int sl = ix->sl;
+    long long v = (long long)ix->ccti + c->increase[sl];
+    if (v > c->ccti_limit)
+        v = c->ccti_limit;
+    index_set(ix, (int)v, f->now);
+    if (c->timer[sl] <= 0)
+        return; /* CCTI_Timer 0: no recovery */
+    switch (c->d.timer_policy) {
+    case IBCC_TIMER_FREE:
+        if (!cf->group->timer.armed)
+            arm(f, &cf->group->timer, period(c, sl));
+        break;
+    case IBCC_TIMER_RESTART:
+        arm(f, &cf->group->timer, period(c, sl));
+        break;
+    default:
+        arm(f, &cf->timer, period(c, sl));
+        break;
+    }
+}
+
+void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
+{
+    struct ibcc *c = ctx(f);
+    struct ibcc_aport *ap = at->cc;
+    if (p->flags & PKT_BECN) {
+        if (ap)
+            ap->becn_received++;
+        if (p->about_flow < f->nflows && f->flows[p->about_flow].src == at)
+            becn(f, c, &f->flows[p->about_flow]);
+        return;
+    }
+    if (!(p->flags & PKT_FECN) || p->flow == FLOW_CONTROL ||
+        (p->flags & (PKT_MCAST | PKT_ACK | PKT_CNP)))
+        return;
+    struct ibcc_flow *cf = f->flows[p->flow].cc;
+    if (cf)
+        cf->fecn_received++;
+    if (ap) {
+        ap->fecn_received++;
+        ap->cnp_sent++;
+    }
+    fabric_send_control(f, at, p->src_lid, p->sl, PKT_CNP | PKT_BECN, p->flow);
+}
+
+static simtime_t ird(const struct ibcc *c, int ccti, simtime_t tx)
+{
+    if (c->d.cct_form == IBCC_CCT_ABSOLUTE)
+        return c->cct_ps[ccti];
+    return (tx >> c->cct_shift[ccti]) * (simtime_t)c->cct_mult[ccti];
+}
+
+void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
+{
+    struct ibcc_flow *cf = fl->cc;
+    if (!cf)
+        return;
+    struct ibcc *c = cf->cc;
+    simtime_t tx = byterate_time(fl->src->rate, p->wire_bytes);
+    simtime_t gap = ird(c, cf->ix->ccti, tx);
+    if (gap <= 0)
+        return;
+    simtime_t next = f->now + tx + gap;
+    if (c->d.level == IBCC_LEVEL_QP) {
+        if (next > fl->next_ok)
+            fl->next_ok = next;
+        return;
+    }
+    /* SL level: the port SL as a whole waits. */
+    struct ibcc_group *g = cf->group;
+    for (uint32_t k = 0; k < g->n; k++) {
+        struct flow *o = &f->flows[g->flows[k]];
+        if (next > o->next_ok) {
+            o->next_ok = next;
+            if (o != fl)
+                fabric_flow_repace(f, o);
+        }
+    }
+}

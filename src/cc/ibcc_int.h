@@ -1,0 +1,108 @@
+/* ibcc_int.h: the state IB congestion control keeps while a fabric runs, shared by the switch
+ * side (ibcc_switch.c), the adapter side (ibcc_hca.c) and the set-up and results (ibcc.c).
+ * Everything is allocated at attach; nothing per packet. */
+#ifndef IBN_IBCC_INT_H
+#define IBN_IBCC_INT_H
+
+#include <gsl/gsl_rng.h>
+
+#include "cc/ibcc.h"
+#include "fabric/fabric.h"
+
+/* One switch output port: occupancy of the VOQs feeding it, its congestion state per VL. */
+struct ibcc_oport {
+    int32_t *voq;                 /* bytes queued [input * nvs + slot] for this output */
+    int32_t sum[VL_SLOTS];        /* bytes over all inputs */
+    uint16_t active[VL_SLOTS];    /* inputs with a non-empty VOQ */
+    uint16_t over_hi[VL_SLOTS];   /* VOQs above the upper threshold */
+    uint16_t over_lo[VL_SLOTS];   /* VOQs above the lower threshold */
+    uint8_t congested[VL_SLOTS];
+    uint8_t victim;               /* Victim_Mask bit of this port */
+    uint32_t eligible[VL_SLOTS];  /* counter marking: eligible packets since the last mark */
+    simtime_t since[VL_SLOTS];    /* when the current congestion state was entered */
+    simtime_t cong_time[VL_SLOTS];
+    uint64_t entered[VL_SLOTS];   /* times the congestion state was entered */
+    uint64_t marked[VL_SLOTS];    /* packets FECN-marked here */
+    gsl_rng *rng;                 /* probability marking: this port's stream */
+};
+
+struct ibcc;
+
+/* A timer of the adapter side (per port SL, or per flow). */
+struct ibcc_timer {
+    struct fabric_call call;
+    simtime_t due;                /* the live expiry; other firings are stale */
+    uint8_t armed;
+};
+
+/* A congestion-control index: per QP (flow) or per port SL. */
+struct ibcc_index {
+    uint16_t ccti, ccti_max;
+    uint8_t sl;
+    simtime_t last_change;
+    double integral;              /* ccti x picoseconds, for the time-average */
+};
+
+/* A port SL: the flows of one adapter port on one SL, its timer and (SL level) its index. */
+struct ibcc_group {
+    struct ibcc *cc;
+    uint32_t *flows;
+    uint32_t n;
+    struct ibcc_index shared;     /* IBCC_LEVEL_SL */
+    struct ibcc_timer timer;
+};
+
+/* Per flow. */
+struct ibcc_flow {
+    struct ibcc *cc;
+    struct ibcc_group *group;
+    struct ibcc_index own;        /* IBCC_LEVEL_QP */
+    struct ibcc_index *ix;        /* own or group->shared */
+    struct ibcc_timer timer;      /* IBCC_TIMER_PER_FLOW */
+    uint64_t fecn_marked;         /* its packets marked by switches */
+    uint64_t fecn_received;       /* marked packets that reached the destination */
+    uint64_t becn_received;       /* BECNs that came back to the source */
+};
+
+/* Per adapter port. */
+struct ibcc_aport {
+    uint64_t fecn_received, cnp_sent, becn_received;
+    struct ibcc_group *groups;    /* [16], NULL until a flow uses the SL */
+};
+
+struct ibcc {
+    struct ibcc_desc d;           /* resolved copy (strings not owned: see ibcc.c) */
+    long long timer[16], increase[16], min[16];
+    int ccti_limit;
+    int ncct;
+    simtime_t *cct_ps;            /* absolute form: delay per index */
+    uint16_t *cct_shift, *cct_mult; /* spec form */
+    int64_t thr_hi, thr_lo;       /* bytes; thr_hi < 0: detection off */
+    int32_t mtu_credits;          /* credits of an MTU packet: "has credits" means at least these */
+    struct ibcc_oport *oports;    /* all switch ports' state, one block */
+    size_t noports;
+    int32_t *voq_block;
+    struct ibcc_aport *aports;
+    size_t naports;
+    struct ibcc_group *groups;
+    size_t ngroups;
+    uint32_t *group_flows;
+    struct ibcc_flow *flows;
+    char resolved[2048];          /* the options used, one line */
+};
+
+/* Switch side (ibcc_switch.c). */
+void ibcc_on_enqueue(struct fabric *f, struct port *in, struct port *out, struct packet *p);
+void ibcc_on_dequeue(struct fabric *f, struct port *in, struct port *out, struct packet *p);
+void ibcc_on_depart(struct fabric *f, struct port *out, struct packet *p);
+/* Close the congestion-time accounting at time `now` (results). */
+void ibcc_oport_settle(struct ibcc_oport *o, int nvs, simtime_t now);
+
+/* Adapter side (ibcc_hca.c). */
+void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p);
+void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p);
+void ibcc_index_settle(struct ibcc_index *ix, simtime_t now);
+void ibcc_group_expire(struct fabric *f, void *arg);
+void ibcc_flow_expire(struct fabric *f, void *arg);
+
+#endif

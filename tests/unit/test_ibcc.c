@@ -1,0 +1,386 @@
+/* test_ibcc.c: IB congestion control (src/cc/ibcc*.c): the Threshold mapping, per-SL lists,
+ * FECN -> CNP -> BECN accounting, Packet_Size, Marking_Rate as counter and as probability,
+ * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
+ * throttling only the flow (QP level) or the whole port SL (SL level), and bad settings. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "../support/sim.h"
+#include "cc/ibcc.h"
+#include "cc/ibcc_int.h"
+
+static void set(void *desc, const char *key, const char *value)
+{
+    char why[256];
+    const struct param *p = params_find(ibcc_params, key);
+    assert_non_null(p);
+    if (param_set(p, desc, value, why, sizeof why)) {
+        fprintf(stderr, "%s=%s: %s\n", key, value, why);
+        fail();
+    }
+}
+
+/* One switch, hosts H1..H4 on 4x DDR, hosts limited to 13 Gb/s both ways. */
+static void setup(struct testsim *s, simtime_t end)
+{
+    ts_init(s, "single_switch", "ports=4, link=4xDDR");
+    char why[128];
+    param_set(params_find(hca_params, "inject_limit"), &s->d.set, "13 Gb/s", why, sizeof why);
+    param_set(params_find(hca_params, "sink_limit"), &s->d.set, "13 Gb/s", why, sizeof why);
+    s->d.end = end;
+    s->d.warmup = 0;
+}
+
+static void run_cc(struct testsim *s, struct ibcc_desc *d)
+{
+    if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err) ||
+        cc_attach(&s->f, &ibcc_plugin, d, &s->err)) {
+        fprintf(stderr, "build: %s\n", s->err.msg);
+        fail();
+    }
+    if (fabric_run(&s->f, NULL, &s->rep, &s->err)) {
+        fprintf(stderr, "run: %s\n", s->err.msg);
+        fail();
+    }
+    assert_int_equal(s->rep.outcome, RUN_DRAINED);
+}
+
+static struct ibcc *ctx(struct testsim *s)
+{
+    return s->f.hooks.ctx;
+}
+
+static struct ibcc_flow *ccf(struct testsim *s, const char *name)
+{
+    return ts_find(s, name)->cc;
+}
+
+static uint64_t marks_total(struct testsim *s)
+{
+    uint64_t m = 0;
+    struct ibcc *c = ctx(s);
+    for (size_t i = 0; i < c->noports; i++)
+        for (int v = 0; v < VL_SLOTS; v++)
+            m += c->oports[i].marked[v];
+    return m;
+}
+
+static void test_threshold_mapping(void **st)
+{
+    (void)st;
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    int64_t hi, lo;
+    set(d, "thresholds", "single");
+    assert_int_equal(ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo), 0);
+    assert_int_equal(hi, 4096); /* T = 15: 1/16 of the buffer */
+    assert_int_equal(lo, hi);
+    set(d, "threshold", "1");
+    ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo);
+    assert_int_equal(hi, 61440); /* T = 1: 15/16 */
+    set(d, "threshold_map", "mtu");
+    ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo);
+    assert_int_equal(hi, 15 * 2112);
+    set(d, "threshold_map", "bytes");
+    set(d, "threshold_bytes", "10 KiB");
+    ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo);
+    assert_int_equal(hi, 10240);
+    set(d, "thresholds", "double");
+    set(d, "hysteresis", "3");
+    ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo);
+    assert_int_equal(lo, 10240 - 3 * 2112);
+    set(d, "hysteresis", "10");
+    ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo);
+    assert_int_equal(lo, 0); /* the lower threshold stops at 0 */
+    set(d, "threshold", "0");
+    assert_int_equal(ibcc_thresholds_bytes(d, 65536, 2112, &hi, &lo), -1);
+    cc_desc_free(&ibcc_plugin, d);
+}
+
+static void test_per_sl_lists(void **st)
+{
+    (void)st;
+    long long v[16];
+    char why[256];
+    assert_int_equal(ibcc_parse_per_sl("150", 0, 65535, v, why, sizeof why), 0);
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(v[i], 150);
+    assert_int_equal(ibcc_parse_per_sl("150, 3:300,0x0f:7", 0, 65535, v, why, sizeof why), 0);
+    assert_int_equal(v[0], 150);
+    assert_int_equal(v[3], 300);
+    assert_int_equal(v[15], 7);
+    assert_int_equal(ibcc_parse_per_sl("16:5", 0, 65535, v, why, sizeof why), -1);
+    assert_non_null(strstr(why, "SL 16"));
+    assert_int_equal(ibcc_parse_per_sl("3:300", 0, 255, v, why, sizeof why), -1);
+    assert_int_equal(ibcc_parse_per_sl("abc", 0, 255, v, why, sizeof why), -1);
+    assert_int_equal(ibcc_parse_per_sl("", 0, 255, v, why, sizeof why), -1);
+}
+
+/* Two contributors into H3 (26 Gb/s offered, 13 sunk): marks, CNPs and BECNs add up. */
+static void test_fecn_cnp_becn_accounting(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 5 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "V", "H4", "H1", "saturate", NULL, "64 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    run_cc(&s, d);
+    struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B"), *v = ccf(&s, "V");
+    uint64_t marks = marks_total(&s);
+    assert_true(marks > 100);
+    /* Every mark reaches the destination and comes back as one BECN (the run drained). */
+    assert_int_equal(a->fecn_marked + b->fecn_marked + v->fecn_marked, marks);
+    assert_int_equal(a->fecn_received, a->fecn_marked);
+    assert_int_equal(a->becn_received, a->fecn_received);
+    assert_int_equal(b->becn_received, b->fecn_received);
+    assert_int_equal(v->fecn_marked, 0); /* H1's port is not congested */
+    struct ibcc_aport *h3 = ts_find(&s, "A")->src->cc;
+    (void)h3;
+    uint64_t cnp = 0, becn = 0;
+    for (size_t i = 0; i < ctx(&s)->naports; i++) {
+        cnp += ctx(&s)->aports[i].cnp_sent;
+        becn += ctx(&s)->aports[i].becn_received;
+    }
+    assert_int_equal(cnp, marks);
+    assert_int_equal(becn, marks);
+    assert_int_equal(s.f.cnt.ctrl_created, marks);
+    /* Throttled to about half of H3 each; the rest of the fabric unaffected. */
+    assert_true(fabs(ts_gbps(&s, "A") - ts_gbps(&s, "B")) < 1.5);
+    assert_true(ts_gbps(&s, "V") > 12.5);
+    assert_true(a->ix->ccti_max > 0);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+static uint64_t run_marks(const char *key, const char *value, const char *key2, const char *value2,
+                          const char *msg)
+{
+    struct testsim s;
+    setup(&s, 3 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, msg, 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, msg, 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "ccti_increase", "0"); /* BECNs change nothing: the congestion is the same in every run */
+    set(d, "marking_rate", "0");
+    if (key)
+        set(d, key, value);
+    if (key2)
+        set(d, key2, value2);
+    run_cc(&s, d);
+    uint64_t m = marks_total(&s);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+    return m;
+}
+
+static void test_marking_rate_and_packet_size(void **st)
+{
+    (void)st;
+    uint64_t all = run_marks(NULL, NULL, NULL, NULL, "64 KiB");
+    assert_true(all > 1000);
+    /* Counter: every 4th eligible packet (one marking port here). */
+    uint64_t cnt = run_marks("marking", "counter", "marking_rate", "3", "64 KiB");
+    assert_int_equal(cnt, all / 4);
+    /* Probability 1/4: binomial, within 5 standard deviations. */
+    uint64_t pr = run_marks("marking", "probability", "marking_rate", "3", "64 KiB");
+    printf("  marks: every eligible %llu, counter 1/4 %llu, probability 1/4 %llu\n",
+           (unsigned long long)all, (unsigned long long)cnt, (unsigned long long)pr);
+    double sd = sqrt((double)all * 0.25 * 0.75);
+    assert_true(fabs((double)pr - (double)all / 4) < 5 * sd);
+    /* Packet_Size 8 credits: 256-byte packets (282 bytes, 5 credits) are never marked. */
+    assert_int_equal(run_marks("packet_size", "8", NULL, NULL, "256 B"), 0);
+    assert_true(run_marks("packet_size", "5", NULL, NULL, "256 B") > 0);
+    /* Threshold 0: no detection at all. */
+    assert_int_equal(run_marks("threshold", "0", NULL, NULL, "64 KiB"), 0);
+}
+
+static void test_ccti_limit_min_timer(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 10 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "ccti_increase", "5");
+    set(d, "ccti_limit", "40");
+    set(d, "ccti_min", "2");
+    set(d, "ccti_timer", "20"); /* 20.48 us: 38 steps take < 1 ms */
+    run_cc(&s, d);
+    struct ibcc_flow *a = ccf(&s, "A");
+    assert_int_equal(a->ix->ccti_max, 40); /* reached and capped at CCTI_Limit */
+    assert_int_equal(a->ix->ccti, 2);      /* recovered to CCTI_Min, not below */
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+    /* CCTI_Timer 0: never lowered. */
+    setup(&s, 10 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
+    d = cc_desc_new(&ibcc_plugin);
+    set(d, "ccti_timer", "0");
+    run_cc(&s, d);
+    a = ccf(&s, "A");
+    assert_true(a->ix->ccti > 0);
+    assert_int_equal(a->ix->ccti, a->ix->ccti_max);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+/* A single flow at a constant CCT entry: its rate is one packet per (transmission + IRD). */
+static double paced(const char *form, const char *cct, const char *level, const char *map,
+                    double *other)
+{
+    struct testsim s;
+    setup(&s, 4 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0)->sl = 1;
+    ts_flow(&s, "B", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0)->sl = 1;
+    char why[128];
+    param_set(params_find(hca_params, "inject_limit"), &s.d.set, "0 Gb/s", why, sizeof why);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "threshold", "0");
+    set(d, "cct_form", form);
+    set(d, "cct", cct);
+    set(d, "level", level);
+    set(d, "control_map", map);
+    run_cc(&s, d);
+    double a = ts_gbps(&s, "A");
+    *other = ts_gbps(&s, "B");
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+    return a;
+}
+
+static void test_cct_forms_and_levels(void **st)
+{
+    (void)st;
+    double tx_us = 2074.0 * 8 / 16e3;           /* 2 KiB packet on 4x DDR */
+    double link = 2048.0 * 8 / tx_us / 1e3;      /* payload Gb/s at line rate */
+    double b;
+    /* QP level, both flows throttled by a 2 us IRD; each paces itself. */
+    double a = paced("absolute", "2.0", "qp", "65535", &b);
+    double expect = 2048.0 * 8 / (tx_us + 2.0) / 1e3;
+    printf("  IRD 2 us: A %.3f B %.3f Gb/s, expected %.3f each\n", a, b, expect);
+    assert_true(fabs(a - expect) < 0.01 * expect);
+    assert_true(fabs(b - expect) < 0.01 * expect);
+    /* Spec form 1:4 = (tx >> 1) x 4 = 2 tx: a third of the line. */
+    a = paced("spec", "1:4", "qp", "65535", &b);
+    assert_true(fabs(a - link / 3) < 0.01 * link / 3);
+    /* Only SL 1 is under congestion control (control_map 2): both flows are SL 1 -> paced. */
+    a = paced("absolute", "2.0", "qp", "2", &b);
+    assert_true(fabs(a - expect) < 0.01 * expect);
+    /* control_map 1 (SL 0 only): nothing paced, the two share the line. */
+    a = paced("absolute", "2.0", "qp", "1", &b);
+    assert_true(fabs(a + b - link) < 0.02 * link);
+    /* SL level: the port SL waits after each packet of either flow, so the two share one
+     * paced stream. */
+    a = paced("absolute", "2.0", "sl", "65535", &b);
+    assert_true(fabs(a + b - expect) < 0.02 * expect);
+}
+
+/* QP level: a throttled flow does not hold back another flow of the same adapter. */
+static void test_throttled_flow_does_not_block_others(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 5 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "C", "H2", "H4", "saturate", NULL, "64 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    run_cc(&s, d);
+    /* H2 injects 13 Gb/s: B is throttled towards the congested H3, C takes the rest. */
+    double b = ts_gbps(&s, "B"), c = ts_gbps(&s, "C");
+    assert_true(ccf(&s, "B")->becn_received > 0);
+    assert_int_equal(ccf(&s, "C")->becn_received, 0);
+    assert_true(c > b);
+    assert_true(b + c > 12.0);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+/* Many packets alive (2 MiB buffers, MTU 256) while CNPs are created at delivery: the packet
+ * pool grows beyond its initial 4096 packets during the run, and every mark still comes back as
+ * exactly one BECN. (Whether a growth falls inside the on_receive hook depends on timing; the
+ * data path re-fetches the packet after the hook for that case.) */
+static void test_pool_growth_during_cnp(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "single_switch", "ports=8, link=4xDDR");
+    char why[128];
+    param_set(params_find(switch_params, "buffer"), &s.d.set, "2 MiB", why, sizeof why);
+    param_set(params_find(hca_params, "buffer"), &s.d.set, "2 MiB", why, sizeof why);
+    param_set(params_find(fabric_params, "mtu"), &s.d.set, "256", why, sizeof why);
+    param_set(params_find(hca_params, "sink_limit"), &s.d.set, "2 Gb/s", why, sizeof why);
+    s.d.end = 3 * PS_PER_MS;
+    const char *src[] = { "H1", "H2", "H3", "H4", "H5", "H6", "H7" };
+    char name[8];
+    for (int i = 0; i < 7; i++) {
+        snprintf(name, sizeof name, "F%d", i);
+        ts_flow(&s, name, src[i], "H8", "saturate", NULL, "64 KiB", 0, 0);
+    }
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "marking_rate", "0");
+    set(d, "packet_size", "0");
+    run_cc(&s, d);
+    assert_true(s.f.pool.cap > 4096);
+    uint64_t marks = marks_total(&s), becn = 0;
+    for (uint32_t i = 0; i < s.f.nflows; i++)
+        becn += ((struct ibcc_flow *)s.f.flows[i].cc)->becn_received;
+    printf("  pool grew to %u packets; %llu marks, %llu BECNs\n", s.f.pool.cap,
+           (unsigned long long)marks, (unsigned long long)becn);
+    assert_true(marks > 0);
+    assert_int_equal(becn, marks);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+static void test_bad_settings(void **st)
+{
+    (void)st;
+    const char *bad[][2] = {
+        { "cct", "1:2,x" }, { "ccti_timer", "20:1" }, { "victim_mask", "0xZZ" },
+        { "ccti_limit", "500" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct testsim s;
+        setup(&s, PS_PER_MS);
+        ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+        struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+        if (!strcmp(bad[i][0], "cct"))
+            set(d, "cct_form", "spec");
+        set(d, bad[i][0], bad[i][1]);
+        assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), 0);
+        assert_int_equal(cc_attach(&s.f, &ibcc_plugin, d, &s.err), -1);
+        assert_non_null(strstr(s.err.msg, "cc"));
+        cc_desc_free(&ibcc_plugin, d);
+        ts_free(&s);
+    }
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    char why[256];
+    assert_int_equal(param_set(params_find(ibcc_params, "threshold"), d, "16", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(ibcc_params, "detect"), d, "max", why, sizeof why), -1);
+    cc_desc_free(&ibcc_plugin, d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threshold_mapping),
+        cmocka_unit_test(test_per_sl_lists),
+        cmocka_unit_test(test_fecn_cnp_becn_accounting),
+        cmocka_unit_test(test_marking_rate_and_packet_size),
+        cmocka_unit_test(test_ccti_limit_min_timer),
+        cmocka_unit_test(test_cct_forms_and_levels),
+        cmocka_unit_test(test_throttled_flow_does_not_block_others),
+        cmocka_unit_test(test_pool_growth_during_cnp),
+        cmocka_unit_test(test_bad_settings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
