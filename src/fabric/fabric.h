@@ -271,6 +271,7 @@ struct host {
     struct node *node;
     struct port *port;
     uint64_t rx_bytes, tx_bytes; /* payload delivered to / sent from it in the measured period */
+    uint64_t interval_rx;        /* payload delivered to it since the last sample */
 };
 
 struct fabric {

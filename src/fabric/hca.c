@@ -416,10 +416,13 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
     }
     if (x->flow != FLOW_CONTROL) {
         struct flow *fl = &f->flows[x->flow];
+        if (!f->ended) { /* the time series cover the whole run, warm-up included */
+            fl->st.interval_bytes += x->payload;
+            f->hosts[at->hca->host].interval_rx += x->payload;
+        }
         if (f->now >= f->warmup && !f->ended) {
             fl->st.pkts_delivered++;
             fl->st.bytes_delivered += x->payload;
-            fl->st.interval_bytes += x->payload;
             f->hosts[at->hca->host].rx_bytes += x->payload;
             f->hosts[fl->src_host].tx_bytes += x->payload;
             if (x->flags & PKT_LAST)

@@ -50,6 +50,23 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
         for (uint32_t i = 0; i < f->nflows; i++)
             fprintf(s->flows, ",%s", f->flows[i].name);
         fprintf(s->flows, "\n");
+        snprintf(path, sizeof path, "%s/hosts.csv", dir);
+        if (!(s->hosts = fopen(path, "w")))
+            return ibn_err_set(e, "%s: cannot write", path);
+        fprintf(s->hosts, "time_s");
+        for (int h = 0; h < f->nhosts; h++)
+            fprintf(s->hosts, ",%s:%d", f->hosts[h].node->name, f->hosts[h].port->num);
+        fprintf(s->hosts, "\n");
+        snprintf(path, sizeof path, "%s/classes.csv", dir);
+        if (!(s->classes = fopen(path, "w")))
+            return ibn_err_set(e, "%s: cannot write", path);
+        for (uint32_t i = 0; i < f->nflows; i++)
+            s->class_mask |= (uint16_t)(1u << f->flows[i].sl);
+        fprintf(s->classes, "time_s");
+        for (int sl = 0; sl < 16; sl++)
+            if (s->class_mask >> sl & 1)
+                fprintf(s->classes, ",sl%d", sl);
+        fprintf(s->classes, "\n");
     }
     if (f->hooks.series_row) {
         snprintf(path, sizeof path, "%s/cc.csv", dir);
@@ -96,14 +113,28 @@ void series_sample(struct fabric *f, void *ctx)
         for (uint32_t i = 0; i < f->nflows; i++) {
             struct flow *fl = &f->flows[i];
             fprintf(s->flows, ",%.6f", secs > 0 ? (double)fl->st.interval_bytes * 8.0 / secs / 1e9 : 0.0);
-            fl->st.interval_bytes = 0;
         }
         fprintf(s->flows, "\n");
         fflush(s->flows);
-    } else {
+        double cls[16] = { 0 };
         for (uint32_t i = 0; i < f->nflows; i++)
-            f->flows[i].st.interval_bytes = 0;
+            cls[f->flows[i].sl] += secs > 0 ? (double)f->flows[i].st.interval_bytes * 8.0 / secs / 1e9 : 0.0;
+        fprintf(s->classes, "%.9g", (double)f->now / 1e12);
+        for (int sl = 0; sl < 16; sl++)
+            if (s->class_mask >> sl & 1)
+                fprintf(s->classes, ",%.6f", cls[sl]);
+        fprintf(s->classes, "\n");
+        fflush(s->classes);
+        fprintf(s->hosts, "%.9g", (double)f->now / 1e12);
+        for (int h = 0; h < f->nhosts; h++)
+            fprintf(s->hosts, ",%.6f", secs > 0 ? (double)f->hosts[h].interval_rx * 8.0 / secs / 1e9 : 0.0);
+        fprintf(s->hosts, "\n");
+        fflush(s->hosts);
     }
+    for (uint32_t i = 0; i < f->nflows; i++)
+        f->flows[i].st.interval_bytes = 0;
+    for (int h = 0; h < f->nhosts; h++)
+        f->hosts[h].interval_rx = 0;
     if (s->cc) {
         fprintf(s->cc, "%.9g", (double)f->now / 1e12);
         f->hooks.series_row(f, s->cc);
@@ -139,7 +170,11 @@ void series_close(struct series *s)
         fclose(s->ports);
     if (s->cc)
         fclose(s->cc);
-    s->flows = s->ports = s->cc = NULL;
+    if (s->hosts)
+        fclose(s->hosts);
+    if (s->classes)
+        fclose(s->classes);
+    s->flows = s->ports = s->cc = s->hosts = s->classes = NULL;
     free(s->contrib);
     free(s->x);
     free(s->active);

@@ -14,7 +14,8 @@
 #include "fabric/fabric.h"
 
 struct series {
-    FILE *flows, *ports, *cc;
+    FILE *flows, *ports, *cc, *hosts, *classes;
+    uint16_t class_mask;     /* SLs that have flows */
     struct fabric *f;
     /* Treatment variation over the contributors' per-interval throughput. */
     int ncontrib;
@@ -24,7 +25,8 @@ struct series {
     struct tv_acc tv;
 };
 
-/* Open DIR/flows.csv and DIR/ports.csv (either may be disabled) and write their headers.
+/* Open DIR/flows.csv (with DIR/hosts.csv: receive rate per host, and DIR/classes.csv: rate per
+ * SL) and DIR/ports.csv (either group may be disabled) and write their headers.
  * `contributors` ("F2,F3", may be empty) names the flows whose treatment variation is measured. */
 int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
                 const char *contributors, struct ibn_err *e);

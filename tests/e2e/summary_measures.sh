@@ -23,3 +23,16 @@ assert abs(sum(rx.values()) - j["total_throughput_gbps"]) < 1e-3, (rx, j["total_
 assert 0 < j["jain_index"] <= 1
 print("ok:", tv, "H5", rx["H5"])
 PY
+python3 - "$tmp/r" <<'PY'
+import csv, sys
+d = sys.argv[1]
+hosts = list(csv.DictReader(open(d + "/hosts.csv")))
+classes = list(csv.DictReader(open(d + "/classes.csv")))
+flows = list(csv.DictReader(open(d + "/flows.csv")))
+# H5 receives 13 Gb/s once contributors run; the class (SL 0) carries all flows.
+assert abs(float(hosts[-1]["H5:1"]) - 13.0) < 0.07 * 13, hosts[-1]
+for row, frow in zip(classes, flows):
+    total = sum(float(v) for k, v in frow.items() if k != "time_s")
+    assert abs(float(row["sl0"]) - total) < 1e-3, (row, total)
+print("ok: hosts.csv and classes.csv")
+PY
