@@ -126,14 +126,8 @@ static json_t *settings_json(const struct scenario *sc)
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         json_t *g = json_object();
         for (const struct param *p = secs[i].tab; p->key; p++) {
-            param_format(p, (const char *)sc + secs[i].off, buf, sizeof buf);
-            size_t n = strlen(buf);
-            if (n >= 2 && buf[0] == '"') { /* strings without their quotes */
-                buf[n - 1] = 0;
-                json_object_set_new(g, p->key, json_string(buf + 1));
-            } else {
-                json_object_set_new(g, p->key, json_string(buf));
-            }
+            param_format_value(p, (const char *)sc + secs[i].off, buf, sizeof buf);
+            json_object_set_new(g, p->key, json_string(buf));
         }
         json_object_set_new(o, secs[i].name, g);
     }

@@ -182,6 +182,16 @@ void param_format(const struct param *p, const void *obj, char *buf, size_t len)
     }
 }
 
+void param_format_value(const struct param *p, const void *obj, char *buf, size_t len)
+{
+    param_format(p, obj, buf, len);
+    size_t n = strlen(buf);
+    if (n >= 2 && buf[0] == '"' && buf[n - 1] == '"') {
+        memmove(buf, buf + 1, n - 2);
+        buf[n - 2] = 0;
+    }
+}
+
 int params_set_defaults(const struct param *tab, void *obj, char *why, size_t whylen)
 {
     for (const struct param *p = tab; p->key; p++)

@@ -40,6 +40,8 @@ struct param {
 int param_set(const struct param *p, void *obj, const char *text, char *why, size_t whylen);
 /* The field's value as text in scenario syntax (strings quoted). */
 void param_format(const struct param *p, const void *obj, char *buf, size_t len);
+/* The same without quotes: the text param_set() accepts back. */
+void param_format_value(const struct param *p, const void *obj, char *buf, size_t len);
 /* Set every field that has a default. Returns -1 (with why) only if a default is malformed. */
 int params_set_defaults(const struct param *tab, void *obj, char *why, size_t whylen);
 const struct param *params_find(const struct param *tab, const char *key);

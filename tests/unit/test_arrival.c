@@ -122,35 +122,6 @@ static void test_defaults_and_table(void **state)
     params_free(arrival_params, &d);
 }
 
-/* Every default prints and parses back to itself (the resolved scenario relies on it). */
-static void test_params_roundtrip(void **state)
-{
-    (void)state;
-    struct arrival_desc d1, d2;
-    desc_defaults(&d1);
-    desc_defaults(&d2);
-    set(&d1, "trace_file", "clip.txt");
-    for (const struct param *p = arrival_params; p->key; p++) {
-        char buf[256], text[256], again[256], why[256];
-        param_format(p, &d1, buf, sizeof buf);
-        size_t l = strlen(buf);
-        if (l >= 2 && buf[0] == '"' && buf[l - 1] == '"') {
-            memcpy(text, buf + 1, l - 2);
-            text[l - 2] = 0;
-        } else {
-            strcpy(text, buf);
-        }
-        if (param_set(p, &d2, text, why, sizeof why)) {
-            print_error("%s: \"%s\" does not parse back: %s\n", p->key, text, why);
-            fail();
-        }
-        param_format(p, &d2, again, sizeof again);
-        assert_string_equal(buf, again);
-    }
-    params_free(arrival_params, &d1);
-    params_free(arrival_params, &d2);
-}
-
 static void test_saturate(void **state)
 {
     (void)state;
@@ -733,7 +704,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_table),
-        cmocka_unit_test(test_params_roundtrip),
         cmocka_unit_test(test_saturate),
         cmocka_unit_test(test_constant),
         cmocka_unit_test(test_poisson),

@@ -82,33 +82,6 @@ static void test_table(void **state)
     assert_true(init_fails(&d, 1, "at least 2 hosts"));
 }
 
-/* Every default prints and parses back to itself. */
-static void test_params_roundtrip(void **state)
-{
-    (void)state;
-    struct pattern_desc d1, d2;
-    desc_of(&d1, "windy");
-    desc_of(&d2, "uniform");
-    for (const struct param *p = pattern_params; p->key; p++) {
-        char buf[256], text[256], again[256], why[256];
-        param_format(p, &d1, buf, sizeof buf);
-        size_t l = strlen(buf);
-        if (l >= 2 && buf[0] == '"' && buf[l - 1] == '"') {
-            memcpy(text, buf + 1, l - 2);
-            text[l - 2] = 0;
-        } else {
-            strcpy(text, buf);
-        }
-        if (param_set(p, &d2, text, why, sizeof why)) {
-            print_error("%s: \"%s\" does not parse back: %s\n", p->key, text, why);
-            fail();
-        }
-        param_format(p, &d2, again, sizeof again);
-        assert_string_equal(buf, again);
-    }
-    assert_int_equal(d2.kind, PAT_WINDY);
-}
-
 /* Uniform: for one source, counts over the n-1 other hosts pass a chi-square test at the
  * 0.1 % level (critical value 36.12 for 14 degrees of freedom), and the source is never hit. */
 static void test_uniform(void **state)
@@ -551,7 +524,7 @@ static void test_moving(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table),     cmocka_unit_test(test_params_roundtrip),
+        cmocka_unit_test(test_table),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_fixed_shift_ring), cmocka_unit_test(test_permutations),
         cmocka_unit_test(test_alltoall),  cmocka_unit_test(test_hotspot),
