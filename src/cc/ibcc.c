@@ -22,6 +22,7 @@ static const char *const marking_names[] = { "probability", "counter", NULL };
 static const char *const level_names[] = { "qp", "sl", NULL };
 static const char *const timer_names[] = { "free", "restart", "per_flow", NULL };
 static const char *const form_names[] = { "absolute", "spec", NULL };
+static const char *const becn_names[] = { "packet", "message", NULL };
 
 const struct param ibcc_params[] = {
     { "threshold", P_INT, OFF(threshold), "15",
@@ -57,6 +58,11 @@ const struct param ibcc_params[] = {
     { "marking", P_ENUM, OFF(marking), "probability",
       "probability: each eligible packet is marked with probability 1/(marking_rate+1) (Paper II); "
       "counter: every (marking_rate+1)-th eligible packet", marking_names, 0, 0 },
+    { "becn", P_ENUM, OFF(becn), "packet",
+      "how a destination answers FECN: packet = a CNP with BECN for every FECN-marked packet "
+      "(seed 002's simulator); message = at most one BECN per message, sent when its last packet "
+      "arrives if any of its packets carried FECN (BECN in the reliable connection's ACK of the "
+      "message)", becn_names, 0, 0 },
     { "level", P_ENUM, OFF(level), "qp",
       "Port_Control: qp = a CCTI per flow (queue pair); sl = one CCTI per adapter port and SL, "
       "which throttles every flow of the SL", level_names, 0, 0 },
@@ -562,10 +568,10 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     snprintf(c->resolved, sizeof c->resolved,
              "IB CC (Annex A10): threshold %lld mapped by %s to %lld bytes upper / %lld lower "
              "(%s, %s threshold), victim_mask %s, packet_size %lld credits, marking_rate %lld as %s; "
-             "CCTI per %s, timer %s, CCT %s with %d entries, CCTI_Limit %d",
+             "BECN per %s; CCTI per %s, timer %s, CCT %s with %d entries, CCTI_Limit %d",
              d->threshold, map_names[d->threshold_map], (long long)c->thr_hi, (long long)c->thr_lo,
              detect_names[d->detect], thr_names[d->thresholds], vm, d->packet_size, d->marking_rate,
-             marking_names[d->marking], level_names[d->level], timer_names[d->timer_policy],
+             marking_names[d->marking], becn_names[d->becn], level_names[d->level], timer_names[d->timer_policy],
              form_names[d->cct_form], c->ncct, c->ccti_limit);
     /* Strings of the copy are not kept: they may be freed by the caller. */
     c->d.victim_mask = c->d.ccti_timer = c->d.ccti_increase = c->d.ccti_min = NULL;

@@ -16,6 +16,7 @@ enum ibcc_marking { IBCC_MARK_PROBABILITY, IBCC_MARK_COUNTER };
 enum ibcc_level { IBCC_LEVEL_QP, IBCC_LEVEL_SL };
 enum ibcc_timer_policy { IBCC_TIMER_FREE, IBCC_TIMER_RESTART, IBCC_TIMER_PER_FLOW };
 enum ibcc_cct_form { IBCC_CCT_ABSOLUTE, IBCC_CCT_SPEC };
+enum ibcc_becn { IBCC_BECN_PACKET, IBCC_BECN_MESSAGE };
 
 struct ibcc_desc {
     /* Switch side (SwitchCongestionSetting). */
@@ -37,6 +38,7 @@ struct ibcc_desc {
     char *ccti_min;             /* per SL */
     long long ccti_limit;       /* -1: the CCT's last index */
     int timer_policy;           /* enum ibcc_timer_policy */
+    int becn;                   /* enum ibcc_becn: a BECN per marked packet or per message */
     int cct_form;               /* enum ibcc_cct_form */
     char *cct;                  /* "" = the formula; spec: "shift:multiplier,..."; absolute: "us,us,..." */
     double cct_scale_us;        /* formula: cct[i] = i^2 * scale / div^2 us */

@@ -118,10 +118,27 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
             becn(f, c, &f->flows[p->about_flow]);
         return;
     }
-    if (!(p->flags & PKT_FECN) || p->flow == FLOW_CONTROL ||
-        (p->flags & (PKT_MCAST | PKT_ACK | PKT_CNP)))
+    if (p->flow == FLOW_CONTROL || (p->flags & (PKT_MCAST | PKT_ACK | PKT_CNP)))
         return;
-    struct ibcc_flow *cf = f->flows[p->flow].cc;
+    struct ibcc_flow *cf = p->flow < f->nflows ? f->flows[p->flow].cc : NULL;
+    if (c->d.becn == IBCC_BECN_MESSAGE && cf) {
+        /* One BECN per message, in the ACK the responder returns for its last packet. */
+        if (p->flags & PKT_FECN) {
+            cf->fecn_received++;
+            if (ap)
+                ap->fecn_received++;
+            cf->fecn_pending = 1;
+        }
+        if (!(p->flags & PKT_LAST) || !cf->fecn_pending)
+            return;
+        cf->fecn_pending = 0;
+        if (ap)
+            ap->cnp_sent++;
+        fabric_send_control(f, at, p->src_lid, p->sl, PKT_CNP | PKT_BECN, p->flow);
+        return;
+    }
+    if (!(p->flags & PKT_FECN))
+        return;
     if (cf)
         cf->fecn_received++;
     if (ap) {

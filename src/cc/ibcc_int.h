@@ -62,6 +62,7 @@ struct ibcc_flow {
     uint64_t fecn_marked;         /* its packets marked by switches */
     uint64_t fecn_received;       /* marked packets that reached the destination */
     uint64_t becn_received;       /* BECNs that came back to the source */
+    uint8_t fecn_pending;         /* becn = message: a packet of the current message had FECN */
 };
 
 /* Per adapter port. */

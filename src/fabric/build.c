@@ -182,6 +182,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->latency = f->set.switch_latency;
             s->read_ports = f->set.read_ports ? (int)f->set.read_ports : tn->nports;
             s->speedup = f->set.speedup;
+            s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
             s->max_lid = l->max_lid;

@@ -133,6 +133,8 @@ struct sw {
     simtime_t latency;       /* head arrival to earliest forwarding */
     int read_ports;          /* crossbar read ports per input */
     double speedup;          /* crossbar speed / output link speed */
+    int cut_through_late;    /* start a packet for a faster output only when it can end as its
+                              * tail arrives */
     int words;               /* 64-bit words of an input bitset */
     const uint8_t *lft;      /* output port per LID */
     int max_lid;
@@ -226,6 +228,7 @@ struct fabric_settings {
     simtime_t switch_latency;
     long long read_ports;
     double speedup;
+    int cut_through_late;    /* a faster output: 0 = hold it until the tail, 1 = start late */
     uint64_t switch_buffer;  /* receive buffer per switch port and VL, bytes */
     uint64_t hca_buffer;     /* receive buffer per adapter port and VL, bytes */
     double inject_limit_bps; /* 0: none */

@@ -19,6 +19,7 @@ static int check_mtu(const void *field, char *why, size_t whylen)
 }
 
 static const char *const arch_names[] = { "voq", "fifo", NULL };
+static const char *const cut_through_names[] = { "hold", "late", NULL };
 static const char *const basis_names[] = { "payload", "wire", NULL };
 
 const struct param fabric_params[] = {
@@ -48,6 +49,11 @@ const struct param switch_params[] = {
     { "speedup", P_DOUBLE, OFF(speedup), "1.0",
       "crossbar speed relative to the output link: a packet holds its input's read port for "
       "its transmission time divided by this (at least until its tail has arrived)", NULL, 1, 64 },
+    { "cut_through", P_ENUM, OFF(cut_through_late), "hold",
+      "a packet for an output faster than its input link: hold = it starts as soon as it is "
+      "routed and the output stays busy until its tail has arrived; late = it starts when its "
+      "transmission can end as its tail arrives, the output serving other inputs meanwhile",
+      cut_through_names, 0, 0 },
     { "buffer", P_SIZE, OFF(switch_buffer), "64 KiB",
       "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
     PARAM_END,

@@ -4,7 +4,9 @@
  * inputs holding a packet for it on a VL ("an input that just had access does not get it again
  * until every other requesting input has been served"), then IBA VL arbitration over the VLs
  * with a sendable packet. Inputs feed the crossbar through a limited number of read ports;
- * speedup shortens how long a packet holds its read port. */
+ * speedup shortens how long a packet holds its read port. A packet for an output faster than its
+ * input either starts at once and holds the output until its tail has arrived (cut_through =
+ * hold) or is queued only once it can be sent without waiting for its tail (late). */
 #include <string.h>
 
 #include "core/error.h"
@@ -77,6 +79,16 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         p->out_vl = s->sl2vl[((size_t)in->num * (size_t)(s->n.nports + 1) + (size_t)out) * 16 + p->sl];
     else
         p->out_vl = f->set.sl2vl[p->sl];
+    if (s->cut_through_late) {
+        /* A faster output: the packet may not leave before its transmission can end as its
+         * tail arrives (a packet goes on the wire without gaps); until then it waits outside
+         * the queues and the output serves others. Arriving again then, it is queued. */
+        simtime_t ready = p->t_tail - byterate_time(s->n.port[out].rate, p->wire_bytes);
+        if (ready > f->now) {
+            fabric_schedule(f, ready, EV_ARRIVE, in, pidx, 0);
+            return;
+        }
+    }
     int oslot = fabric_slot(f, p->out_vl);
     if (s->arch == SWITCH_VOQ) {
         struct pktq *q = voq(s, f, in->num, out, oslot);

@@ -24,8 +24,8 @@ static const struct { const char *id; double lo, hi; } known[] = {
     { "s2.ccon.sd", 0.15, 0.6 },
     { "s2.ccon.max", 8.5, 10.5 },
     { "s2.ccon.min", 6.5, 8.3 },
-    { "p2.single.h3_minus_h2", -0.5, 0.5 }, /* one threshold does not favour the newcomer here */
-    { "p2.single.h6_over_h3", 0.8, 1.25 },
+    { "p2.single.h3_minus_h2", 5.0, 9.0 }, /* one threshold: the newcomer takes ~10 of 13 Gb/s */
+    { "p2.single.h6_over_h3", 2.5, 5.0 },
     { "timer.20.victim", 11.7, 13.1 },     /* the victim suffers only below ~20 us here */
     { "timer.50.victim", 11.7, 13.1 },
     { "p4.silent.on.other", 1.6, 2.2 },    /* -14 % */

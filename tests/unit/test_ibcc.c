@@ -1,5 +1,5 @@
 /* test_ibcc.c: IB congestion control (src/cc/ibcc*.c): the Threshold mapping, per-SL lists,
- * FECN -> CNP -> BECN accounting, Packet_Size, Marking_Rate as counter and as probability,
+ * FECN -> CNP -> BECN accounting (a BECN per marked packet or per message), Packet_Size, Marking_Rate as counter and as probability,
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
  * throttling only the flow (QP level) or the whole port SL (SL level), and bad settings. */
 #include <setjmp.h>
@@ -154,6 +154,33 @@ static void test_fecn_cnp_becn_accounting(void **st)
     assert_true(fabs(ts_gbps(&s, "A") - ts_gbps(&s, "B")) < 1.5);
     assert_true(ts_gbps(&s, "V") > 12.5);
     assert_true(a->ix->ccti_max > 0);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+/* becn = message: at most one BECN per message, however many of its packets were marked. */
+static void test_becn_per_message(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 5 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "becn", "message");
+    run_cc(&s, d);
+    struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B");
+    assert_int_equal(a->fecn_received, a->fecn_marked);
+    assert_true(a->becn_received > 0 && b->becn_received > 0);
+    assert_true(a->becn_received < a->fecn_received);
+    /* No more BECNs than messages: those delivered by the end plus the few still in flight then
+     * (the run drains). */
+    assert_true(a->becn_received <= ts_find(&s, "A")->st.msgs_delivered + 4);
+    assert_true(b->becn_received <= ts_find(&s, "B")->st.msgs_delivered + 4);
+    uint64_t cnp = 0;
+    for (size_t i = 0; i < ctx(&s)->naports; i++)
+        cnp += ctx(&s)->aports[i].cnp_sent;
+    assert_int_equal(cnp, a->becn_received + b->becn_received);
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
 }
@@ -376,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_per_sl_lists),
         cmocka_unit_test(test_fecn_cnp_becn_accounting),
         cmocka_unit_test(test_marking_rate_and_packet_size),
+        cmocka_unit_test(test_becn_per_message),
         cmocka_unit_test(test_ccti_limit_min_timer),
         cmocka_unit_test(test_cct_forms_and_levels),
         cmocka_unit_test(test_throttled_flow_does_not_block_others),
