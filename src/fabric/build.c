@@ -70,8 +70,9 @@ int fabric_find_host(const struct fabric *f, const char *name)
     return -1;
 }
 
+/* pat_class: -1, or the class (1 hot spot, 0 uniform) of a split pattern flow. */
 static int add_flow(struct fabric *f, const struct flow_desc *d, const char *name, int src,
-                    struct ibn_err *e)
+                    int pat_class, struct ibn_err *e)
 {
     struct flow *fl = &f->flows[f->nflows];
     memset(fl, 0, sizeof *fl);
@@ -79,6 +80,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
     fl->name = xstrdup(name);
     fl->src_host = src;
     fl->src = f->hosts[src].port;
+    fl->pat_class = (int8_t)pat_class;
     if (d->has_pattern) {
         if (f->nhosts < 2)
             return ibn_err_at(e, d->file, d->line, "flow %s: a pattern needs at least two hosts", name);
@@ -115,7 +117,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
         return -1;
     }
     fl->saturate = fl->arr.d.kind == ARRIVAL_SATURATE;
-    char key[300];
+    char key[340];
     snprintf(key, sizeof key, "flow/%s", name);
     fl->rng = rng_stream(f->seed, key);
     fl->qcap = f->set.max_pending ? f->set.max_pending : 1;
@@ -144,6 +146,19 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
         fabric_schedule(f, fl->stop, EV_FLOW_STOP, fl, 0, 0);
     }
     return 0;
+}
+
+/* A split pattern entry (Paper IV Frame I): two queue pairs for host src, NAME/hot (class 1)
+ * and NAME/uni (class 0), sharing the entry's pattern state. */
+static int add_split(struct fabric *f, const struct flow_desc *d, const char *name, int src,
+                     struct ibn_err *e)
+{
+    char qp[320];
+    snprintf(qp, sizeof qp, "%s/hot", name);
+    if (add_flow(f, d, qp, src, 1, e))
+        return -1;
+    snprintf(qp, sizeof qp, "%s/uni", name);
+    return add_flow(f, d, qp, src, 0, e);
 }
 
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
@@ -262,7 +277,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
-        total += strcmp(d->flows[i].src, "*") ? 1 : f->nhosts;
+        total += (strcmp(d->flows[i].src, "*") ? 1 : f->nhosts) *
+                 (d->flows[i].has_pattern && d->flows[i].pat.split ? 2 : 1);
     f->flows = xcalloc((size_t)total + 1, sizeof *f->flows);
     f->patterns = xcalloc((size_t)d->nflows + 1, sizeof *f->patterns);
     for (int i = 0; i < d->nflows; i++) {
@@ -282,13 +298,14 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             }
             f->patterns[f->npatterns++] = pt;
         }
+        int split = fd->has_pattern && fd->pat.split;
         if (!strcmp(fd->src, "*")) {
             for (int h = 0; h < f->nhosts; h++) {
                 char name[300];
                 snprintf(name, sizeof name, "%s@%s", fd->name, f->hosts[h].node->name);
                 if (!fd->has_pattern && !strcmp(fd->dst, f->hosts[h].node->name))
                     continue; /* a host does not send to itself */
-                if (add_flow(f, fd, name, h, e))
+                if (split ? add_split(f, fd, name, h, e) : add_flow(f, fd, name, h, -1, e))
                     return -1;
             }
             continue;
@@ -298,7 +315,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             return ibn_err_at(e, fd->file, fd->line, "flow %s: source \"%s\" is not a host of the "
                               "topology (expected a CA name, \"NAME:PORT\" or \"*\" for every host)",
                               fd->name, fd->src);
-        if (add_flow(f, fd, fd->name, src, e))
+        if (split ? add_split(f, fd, fd->name, src, e) : add_flow(f, fd, fd->name, src, -1, e))
             return -1;
     }
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);

@@ -183,6 +183,9 @@ struct flow {
     int dst_host;            /* fixed destination host, or -1 for a pattern */
     int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat` */
     struct pattern *pat;     /* shared by the flows of one scenario entry */
+    int8_t pat_class;        /* a split pattern flow's class (1 hot spot, 0 uniform): it sends
+                                only that class, each message when the class budget admits it
+                                (pattern_budget_time); -1: not split */
     uint8_t sl, vl;
     char *cls;               /* traffic class name or NULL */
     uint8_t active;          /* started and not stopped */

@@ -6,7 +6,9 @@
  * message is one packet without payload), and pause while a pacing delay (next_ok, set by
  * congestion control) is pending, without blocking the other flows of the port. Each flow also
  * integrates over time the number of its messages at the source (waiting, or being
- * transmitted until the tail of their last packet), which makes the source a finite queue. */
+ * transmitted until the tail of their last packet), which makes the source a finite queue.
+ * A split pattern flow (one class of a host, Paper IV Frame I) picks each message's destination
+ * when the message starts, and starts one only when its class budget admits it. */
 #include <string.h>
 
 #include "core/error.h"
@@ -53,10 +55,30 @@ static inline int flow_has_data(const struct flow *fl)
     return fl->cur_left > 0 || fl->qn > 0 || (fl->saturate && fl->active);
 }
 
+/* Bytes of the message the flow starts next. */
+static uint32_t next_msg_bytes(const struct flow *fl)
+{
+    return fl->qn ? fl->mq[fl->qhead].bytes : (uint32_t)fl->arr.d.msg_bytes;
+}
+
+/* A split pattern flow about to start a message waits (next_ok) until its class budget admits
+ * the message; 0 when the class never sends. */
+static int class_admits(struct flow *fl)
+{
+    simtime_t t = pattern_budget_time(fl->pat, fl->src_host, fl->pat_class, next_msg_bytes(fl));
+    if (t == SIMTIME_NEVER)
+        return 0;
+    if (t > fl->next_ok)
+        fl->next_ok = t;
+    return 1;
+}
+
 /* Put the flow in or out of its ring according to whether it may send now. */
 static void flow_update(struct fabric *f, struct flow *fl)
 {
     int has = flow_has_data(fl);
+    if (has && fl->pat_class >= 0 && fl->cur_left == 0)
+        has = class_admits(fl);
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
             ring_insert(f, fl);
@@ -104,6 +126,13 @@ static int pick_dest(struct fabric *f, struct flow *fl)
     return d >= fl->src_host ? d + 1 : d;
 }
 
+/* Destination host of a split pattern flow's message of `bytes` starting now, charged to the
+ * flow's class. */
+static int class_dest(struct fabric *f, struct flow *fl, uint32_t bytes)
+{
+    return pattern_dest_class(fl->pat, fl->src_host, fl->pat_class, bytes, f->now, fl->rng);
+}
+
 /* A 0-byte message is sent as one packet without payload (26 wire bytes without a GRH). */
 static void draw_next(struct fabric *f, struct flow *fl, struct msg_draw *d)
 {
@@ -144,6 +173,9 @@ void flow_start(struct fabric *f, struct flow *fl)
 {
     if (f->ended || f->now >= fl->stop)
         return;
+    if (fl->pat_class >= 0 &&
+        pattern_budget_time(fl->pat, fl->src_host, fl->pat_class, 0) == SIMTIME_NEVER)
+        return; /* a class this host does not have: the queue pair stays quiet */
     fl->active = 1;
     if (fl->saturate) {
         flow_update(f, fl);
@@ -177,9 +209,11 @@ void flow_message(struct fabric *f, struct flow *fl)
         m->created = f->now;
         m->deadline = deadline ? f->now + deadline : 0;
         m->bytes = bytes;
-        int dst = pick_dest(f, fl);
+        /* A split flow picks the destination when the message starts (flow_make_packet). */
+        int split = fl->pat_class >= 0;
+        int dst = split ? 0 : pick_dest(f, fl);
         if (dst >= 0) {
-            m->dst_lid = host_lid(f, dst);
+            m->dst_lid = split ? 0 : host_lid(f, dst);
             flow_queue_account(f, fl);
             fl->qn++;
             fl->st.msgs_offered_measured += (uint64_t)measured;
@@ -203,8 +237,11 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
             fl->cur = fl->mq[fl->qhead];
             fl->qhead = (fl->qhead + 1) % fl->qcap;
             fl->qn--;
+            if (fl->pat_class >= 0)
+                fl->cur.dst_lid = host_lid(f, class_dest(f, fl, fl->cur.bytes));
         } else { /* saturating source: a new message now */
-            int dst = pick_dest(f, fl);
+            int dst = fl->pat_class >= 0 ? class_dest(f, fl, (uint32_t)fl->arr.d.msg_bytes)
+                                         : pick_dest(f, fl);
             if (dst < 0) /* the pattern gives this host nothing: it stays silent */
                 return PKT_NIL;
             fl->cur.created = f->now;

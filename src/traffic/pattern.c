@@ -53,10 +53,17 @@ const struct param pattern_params[] = {
       "cap)", NULL, 0, 0 },
     { "msg_size", P_SIZE, OFF(msg_bytes), "4096 B",
       "windy, moving: bytes charged to a class budget per message chosen by the pattern "
-      "(Paper IV: 4 KiB messages)", NULL, 1, 4294967295.0 },
+      "(Paper IV: 4 KiB messages); split flows charge each message's own size", NULL, 1,
+      4294967295.0 },
     { "lifetime", P_TIME, OFF(lifetime), "1 ms",
       "moving: hot-spot lifetime; at every multiple of it all hot spots move at once to new "
       "distinct hosts, subsets keep their members", NULL, 0, 0 },
+    { "split", P_BOOL, OFF(split), "false",
+      "silent, windy, moving: each host gets two flows (queue pairs), NAME@HOST/hot and "
+      "NAME@HOST/uni, one per class, with their own arrival process, congestion-control state "
+      "and random stream; each starts a message only when its class budget admits it (Paper IV "
+      "Frame I), so throttling one does not hold back the other. A class a node does not have "
+      "(V: hot, C: uniform, B: hot at p = 0, uniform at p = 1) stays quiet", NULL, 0, 0 },
     PARAM_END
 };
 
@@ -119,6 +126,8 @@ int pattern_init(struct pattern *p, const struct pattern_desc *d, int nhosts, gs
     const char *name = pattern_kind_names[d->kind];
     if (n < 2)
         return ibn_err_set(e, "pattern %s needs at least 2 hosts, got %d", name, n);
+    if (d->split && !is_tree(d->kind))
+        return ibn_err_set(e, "pattern %s: split needs node roles (silent, windy or moving)", name);
     int needs_rng = d->kind == PAT_RANDOM_PERM || uses_hot(d->kind);
     if (needs_rng && !setup_rng)
         return ibn_err_set(e, "pattern %s needs a setup random stream", name);
@@ -308,6 +317,12 @@ static int hot_of(const struct pattern *p, int src, gsl_rng *r)
 
 simtime_t pattern_budget_time(const struct pattern *p, int src, int to_hot, uint32_t bytes)
 {
+    if (!p->role)
+        return SIMTIME_NEVER;
+    if (p->role[src] == ROLE_C)
+        return to_hot ? 0 : SIMTIME_NEVER;
+    if (p->role[src] == ROLE_V)
+        return to_hot ? SIMTIME_NEVER : 0;
     double share = to_hot ? p->d.p : 1.0 - p->d.p;
     if (!(share > 0) || !p->hot_sent)
         return SIMTIME_NEVER;
@@ -336,6 +351,10 @@ int pattern_dest_class(struct pattern *p, int src, int to_hot, uint32_t bytes, s
                        gsl_rng *r)
 {
     update_epoch(p, now);
+    if (p->role && p->role[src] == ROLE_C)
+        return hot_of(p, src, r);
+    if (p->role && p->role[src] == ROLE_V)
+        return uniform_other(p->n, src, r);
     if (to_hot) {
         if (p->hot_sent)
             p->hot_sent[src] += bytes;

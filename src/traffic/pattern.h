@@ -47,6 +47,9 @@ struct pattern_desc {
     double budget_rate;    /* windy, moving: rate C of the byte budgets, bits/s */
     uint64_t msg_bytes;    /* windy, moving: bytes charged per message by pattern_dest() */
     simtime_t lifetime;    /* moving: time between hot-spot moves */
+    int split;             /* silent, windy, moving: two flows (queue pairs) per host, one per
+                              class (hot spot, uniform), each paced by its own class budget
+                              (Paper IV Frame I); read by the fabric builder */
 };
 
 extern const struct param pattern_params[];
@@ -84,13 +87,17 @@ void pattern_free(struct pattern *p);
 int pattern_role(const struct pattern *p, int host);
 /* Whether `host` is a hot spot at time `now` (hotspot, silent, windy, moving). */
 int pattern_is_hotspot(struct pattern *p, int host, simtime_t now);
-/* Windy/moving B nodes, for host adapters that keep the two classes in separate queues (so
- * that throttled hot-spot traffic does not block the rest, Paper IV Frame I):
- * the earliest time at which class `to_hot` (1 hot spot, 0 uniform) of host `src` may start a
- * message of `bytes` bytes without exceeding its budget (share x t x budget_rate / 8 bytes
- * by time t); SIMTIME_NEVER when the class has no share. */
+/* Congestion trees, for host adapters that keep the two classes in separate queues (so that
+ * throttled hot-spot traffic does not block the rest, Paper IV Frame I): the earliest time at
+ * which class `to_hot` (1 hot spot, 0 uniform) of host `src` may start a message of `bytes`
+ * bytes. B nodes: without exceeding the class budget (share x t x budget_rate / 8 bytes by
+ * time t); SIMTIME_NEVER when the class has no share (p = 0 or 1). C nodes have only the hot
+ * class and V nodes only the uniform class, unbudgeted: 0 for it, SIMTIME_NEVER for the other.
+ * SIMTIME_NEVER for patterns without node roles. */
 simtime_t pattern_budget_time(const struct pattern *p, int src, int to_hot, uint32_t bytes);
-/* A destination of class `to_hot` for host `src` at `now`, charging `bytes` to the class. */
+/* A destination of class `to_hot` for host `src` at `now`, charging `bytes` to the class.
+ * C and V nodes of congestion trees get what pattern_dest() gives them (C: their hot spot;
+ * V: uniform over all other hosts). */
 int pattern_dest_class(struct pattern *p, int src, int to_hot, uint32_t bytes, simtime_t now,
                        gsl_rng *r);
 

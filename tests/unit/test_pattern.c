@@ -1,7 +1,7 @@
 /* test_pattern.c: unit tests of the destination patterns: evenness of uniform traffic
  * (chi-square), bijection and fixed points of the permutations, hot-spot fractions, round
  * robin, and seed 002 Paper IV's silent, windy and moving congestion trees (roles, byte
- * budgets, hot-spot moves). */
+ * budgets, hot-spot moves, the per-class interface of split flows). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -521,6 +521,65 @@ static void test_moving(void **state)
     gsl_rng_free(r);
 }
 
+/* The per-class interface (split flows, Paper IV Frame I): C nodes have only an unbudgeted
+ * hot class, V nodes only an unbudgeted uniform class, B nodes both with budgets (a class with
+ * share 0 never sends); patterns without roles have no classes, and split needs roles. */
+static void test_classes(void **state)
+{
+    (void)state;
+    struct pattern_desc d;
+    struct pattern p;
+    desc_of(&d, "windy");
+    set(&d, "c_fraction", "0.5");
+    set(&d, "b_fraction", "0.25");
+    set(&d, "p", "0");
+    set(&d, "split", "true");
+    assert_int_equal(d.split, 1);
+    make(&p, &d, 64, 5);
+    gsl_rng *r = rng_stream(6, "c");
+    int seen[3] = { 0, 0, 0 };
+    for (int h = 0; h < 64; h++) {
+        simtime_t th = pattern_budget_time(&p, h, 1, 4096);
+        simtime_t tu = pattern_budget_time(&p, h, 0, 4096);
+        switch (pattern_role(&p, h)) {
+        case ROLE_C:
+            seen[0]++;
+            assert_true(th == 0 && tu == SIMTIME_NEVER);
+            if (!pattern_is_hotspot(&p, h, 0)) /* its hot spot (a hot spot itself: uniform) */
+                assert_int_equal(pattern_dest_class(&p, h, 1, 4096, 0, r), p.hot[p.subset[h]]);
+            break;
+        case ROLE_V: {
+            seen[1]++;
+            assert_true(th == SIMTIME_NEVER && tu == 0);
+            int dst = pattern_dest_class(&p, h, 0, 4096, 0, r);
+            assert_true(dst >= 0 && dst < 64 && dst != h);
+            break;
+        }
+        default:
+            seen[2]++;
+            assert_true(th == SIMTIME_NEVER); /* p = 0: no hot-spot class */
+            assert_true(tu > 0 && tu != SIMTIME_NEVER);
+            int dst = pattern_dest_class(&p, h, 0, 4096, 0, r);
+            assert_false(pattern_is_hotspot(&p, dst, 0));
+            assert_int_equal(p.uni_sent[h], 4096);
+            /* the next message waits for twice the budget time of one */
+            assert_true(pattern_budget_time(&p, h, 0, 4096) == 2 * tu ||
+                        pattern_budget_time(&p, h, 0, 4096) == 2 * tu - 1);
+            break;
+        }
+    }
+    assert_true(seen[0] == 32 && seen[1] == 16 && seen[2] == 16);
+    pattern_free(&p);
+    gsl_rng_free(r);
+    desc_of(&d, "hotspot");
+    make(&p, &d, 16, 5);
+    assert_true(pattern_budget_time(&p, 3, 1, 4096) == SIMTIME_NEVER);
+    assert_true(pattern_budget_time(&p, 3, 0, 4096) == SIMTIME_NEVER);
+    pattern_free(&p);
+    set(&d, "split", "true");
+    assert_true(init_fails(&d, 16, "split needs node roles"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -529,7 +588,7 @@ int main(void)
         cmocka_unit_test(test_fixed_shift_ring), cmocka_unit_test(test_permutations),
         cmocka_unit_test(test_alltoall),  cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_silent),    cmocka_unit_test(test_windy),
-        cmocka_unit_test(test_moving),
+        cmocka_unit_test(test_moving),    cmocka_unit_test(test_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
