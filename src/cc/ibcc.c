@@ -19,7 +19,7 @@ static const char *const map_names[] = { "fraction", "mtu", "bytes", NULL };
 static const char *const detect_names[] = { "voq", "sum", "sum_per_input", NULL };
 static const char *const thr_names[] = { "single", "double", NULL };
 static const char *const marking_names[] = { "probability", "counter", NULL };
-static const char *const level_names[] = { "qp", "sl", NULL };
+static const char *const level_names[] = { "qp", "sl", "flow", NULL };
 static const char *const timer_names[] = { "free", "restart", "per_flow", NULL };
 static const char *const form_names[] = { "absolute", "spec", NULL };
 static const char *const becn_names[] = { "packet", "message", NULL };
@@ -64,8 +64,15 @@ const struct param ibcc_params[] = {
       "arrives if any of its packets carried FECN (BECN in the reliable connection's ACK of the "
       "message)", becn_names, 0, 0 },
     { "level", P_ENUM, OFF(level), "qp",
-      "Port_Control: qp = a CCTI per flow (queue pair); sl = one CCTI per adapter port and SL, "
-      "which throttles every flow of the SL", level_names, 0, 0 },
+      "Port_Control: qp = a CCTI per queue pair; a flow to one host is one reliable-connection "
+      "queue pair, a flow to many hosts (a pattern) one per destination host, each throttled on "
+      "its own (Paper IV's QP or source-destination level); flow = one CCTI per flow whatever "
+      "its destinations (one queue pair to many hosts, as UD); sl = one CCTI per adapter port "
+      "and SL, which throttles every flow of the SL", level_names, 0, 0 },
+    { "held_messages", P_INT, OFF(held_messages), "16",
+      "level = qp, a flow to many hosts: started messages it may set aside on queue pairs that "
+      "must wait (throttled) while it sends to other hosts; with all of them taken it waits. "
+      "0 = it always waits for the next message's queue pair", NULL, 0, 4096 },
     { "control_map", P_INT, OFF(control_map), "65535",
       "SLs under congestion control at the adapters, one bit per SL", NULL, 0, 65535 },
     { "ccti_timer", P_STRING, OFF(ccti_timer), "150",
@@ -273,7 +280,9 @@ static void ibcc_destroy(struct fabric *f)
     free(c->aports);
     free(c->groups);
     free(c->group_flows);
+    free(c->raised_block);
     free(c->flows);
+    free(c->dests);
     free(c->cct_ps);
     free(c->cct_shift);
     free(c->cct_mult);
@@ -289,19 +298,42 @@ static void series_header(struct fabric *f, FILE *out)
         fprintf(out, ",%s", f->flows[i].name);
 }
 
-static void series_row(struct fabric *f, FILE *out)
-{
-    for (uint32_t i = 0; i < f->nflows; i++) {
-        struct ibcc_flow *cf = f->flows[i].cc;
-        fprintf(out, ",%d", cf ? cf->ix->ccti : 0);
-    }
-}
-
-static double ccti_mean(const struct ibcc_index *ix, simtime_t now)
+static double index_mean(const struct ibcc_index *ix, simtime_t now)
 {
     struct ibcc_index tmp = *ix;
     ibcc_index_settle(&tmp, now);
     return now > 0 ? tmp.integral / (double)now : 0.0;
+}
+
+struct ibcc_flow_ccti ibcc_flow_ccti(const struct fabric *f, const struct ibcc_flow *cf)
+{
+    struct ibcc_flow_ccti r = { cf->ix->ccti, cf->ix->ccti_max, 1, index_mean(cf->ix, f->now) };
+    if (!cf->dest)
+        return r;
+    r = (struct ibcc_flow_ccti){ 0, 0, f->nhosts - 1, 0.0 };
+    int n = 0;
+    long long min = cf->cc->min[cf->ix->sl];
+    for (int h = 0; h < f->nhosts; h++) {
+        const struct ibcc_index *ix = &cf->dest[h].ix;
+        if (ix->ccti > r.now)
+            r.now = ix->ccti;
+        if (ix->ccti_max > r.max)
+            r.max = ix->ccti_max;
+        if (ix->ccti_max > min) {
+            r.mean += index_mean(ix, f->now);
+            n++;
+        }
+    }
+    r.mean = n ? r.mean / n : (double)min;
+    return r;
+}
+
+static void series_row(struct fabric *f, FILE *out)
+{
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct ibcc_flow *cf = f->flows[i].cc;
+        fprintf(out, ",%d", cf ? ibcc_flow_ccti(f, cf).now : 0);
+    }
 }
 
 static void settle_all(struct fabric *f, struct ibcc *c)
@@ -342,15 +374,16 @@ static void table_ports(struct fabric *f, FILE *out)
 
 static void table_flows(struct fabric *f, FILE *out)
 {
-    fprintf(out, "flow,sl,fecn_marked,fecn_received,becn_received,ccti_final,ccti_max,ccti_mean\n");
+    fprintf(out, "flow,sl,fecn_marked,fecn_received,becn_received,ccti_final,ccti_max,ccti_mean,"
+                 "queue_pairs\n");
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct ibcc_flow *cf = f->flows[i].cc;
         if (!cf)
             continue;
-        fprintf(out, "%s,%d,%llu,%llu,%llu,%d,%d,%.4f\n", f->flows[i].name, f->flows[i].sl,
+        struct ibcc_flow_ccti r = ibcc_flow_ccti(f, cf);
+        fprintf(out, "%s,%d,%llu,%llu,%llu,%d,%d,%.4f,%d\n", f->flows[i].name, f->flows[i].sl,
                 (unsigned long long)cf->fecn_marked, (unsigned long long)cf->fecn_received,
-                (unsigned long long)cf->becn_received, cf->ix->ccti, cf->ix->ccti_max,
-                ccti_mean(cf->ix, f->now));
+                (unsigned long long)cf->becn_received, r.now, r.max, r.mean, r.qps);
     }
 }
 
@@ -415,9 +448,11 @@ static void report(struct fabric *f, json_t *summary)
         json_object_set_new(x, "fecn_marked", json_integer((json_int_t)cf->fecn_marked));
         json_object_set_new(x, "fecn_received", json_integer((json_int_t)cf->fecn_received));
         json_object_set_new(x, "becn_received", json_integer((json_int_t)cf->becn_received));
-        json_object_set_new(x, "ccti_final", json_integer(cf->ix->ccti));
-        json_object_set_new(x, "ccti_max", json_integer(cf->ix->ccti_max));
-        json_object_set_new(x, "ccti_mean", json_real(ccti_mean(cf->ix, f->now)));
+        struct ibcc_flow_ccti r = ibcc_flow_ccti(f, cf);
+        json_object_set_new(x, "ccti_final", json_integer(r.now));
+        json_object_set_new(x, "ccti_max", json_integer(r.max));
+        json_object_set_new(x, "ccti_mean", json_real(r.mean));
+        json_object_set_new(x, "queue_pairs", json_integer(r.qps));
         json_array_append_new(fl, x);
     }
     json_object_set_new(o, "fecn_marked_total", json_integer((json_int_t)marks));
@@ -546,6 +581,13 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         gof[g] = grp;
     }
     c->ngroups = ng;
+    /* QP level: a flow to many hosts has a queue pair per destination host. */
+    int per_dest = d->level == IBCC_LEVEL_QP;
+    size_t nmulti = 0;
+    for (uint32_t i = 0; i < f->nflows; i++)
+        nmulti += per_dest && (d->control_map >> f->flows[i].sl & 1) && f->flows[i].pattern != 0;
+    c->dests = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dests);
+    size_t di = 0;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
         if (!(d->control_map >> fl->sl & 1))
@@ -562,16 +604,44 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         cf->timer.call.fn = ibcc_flow_expire;
         cf->timer.call.arg = cf;
         fl->cc = cf;
+        if (per_dest && fl->pattern != 0) {
+            cf->dest = c->dests + di;
+            di += (size_t)f->nhosts;
+            for (int h = 0; h < f->nhosts; h++) {
+                struct ibcc_dest *q = &cf->dest[h];
+                q->ix = cf->own;
+                q->flow = cf;
+                q->timer.call.fn = ibcc_dest_expire;
+                q->timer.call.arg = q;
+            }
+            fabric_flow_pace_by_dest(f, fl, (int)d->held_messages);
+        }
+    }
+    /* The timer of each port SL keeps a list of the indices above CCTI_Min, with room for all. */
+    if (d->level != IBCC_LEVEL_SL) {
+        size_t nindex = 0;
+        for (size_t g = 0; g < ng; g++)
+            for (uint32_t j = 0; j < c->groups[g].n; j++)
+                nindex += c->flows[c->groups[g].flows[j]].dest ? (size_t)f->nhosts : 1;
+        c->raised_block = xcalloc(nindex + 1, sizeof *c->raised_block);
+        size_t at = 0;
+        for (size_t g = 0; g < ng; g++) {
+            struct ibcc_group *grp = &c->groups[g];
+            grp->raised = c->raised_block + at;
+            for (uint32_t j = 0; j < grp->n; j++)
+                at += c->flows[grp->flows[j]].dest ? (size_t)f->nhosts : 1;
+        }
     }
     free(count);
     free(gof);
     snprintf(c->resolved, sizeof c->resolved,
              "IB CC (Annex A10): threshold %lld mapped by %s to %lld bytes upper / %lld lower "
              "(%s, %s threshold), victim_mask %s, packet_size %lld credits, marking_rate %lld as %s; "
-             "BECN per %s; CCTI per %s, timer %s, CCT %s with %d entries, CCTI_Limit %d",
+             "BECN per %s; CCTI per %s%s, timer %s, CCT %s with %d entries, CCTI_Limit %d",
              d->threshold, map_names[d->threshold_map], (long long)c->thr_hi, (long long)c->thr_lo,
              detect_names[d->detect], thr_names[d->thresholds], vm, d->packet_size, d->marking_rate,
-             marking_names[d->marking], becn_names[d->becn], level_names[d->level], timer_names[d->timer_policy],
+             marking_names[d->marking], becn_names[d->becn], level_names[d->level],
+             nmulti ? " (a queue pair per destination for flows to many hosts)" : "", timer_names[d->timer_policy],
              form_names[d->cct_form], c->ncct, c->ccti_limit);
     /* Strings of the copy are not kept: they may be freed by the caller. */
     c->d.victim_mask = c->d.ccti_timer = c->d.ccti_increase = c->d.ccti_min = NULL;
@@ -583,6 +653,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     f->hooks.on_depart = ibcc_on_depart;
     f->hooks.on_receive = ibcc_on_receive;
     f->hooks.on_source_send = ibcc_on_source_send;
+    f->hooks.dest_ready = ibcc_dest_ready;
     f->hooks.report = report;
     f->hooks.series_header = series_header;
     f->hooks.series_row = series_row;

@@ -13,7 +13,7 @@ enum ibcc_threshold_map { IBCC_MAP_FRACTION, IBCC_MAP_MTU, IBCC_MAP_BYTES };
 enum ibcc_detect { IBCC_DETECT_VOQ, IBCC_DETECT_SUM, IBCC_DETECT_SUM_PER_INPUT };
 enum ibcc_thresholds { IBCC_SINGLE, IBCC_DOUBLE };
 enum ibcc_marking { IBCC_MARK_PROBABILITY, IBCC_MARK_COUNTER };
-enum ibcc_level { IBCC_LEVEL_QP, IBCC_LEVEL_SL };
+enum ibcc_level { IBCC_LEVEL_QP, IBCC_LEVEL_SL, IBCC_LEVEL_FLOW };
 enum ibcc_timer_policy { IBCC_TIMER_FREE, IBCC_TIMER_RESTART, IBCC_TIMER_PER_FLOW };
 enum ibcc_cct_form { IBCC_CCT_ABSOLUTE, IBCC_CCT_SPEC };
 enum ibcc_becn { IBCC_BECN_PACKET, IBCC_BECN_MESSAGE };
@@ -32,6 +32,8 @@ struct ibcc_desc {
     int marking;                /* enum ibcc_marking */
     /* Adapter side (CACongestionSetting, CCT). */
     int level;                  /* enum ibcc_level (Port_Control bit 0) */
+    long long held_messages;    /* IBCC_LEVEL_QP, a flow to many hosts: messages it may hold on
+                                   throttled queue pairs while it sends others */
     long long control_map;      /* SLs under congestion control, bit per SL */
     char *ccti_timer;           /* per SL, 1.024 us units: "150" or "150,3:300" */
     char *ccti_increase;        /* per SL */

@@ -5,7 +5,9 @@
  * CCTI_Timer by the chosen policy; each expiry lowers the CCTIs of the port SL (or the flow) by
  * one, never below CCTI_Min. After each packet a throttled flow waits its transmission time
  * plus the inter-packet delay CCT[CCTI] before its next one; other flows of the adapter are not
- * held back (at SL level the whole port SL is). */
+ * held back (at SL level the whole port SL is). At QP level a flow to many hosts has a queue
+ * pair per destination host, each with its own CCTI, timer and delay: the adapter sends to the
+ * others while one waits (fabric_flow_pace_by_dest). */
 #include "cc/ibcc_int.h"
 
 static inline struct ibcc *ctx(struct fabric *f)
@@ -48,6 +50,15 @@ static int lower(struct fabric *f, struct ibcc *c, struct ibcc_index *ix)
     return ix->ccti > min;
 }
 
+/* An index rose above CCTI_Min: its port SL's timer must lower it (QP level). */
+static void note_raised(struct ibcc *c, struct ibcc_group *g, struct ibcc_index *ix)
+{
+    if (!ix->raised && ix->ccti > c->min[ix->sl] && g->raised) {
+        ix->raised = 1;
+        g->raised[g->nraised++] = ix;
+    }
+}
+
 void ibcc_group_expire(struct fabric *f, void *arg)
 {
     struct ibcc_group *g = arg;
@@ -59,10 +70,17 @@ void ibcc_group_expire(struct fabric *f, void *arg)
     if (c->d.level == IBCC_LEVEL_SL) {
         more = lower(f, c, &g->shared);
     } else {
-        for (uint32_t k = 0; k < g->n; k++) {
-            struct ibcc_flow *cf = f->flows[g->flows[k]].cc;
-            more |= lower(f, c, cf->ix);
+        /* Every index above CCTI_Min, in the order they rose; those back at it leave. */
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < g->nraised; k++) {
+            struct ibcc_index *ix = g->raised[k];
+            if (lower(f, c, ix))
+                g->raised[kept++] = ix;
+            else
+                ix->raised = 0;
         }
+        g->nraised = kept;
+        more = kept > 0;
     }
     if (more)
         arm(f, &g->timer, period(c, g->shared.sl));
@@ -79,18 +97,43 @@ void ibcc_flow_expire(struct fabric *f, void *arg)
         arm(f, &cf->timer, period(c, cf->ix->sl));
 }
 
-static void becn(struct fabric *f, struct ibcc *c, struct flow *fl)
+void ibcc_dest_expire(struct fabric *f, void *arg)
+{
+    struct ibcc_dest *d = arg;
+    struct ibcc *c = d->flow->cc;
+    if (!d->timer.armed || f->now != d->timer.due)
+        return;
+    d->timer.armed = 0;
+    if (lower(f, c, &d->ix))
+        arm(f, &d->timer, period(c, d->ix.sl));
+}
+
+int64_t ibcc_dest_ready(struct fabric *f, const struct flow *fl, int dst_host)
+{
+    (void)f;
+    const struct ibcc_flow *cf = fl->cc;
+    return cf->dest[dst_host].next_ok;
+}
+
+/* A BECN for flow fl from host `from` (the destination that saw the FECN). */
+static void becn(struct fabric *f, struct ibcc *c, struct flow *fl, int from)
 {
     struct ibcc_flow *cf = fl->cc;
     if (!cf)
         return; /* the flow's SL is not under congestion control */
     cf->becn_received++;
     struct ibcc_index *ix = cf->ix;
+    struct ibcc_timer *own_timer = &cf->timer;
+    if (cf->dest && from >= 0) {
+        ix = &cf->dest[from].ix;
+        own_timer = &cf->dest[from].timer;
+    }
     int sl = ix->sl;
     long long v = (long long)ix->ccti + c->increase[sl];
     if (v > c->ccti_limit)
         v = c->ccti_limit;
     index_set(ix, (int)v, f->now);
+    note_raised(c, cf->group, ix);
     if (c->timer[sl] <= 0)
         return; /* CCTI_Timer 0: no recovery */
     switch (c->d.timer_policy) {
@@ -102,7 +145,7 @@ static void becn(struct fabric *f, struct ibcc *c, struct flow *fl)
         arm(f, &cf->group->timer, period(c, sl));
         break;
     default:
-        arm(f, &cf->timer, period(c, sl));
+        arm(f, own_timer, period(c, sl));
         break;
     }
 }
@@ -115,23 +158,25 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
         if (ap)
             ap->becn_received++;
         if (p->about_flow < f->nflows && f->flows[p->about_flow].src == at)
-            becn(f, c, &f->flows[p->about_flow]);
+            becn(f, c, &f->flows[p->about_flow], f->host_of_lid[p->src_lid]);
         return;
     }
     if (p->flow == FLOW_CONTROL || (p->flags & (PKT_MCAST | PKT_ACK | PKT_CNP)))
         return;
     struct ibcc_flow *cf = p->flow < f->nflows ? f->flows[p->flow].cc : NULL;
     if (c->d.becn == IBCC_BECN_MESSAGE && cf) {
-        /* One BECN per message, in the ACK the responder returns for its last packet. */
+        /* One BECN per message, in the ACK the responder returns for its last packet (the
+         * messages of one queue pair arrive one after the other). */
+        uint8_t *pending = cf->dest ? &cf->dest[at->hca->host].fecn_pending : &cf->fecn_pending;
         if (p->flags & PKT_FECN) {
             cf->fecn_received++;
             if (ap)
                 ap->fecn_received++;
-            cf->fecn_pending = 1;
+            *pending = 1;
         }
-        if (!(p->flags & PKT_LAST) || !cf->fecn_pending)
+        if (!(p->flags & PKT_LAST) || !*pending)
             return;
-        cf->fecn_pending = 0;
+        *pending = 0;
         if (ap)
             ap->cnp_sent++;
         fabric_send_control(f, at, p->src_lid, p->sl, PKT_CNP | PKT_BECN, p->flow);
@@ -162,11 +207,18 @@ void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
         return;
     struct ibcc *c = cf->cc;
     simtime_t tx = byterate_time(fl->src->rate, p->wire_bytes);
+    if (cf->dest) { /* the queue pair to this destination waits; the flow goes on */
+        struct ibcc_dest *d = &cf->dest[f->host_of_lid[p->dst_lid]];
+        simtime_t gap = ird(c, d->ix.ccti, tx);
+        if (gap > 0)
+            d->next_ok = f->now + tx + gap;
+        return;
+    }
     simtime_t gap = ird(c, cf->ix->ccti, tx);
     if (gap <= 0)
         return;
     simtime_t next = f->now + tx + gap;
-    if (c->d.level == IBCC_LEVEL_QP) {
+    if (c->d.level != IBCC_LEVEL_SL) {
         if (next > fl->next_ok)
             fl->next_ok = next;
         return;

@@ -35,10 +35,12 @@ struct ibcc_timer {
     uint8_t armed;
 };
 
-/* A congestion-control index: per QP (flow) or per port SL. */
+/* A congestion-control index: per QP (a flow, or a flow's queue pair to one host) or per port
+ * SL. */
 struct ibcc_index {
     uint16_t ccti, ccti_max;
     uint8_t sl;
+    uint8_t raised;               /* in its port SL's list of indices above CCTI_Min */
     simtime_t last_change;
     double integral;              /* ccti x picoseconds, for the time-average */
 };
@@ -50,6 +52,19 @@ struct ibcc_group {
     uint32_t n;
     struct ibcc_index shared;     /* IBCC_LEVEL_SL */
     struct ibcc_timer timer;
+    struct ibcc_index **raised;   /* QP level: the indices above CCTI_Min, which the timer lowers */
+    uint32_t nraised;
+};
+
+struct ibcc_flow;
+
+/* QP level, a flow to many hosts: its queue pair to one destination host. */
+struct ibcc_dest {
+    struct ibcc_index ix;
+    simtime_t next_ok;            /* earliest start of its next packet */
+    struct ibcc_timer timer;      /* IBCC_TIMER_PER_FLOW */
+    struct ibcc_flow *flow;
+    uint8_t fecn_pending;         /* becn = message */
 };
 
 /* Per flow. */
@@ -63,6 +78,7 @@ struct ibcc_flow {
     uint64_t fecn_received;       /* marked packets that reached the destination */
     uint64_t becn_received;       /* BECNs that came back to the source */
     uint8_t fecn_pending;         /* becn = message: a packet of the current message had FECN */
+    struct ibcc_dest *dest;       /* QP level, a flow to many hosts: [host], else NULL */
 };
 
 /* Per adapter port. */
@@ -88,9 +104,20 @@ struct ibcc {
     struct ibcc_group *groups;
     size_t ngroups;
     uint32_t *group_flows;
+    struct ibcc_index **raised_block;
     struct ibcc_flow *flows;
+    struct ibcc_dest *dests;      /* every flow's destination queue pairs, one block */
     char resolved[2048];          /* the options used, one line */
 };
+
+/* A flow's CCTI figures (results). A flow with a queue pair per destination reports the highest
+ * current and highest ever CCTI over its queue pairs, and the mean of the time-averaged CCTIs
+ * of the queue pairs that were ever raised. */
+struct ibcc_flow_ccti {
+    int now, max, qps;            /* qps: queue pairs of the flow */
+    double mean;
+};
+struct ibcc_flow_ccti ibcc_flow_ccti(const struct fabric *f, const struct ibcc_flow *cf);
 
 /* Switch side (ibcc_switch.c). */
 void ibcc_on_enqueue(struct fabric *f, struct port *in, struct port *out, struct packet *p);
@@ -105,5 +132,7 @@ void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p);
 void ibcc_index_settle(struct ibcc_index *ix, simtime_t now);
 void ibcc_group_expire(struct fabric *f, void *arg);
 void ibcc_flow_expire(struct fabric *f, void *arg);
+void ibcc_dest_expire(struct fabric *f, void *arg);
+int64_t ibcc_dest_ready(struct fabric *f, const struct flow *fl, int dst_host);
 
 #endif

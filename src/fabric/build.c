@@ -356,6 +356,7 @@ void fabric_free(struct fabric *f)
         free(fl->name);
         free(fl->cls);
         free(fl->mq);
+        free(fl->held);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);

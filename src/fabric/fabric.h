@@ -154,6 +154,13 @@ struct msg {
     uint16_t dst_lid;
 };
 
+/* A started message set aside because its destination must wait (a destination-paced flow). */
+struct held_msg {
+    struct msg m;
+    uint32_t left;           /* bytes not yet in a packet */
+    simtime_t svc_start;     /* when its first packet started */
+};
+
 struct flow_stats {
     uint64_t msgs_offered, msgs_refused;
     uint64_t msgs_offered_measured, msgs_refused_measured; /* arrived in the measured period */
@@ -201,11 +208,19 @@ struct flow {
     uint32_t qhead, qn, qcap;
     /* The message being sent. */
     struct msg cur;
-    uint32_t cur_left;       /* bytes of cur not yet in a packet (0 once its last packet is
-                                made; a 0-byte message is started and finished in one packet) */
+    uint32_t cur_left;       /* bytes of cur not yet in a packet */
+    uint8_t cur_open;        /* cur is started and its last packet not made yet (a 0-byte
+                                message is one packet without payload) */
     simtime_t svc_start;     /* when cur's first packet started */
     struct msg_draw next_draw; /* the message the pending EV_FLOW_MSG will bring */
     uint32_t msg_seq;
+    /* Destination pacing (congestion control with a queue pair per destination): the plug-in
+     * says when each destination may take the flow's next packet (hooks.dest_ready); a message
+     * whose destination must wait is held, up to held_cap of them, while others go. */
+    uint8_t dest_paced;
+    uint16_t nheld, held_cap;
+    struct held_msg *held;   /* oldest first */
+    simtime_t wake_at;       /* the pending wake event's time, while waking */
     uint32_t ring_prev, ring_next;
     struct flow_stats st;
     void *cc;                /* congestion-control state of this flow (plug-in owned) */
@@ -330,6 +345,9 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
                          uint8_t flags, uint32_t about);
 /* A flow's pacing changed (next_ok moved): re-evaluate whether it may send. */
 void fabric_flow_repace(struct fabric *f, struct flow *fl);
+/* Pace flow `fl` per destination through hooks.dest_ready, holding at most `held_cap` started
+ * messages whose destination must wait (set-up time only). */
+void fabric_flow_pace_by_dest(struct fabric *f, struct flow *fl, int held_cap);
 
 /* Per-VL arrays are indexed by slot: data VL v is slot v, VL15 is slot nvls. */
 static inline int fabric_slot(const struct fabric *f, int vl)

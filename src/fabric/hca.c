@@ -52,7 +52,7 @@ static void ring_remove(struct fabric *f, struct flow *fl)
 
 static inline int flow_has_data(const struct flow *fl)
 {
-    return fl->cur_left > 0 || fl->qn > 0 || (fl->saturate && fl->active);
+    return fl->cur_open || fl->qn > 0 || (fl->saturate && fl->active) || fl->nheld > 0;
 }
 
 /* Bytes of the message the flow starts next. */
@@ -73,12 +73,110 @@ static int class_admits(struct flow *fl)
     return 1;
 }
 
+/* ---- destination pacing: a queue pair per destination (see fabric_flow_pace_by_dest) ---- */
+
+static int flow_begin_message(struct fabric *f, struct flow *fl);
+
+static simtime_t dest_ready(struct fabric *f, const struct flow *fl, uint16_t dst_lid)
+{
+    return f->hooks.dest_ready(f, fl, f->host_of_lid[dst_lid]);
+}
+
+/* Earliest time one of the flow's held messages may go on. */
+static simtime_t held_earliest(struct fabric *f, const struct flow *fl)
+{
+    simtime_t e = SIMTIME_NEVER;
+    for (uint16_t k = 0; k < fl->nheld; k++) {
+        simtime_t t = dest_ready(f, fl, fl->held[k].m.dst_lid);
+        if (t < e)
+            e = t;
+    }
+    return e;
+}
+
+/* Make the oldest held message whose destination may take a packet now the current one. */
+static int held_resume(struct fabric *f, struct flow *fl)
+{
+    for (uint16_t k = 0; k < fl->nheld; k++) {
+        if (dest_ready(f, fl, fl->held[k].m.dst_lid) > f->now)
+            continue;
+        fl->cur = fl->held[k].m;
+        fl->cur_left = fl->held[k].left;
+        fl->svc_start = fl->held[k].svc_start;
+        fl->cur_open = 1;
+        memmove(&fl->held[k], &fl->held[k + 1], (size_t)(fl->nheld - k - 1) * sizeof *fl->held);
+        fl->nheld--;
+        return 1;
+    }
+    return 0;
+}
+
+/* A destination-paced flow: make `cur` a message whose destination may take a packet now,
+ * holding started messages whose destination must wait, and set next_ok to when the flow can
+ * send. Returns 0 when it has nothing to send at all. */
+static int flow_choose(struct fabric *f, struct flow *fl)
+{
+    for (;;) {
+        if (fl->cur_open) {
+            simtime_t t = dest_ready(f, fl, fl->cur.dst_lid);
+            if (t <= f->now) {
+                fl->next_ok = f->now;
+                return 1;
+            }
+            if (fl->nheld == fl->held_cap) { /* every slot taken: wait for the first to open */
+                simtime_t e = held_earliest(f, fl);
+                fl->next_ok = t < e ? t : e;
+                return 1;
+            }
+            fl->held[fl->nheld++] = (struct held_msg){ fl->cur, fl->cur_left, fl->svc_start };
+            fl->cur_left = 0;
+            fl->cur_open = 0;
+        }
+        if (held_resume(f, fl))
+            continue;
+        simtime_t wake = held_earliest(f, fl);
+        int more = fl->qn > 0 || (fl->saturate && fl->active);
+        if (more && fl->pat_class >= 0) {
+            simtime_t b = pattern_budget_time(fl->pat, fl->src_host, fl->pat_class,
+                                              next_msg_bytes(fl));
+            if (b > f->now) { /* the class budget: not yet, or never */
+                more = 0;
+                if (b < wake)
+                    wake = b;
+            }
+        }
+        if (more) {
+            if (!flow_begin_message(f, fl))
+                fl->active = 0; /* the pattern gives this host nothing: it stays silent */
+            continue;
+        }
+        if (wake == SIMTIME_NEVER)
+            return 0;
+        fl->next_ok = wake;
+        return 1;
+    }
+}
+
+void fabric_flow_pace_by_dest(struct fabric *f, struct flow *fl, int held_cap)
+{
+    (void)f;
+    fl->dest_paced = 1;
+    fl->held_cap = (uint16_t)(held_cap > 0 ? held_cap : 0);
+    free(fl->held);
+    fl->held = xcalloc((size_t)fl->held_cap + 1, sizeof *fl->held);
+}
+
 /* Put the flow in or out of its ring according to whether it may send now. */
 static void flow_update(struct fabric *f, struct flow *fl)
 {
-    int has = flow_has_data(fl);
-    if (has && fl->pat_class >= 0 && fl->cur_left == 0)
-        has = class_admits(fl);
+    int has;
+    if (fl->dest_paced) {
+        has = flow_choose(f, fl);
+    } else {
+        has = flow_has_data(fl);
+        if (has && fl->pat_class >= 0 && !fl->cur_open)
+            has = class_admits(fl);
+    }
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
             ring_insert(f, fl);
@@ -91,8 +189,10 @@ static void flow_update(struct fabric *f, struct flow *fl)
     }
     if (fl->ready)
         ring_remove(f, fl);
-    if (has && !fl->waking) {
+    /* A destination-paced flow's wake-up may come earlier than the one pending. */
+    if (has && (!fl->waking || fl->next_ok < fl->wake_at)) {
         fl->waking = 1;
+        fl->wake_at = fl->next_ok;
         fabric_schedule(f, fl->next_ok, EV_FLOW_WAKE, fl, 0, 0);
     }
 }
@@ -104,6 +204,8 @@ void fabric_flow_repace(struct fabric *f, struct flow *fl)
 
 void flow_wake(struct fabric *f, struct flow *fl)
 {
+    if (f->now < fl->wake_at)
+        return; /* an earlier wake-up than the one pending already ran */
     fl->waking = 0;
     flow_update(f, fl);
 }
@@ -164,8 +266,10 @@ double flow_source_queue_mean(const struct fabric *f, const struct flow *fl)
         return 0.0;
     double area = fl->st.queue_area +
                   (double)fl->qn * (double)measured_span(f, fl->st.queue_last, f->now);
-    if (fl->cur_left > 0) /* a message whose last packet is not made yet */
+    if (fl->cur_open) /* a message whose last packet is not made yet */
         area += (double)measured_span(f, fl->svc_start, f->now);
+    for (uint16_t k = 0; k < fl->nheld; k++) /* started messages held back */
+        area += (double)measured_span(f, fl->held[k].svc_start, f->now);
     return area / (double)(f->end - f->warmup);
 }
 
@@ -228,32 +332,40 @@ void flow_message(struct fabric *f, struct flow *fl)
         fabric_schedule(f, t, EV_FLOW_MSG, fl, 0, 0);
 }
 
+/* Start the flow's next message (queued, or a new one of a saturating source) as `cur`;
+ * 0 when the pattern gives this host no destination. */
+static int flow_begin_message(struct fabric *f, struct flow *fl)
+{
+    if (fl->qn) {
+        flow_queue_account(f, fl);
+        fl->cur = fl->mq[fl->qhead];
+        fl->qhead = (fl->qhead + 1) % fl->qcap;
+        fl->qn--;
+        if (fl->pat_class >= 0)
+            fl->cur.dst_lid = host_lid(f, class_dest(f, fl, fl->cur.bytes));
+    } else { /* saturating source: a new message now */
+        int dst = fl->pat_class >= 0 ? class_dest(f, fl, (uint32_t)fl->arr.d.msg_bytes)
+                                     : pick_dest(f, fl);
+        if (dst < 0)
+            return 0;
+        fl->cur.created = f->now;
+        fl->cur.deadline = 0;
+        fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
+        fl->cur.dst_lid = host_lid(f, dst);
+        fl->st.msgs_offered++;
+        fl->st.msgs_offered_measured += (uint64_t)(f->now >= f->warmup);
+    }
+    fl->svc_start = f->now;
+    fl->cur_left = fl->cur.bytes;
+    fl->cur_open = 1;
+    return 1;
+}
+
 /* Next packet of the flow: starts its next message if the current one is done. */
 static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 {
-    if (fl->cur_left == 0) {
-        if (fl->qn) {
-            flow_queue_account(f, fl);
-            fl->cur = fl->mq[fl->qhead];
-            fl->qhead = (fl->qhead + 1) % fl->qcap;
-            fl->qn--;
-            if (fl->pat_class >= 0)
-                fl->cur.dst_lid = host_lid(f, class_dest(f, fl, fl->cur.bytes));
-        } else { /* saturating source: a new message now */
-            int dst = fl->pat_class >= 0 ? class_dest(f, fl, (uint32_t)fl->arr.d.msg_bytes)
-                                         : pick_dest(f, fl);
-            if (dst < 0) /* the pattern gives this host nothing: it stays silent */
-                return PKT_NIL;
-            fl->cur.created = f->now;
-            fl->cur.deadline = 0;
-            fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
-            fl->cur.dst_lid = host_lid(f, dst);
-            fl->st.msgs_offered++;
-            fl->st.msgs_offered_measured += (uint64_t)(f->now >= f->warmup);
-        }
-        fl->svc_start = f->now;
-        fl->cur_left = fl->cur.bytes;
-    }
+    if (!fl->cur_open && !flow_begin_message(f, fl))
+        return PKT_NIL; /* the pattern gives this host nothing: it stays silent */
     uint32_t mtu = (uint32_t)f->set.mtu;
     uint32_t payload = fl->cur_left < mtu ? fl->cur_left : mtu;
     uint32_t idx = pktpool_alloc(&f->pool);
@@ -277,6 +389,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     fl->cur_left -= payload;
     if (fl->cur_left == 0) {
         p->flags |= PKT_LAST;
+        fl->cur_open = 0;
         fl->msg_seq++;
         /* The message stays at its source until this packet's tail is on the wire
          * (hca_try_send transmits it at once). */
@@ -292,7 +405,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 /* Credits the flow's next packet needs. */
 static int32_t flow_next_credits(const struct fabric *f, const struct flow *fl)
 {
-    uint32_t left = fl->cur_left ? fl->cur_left
+    uint32_t left = fl->cur_open ? fl->cur_left
                     : fl->qn    ? fl->mq[fl->qhead].bytes
                                 : (uint32_t)fl->arr.d.msg_bytes;
     uint32_t mtu = (uint32_t)f->set.mtu;

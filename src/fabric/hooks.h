@@ -8,6 +8,8 @@
  *                   call fabric_send_control(), which may grow the packet pool: the packet
  *                   pointer is not valid after that call
  *   on_source_send  a flow sent a packet: may delay the flow's next packet (flow->next_ok)
+ *   dest_ready      for flows the plug-in paces per destination (fabric_flow_pace_by_dest):
+ *                   the earliest time the flow may send its next packet to host `dst_host`
  *   on_timer        a timer the plug-in scheduled with fabric_schedule_call() fired
  * A plug-in's own per-port or per-flow state hangs off the `cc` pointers of struct port and
  * struct flow, allocated in init. */
@@ -31,6 +33,7 @@ struct fabric_hooks {
     void (*on_depart)(struct fabric *f, struct port *out, struct packet *p);
     void (*on_receive)(struct fabric *f, struct port *at, struct packet *p);
     void (*on_source_send)(struct fabric *f, struct flow *fl, struct packet *p);
+    int64_t (*dest_ready)(struct fabric *f, const struct flow *fl, int dst_host);
     /* Results: add the plug-in's counters to the run summary (a jansson object). */
     void (*report)(struct fabric *f, struct json_t *summary);
     /* Time series (DIR/cc.csv, written by the results writer when series_row is set): the

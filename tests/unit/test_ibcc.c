@@ -331,6 +331,83 @@ static void test_throttled_flow_does_not_block_others(void **st)
     ts_free(&s);
 }
 
+/* Bytes delivered to every host but H1 (the uniform senders' traffic that avoids the hot
+ * spot). */
+static double cold_rx_gbps(struct testsim *s)
+{
+    double sum = 0;
+    for (int h = 1; h < s->f.nhosts; h++)
+        sum += (double)s->f.hosts[h].rx_bytes;
+    return sum * 8.0 / ((double)(s->f.end - s->f.warmup) / 1e12) / 1e9;
+}
+
+/* Sixteen hosts on one switch; H1 is a hot spot fed by twelve saturating contributors
+ * (H2..H13); H15 and H16 send Poisson messages of 4 KiB at 9 Gb/s to uniformly chosen hosts,
+ * H1 included. With a queue pair per destination (level = qp, the default) only their queue
+ * pairs to H1 are throttled: their messages to H1 are held while the others go, so the other
+ * hosts receive what was offered to them (2 x 9 x 14/15 = 16.8 Gb/s) within 5 %, and their
+ * queue pairs to other hosts stay far below the one to H1 (raised only by the short queues
+ * where two Poisson streams meet). With one CCTI per flow (level = flow) the BECNs from H1 slow
+ * all of H15's and H16's traffic: the other hosts get less than 90 % of it. */
+static void uniform_and_hot(struct testsim *s, const char *level)
+{
+    ts_init(s, "single_switch", "ports=16, link=4xDDR");
+    char why[128];
+    param_set(params_find(hca_params, "inject_limit"), &s->d.set, "13.5 Gb/s", why, sizeof why);
+    param_set(params_find(hca_params, "sink_limit"), &s->d.set, "13.6 Gb/s", why, sizeof why);
+    s->d.end = 40 * PS_PER_MS;
+    s->d.warmup = 10 * PS_PER_MS;
+    char name[8], src[8];
+    for (int i = 2; i <= 13; i++) {
+        snprintf(name, sizeof name, "C%d", i);
+        snprintf(src, sizeof src, "H%d", i);
+        ts_flow(s, name, src, "H1", "saturate", NULL, "4 KiB", 0, 0);
+    }
+    ts_flow(s, "V15", "H15", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
+    ts_flow(s, "V16", "H16", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "level", level);
+    set(d, "marking_rate", "0");
+    set(d, "packet_size", "0");
+    set(d, "cct_scale_us", "70");
+    run_cc(s, d);
+    cc_desc_free(&ibcc_plugin, d);
+}
+
+static void test_queue_pair_per_destination(void **st)
+{
+    (void)st;
+    const double offered = 2 * 9.0 * 14 / 15;
+    struct testsim s;
+    uniform_and_hot(&s, "qp");
+    double per_qp = cold_rx_gbps(&s);
+    int hot_host = 0;
+    for (int k = 0; k < 2; k++) {
+        struct flow *v = ts_find(&s, k ? "V16" : "V15");
+        struct ibcc_flow *cf = v->cc;
+        assert_non_null(cf->dest);
+        assert_int_equal(ibcc_flow_ccti(&s.f, cf).qps, 15);
+        int cold_max = 0;
+        for (int h = 1; h < s.f.nhosts; h++)
+            if (cf->dest[h].ix.ccti_max > cold_max)
+                cold_max = cf->dest[h].ix.ccti_max;
+        printf("  %s: CCTI max %d towards H1, at most %d towards the others\n", v->name,
+               cf->dest[hot_host].ix.ccti_max, cold_max);
+        assert_true(cf->dest[hot_host].ix.ccti_max > 0);
+        assert_true(cold_max < cf->dest[hot_host].ix.ccti_max);
+        assert_true(v->held_cap == 16);
+    }
+    ts_free(&s);
+    uniform_and_hot(&s, "flow");
+    double per_flow = cold_rx_gbps(&s);
+    assert_null(((struct ibcc_flow *)ts_find(&s, "V15")->cc)->dest);
+    ts_free(&s);
+    printf("  other hosts receive %.3f Gb/s with a QP per destination, %.3f with one CCTI per "
+           "flow (offered %.3f)\n", per_qp, per_flow, offered);
+    assert_true(fabs(per_qp - offered) < 0.05 * offered);
+    assert_true(per_flow < 0.9 * offered);
+}
+
 /* Many packets alive (2 MiB buffers, MTU 256) while CNPs are created at delivery: the packet
  * pool grows beyond its initial 4096 packets during the run, and every mark still comes back as
  * exactly one BECN. (Whether a growth falls inside the on_receive hook depends on timing; the
@@ -407,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_ccti_limit_min_timer),
         cmocka_unit_test(test_cct_forms_and_levels),
         cmocka_unit_test(test_throttled_flow_does_not_block_others),
+        cmocka_unit_test(test_queue_pair_per_destination),
         cmocka_unit_test(test_pool_growth_during_cnp),
         cmocka_unit_test(test_bad_settings),
     };

@@ -63,9 +63,14 @@ static struct flow_desc *setup(struct testsim *s, simtime_t end, const char *c_f
     return setup_kind(s, end, c_fraction, b_fraction, p, budget, split, "saturate", NULL);
 }
 
-static void run(struct testsim *s, int with_cc)
+/* Run with IB CC at `level` ("qp", "flow"), or without CC when level is NULL. */
+static void run(struct testsim *s, const char *level)
 {
-    struct ibcc_desc *d = with_cc ? cc_desc_new(&ibcc_plugin) : NULL;
+    struct ibcc_desc *d = level ? cc_desc_new(&ibcc_plugin) : NULL;
+    if (d) {
+        char why[128];
+        assert_int_equal(param_set(params_find(ibcc_params, "level"), d, level, why, sizeof why), 0);
+    }
     if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err) ||
         (d && cc_attach(&s->f, &ibcc_plugin, d, &s->err))) {
         fprintf(stderr, "build: %s\n", s->err.msg);
@@ -117,7 +122,7 @@ static void test_split_shares(void **st)
     (void)st;
     struct testsim s;
     setup(&s, 5 * PS_PER_MS, "0", "1", "0.3", "4 Gb/s", 1);
-    run(&s, 0);
+    run(&s, NULL);
     assert_int_equal(s.f.nflows, 2 * s.f.nhosts);
     const struct pattern *pat = s.f.patterns[0];
     for (int h = 0; h < s.f.nhosts; h++) {
@@ -149,7 +154,7 @@ static void test_split_queued_arrivals(void **st)
     (void)st;
     struct testsim s;
     setup_kind(&s, 10 * PS_PER_MS, "0", "1", "0.3", "4 Gb/s", 1, "poisson", "2 Gb/s");
-    run(&s, 0);
+    run(&s, NULL);
     const struct pattern *pat = s.f.patterns[0];
     assert_int_equal(s.f.cnt.misdelivered, 0);
     for (int h = 0; h < s.f.nhosts; h++) {
@@ -182,19 +187,27 @@ static double b_uniform_gbps(const struct testsim *s)
     return nb ? sum / nb : 0;
 }
 
-/* 4 C, 2 B (p = 0.5), 2 V nodes, one hot spot, CC on (QP level, the plug-in's defaults). The
+static int ccti_max(const struct fabric *f, const struct flow *fl)
+{
+    return ibcc_flow_ccti(f, fl->cc).max;
+}
+
+/* 4 C, 2 B (p = 0.5), 2 V nodes, one hot spot, CC on with one CCTI per flow (level = flow). The
  * hot spot is oversubscribed, so the B nodes' hot QPs are throttled (CCTI up to the limit);
  * their uniform QPs keep (1 - p) x 13.5 = 6.75 Gb/s within 5 % (they are marked now and then
- * where uniform traffic meets, never up to the limit). With one QP per host (no split) the
- * throttling of the hot-spot messages delays the uniform ones too: the B nodes' uniform rate
- * falls by more than 10 % (to about a fifth here). V nodes' hot QPs and C nodes' uniform QPs
- * never send. */
+ * where uniform traffic meets, never up to the limit). With one QP per host (no split) and one
+ * CCTI for it the throttling of the hot-spot messages delays the uniform ones too: the B nodes'
+ * uniform rate falls by more than 10 % (to about a fifth here). A queue pair per destination
+ * (level = qp, the default) does not cure that: the unsplit generator insists on sending p of
+ * its bytes to the hot spot, so its held hot-spot messages fill up and it waits; only the
+ * split (two independent budgets) keeps the uniform rate. V nodes' hot QPs and C nodes' uniform
+ * QPs never send. */
 static void test_split_throttles_one_class(void **st)
 {
     (void)st;
     struct testsim s;
     setup(&s, 20 * PS_PER_MS, "0.5", "0.25", "0.5", "13.5 Gb/s", 1);
-    run(&s, 1);
+    run(&s, "flow");
     const struct pattern *pat = s.f.patterns[0];
     int nc = 0, nv = 0, nb = 0;
     for (int h = 0; h < s.f.nhosts; h++) {
@@ -214,15 +227,15 @@ static void test_split_throttles_one_class(void **st)
             nc++;
             assert_int_equal(uni->st.pkts_sent, 0);
             assert_false(uni->active);
-            assert_true(ch->ix->ccti_max > 0);
+            assert_true(ccti_max(&s.f, hot) > 0);
             break;
         default:
             nb++;
             printf("  B host %d: hot QP %.3f Gb/s (CCTI max %d), uniform QP %.3f Gb/s "
-                   "(CCTI max %d; budget 6.75)\n", h, gbps(&s, hot), ch->ix->ccti_max,
-                   gbps(&s, uni), cu->ix->ccti_max);
-            assert_true(ch->ix->ccti_max > 0);
-            assert_true(cu->ix->ccti_max < ch->ix->ccti_max);
+                   "(CCTI max %d; budget 6.75)\n", h, gbps(&s, hot), ccti_max(&s.f, hot),
+                   gbps(&s, uni), ccti_max(&s.f, uni));
+            assert_true(ccti_max(&s.f, hot) > 0);
+            assert_true(ccti_max(&s.f, uni) < ccti_max(&s.f, hot));
             assert_true(gbps(&s, hot) < 0.6 * 6.75);
             assert_true(gbps(&s, uni) > 0.95 * 6.75 && gbps(&s, uni) < 6.75 + 0.05);
             break;
@@ -234,14 +247,23 @@ static void test_split_throttles_one_class(void **st)
     double split_uni = b_uniform_gbps(&s);
     done(&s);
 
-    /* The same run with one QP per host. */
+    /* The same run with one flow per host and one CCTI for it. */
     setup(&s, 20 * PS_PER_MS, "0.5", "0.25", "0.5", "13.5 Gb/s", 0);
-    run(&s, 1);
+    run(&s, "flow");
     assert_int_equal(s.f.nflows, s.f.nhosts);
     double shared_uni = b_uniform_gbps(&s);
-    printf("  B nodes' uniform rate: split %.3f Gb/s, one shared QP %.3f Gb/s (whole run)\n",
-           split_uni, shared_uni);
+    done(&s);
+
+    /* One flow per host, a queue pair per destination. */
+    setup(&s, 20 * PS_PER_MS, "0.5", "0.25", "0.5", "13.5 Gb/s", 0);
+    run(&s, "qp");
+    assert_int_equal(s.f.nflows, s.f.nhosts);
+    assert_int_equal(ibcc_flow_ccti(&s.f, s.f.flows[0].cc).qps, s.f.nhosts - 1);
+    double perdest_uni = b_uniform_gbps(&s);
+    printf("  B nodes' uniform rate: split %.3f Gb/s, one CCTI per host %.3f Gb/s, a queue pair "
+           "per destination %.3f Gb/s (whole run)\n", split_uni, shared_uni, perdest_uni);
     assert_true(shared_uni < 0.9 * split_uni);
+    assert_true(perdest_uni < 0.9 * split_uni);
     done(&s);
 }
 
