@@ -8,7 +8,10 @@
  * integrates over time the number of its messages at the source (waiting, or being
  * transmitted until the tail of their last packet), which makes the source a finite queue.
  * A split pattern flow (one class of a host, Paper IV Frame I) picks each message's destination
- * when the message starts, and starts one only when its class budget admits it. */
+ * when the message starts, and starts one only when its class budget admits it; a saturating
+ * B node with one flow starts one when either class budget admits it. Flows that congestion
+ * control paces per destination hold a started message whose destination must wait and go on
+ * with the next (a B node then picks its uniform class while its hot-spot queue pair waits). */
 #include <string.h>
 
 #include "core/error.h"
@@ -61,11 +64,13 @@ static uint32_t next_msg_bytes(const struct flow *fl)
     return fl->qn ? fl->mq[fl->qhead].bytes : (uint32_t)fl->arr.d.msg_bytes;
 }
 
-/* A split pattern flow about to start a message waits (next_ok) until its class budget admits
- * the message; 0 when the class never sends. */
-static int class_admits(struct flow *fl)
+/* A pattern flow with class budgets (a split flow's class, or a B node's two classes) about to
+ * start a message waits (next_ok) until a budget admits the message; 0 when it never will. */
+static int budget_admits(struct flow *fl)
 {
-    simtime_t t = pattern_budget_time(fl->pat, fl->src_host, fl->pat_class, next_msg_bytes(fl));
+    simtime_t t = fl->pat_class >= 0
+                      ? pattern_budget_time(fl->pat, fl->src_host, fl->pat_class, next_msg_bytes(fl))
+                      : pattern_b_budget_time(fl->pat, fl->src_host, next_msg_bytes(fl));
     if (t == SIMTIME_NEVER)
         return 0;
     if (t > fl->next_ok)
@@ -75,7 +80,7 @@ static int class_admits(struct flow *fl)
 
 /* ---- destination pacing: a queue pair per destination (see fabric_flow_pace_by_dest) ---- */
 
-static int flow_begin_message(struct fabric *f, struct flow *fl);
+static int flow_begin_message(struct fabric *f, struct flow *fl, int cls);
 
 static simtime_t dest_ready(struct fabric *f, const struct flow *fl, uint16_t dst_lid)
 {
@@ -145,8 +150,22 @@ static int flow_choose(struct fabric *f, struct flow *fl)
                     wake = b;
             }
         }
+        int cls = -1;
+        if (more && !fl->qn && fl->pat_class < 0 && fl->pattern == 2 &&
+            pattern_role(fl->pat, fl->src_host) == ROLE_B) {
+            /* One flow for a B node's two classes: the hot-spot class only when its queue
+             * pair may send. */
+            int hot = pattern_hot_dest(fl->pat, fl->src_host, f->now);
+            simtime_t ready = hot >= 0 ? f->hooks.dest_ready(f, fl, hot) : 0, w = SIMTIME_NEVER;
+            cls = pattern_b_class(fl->pat, fl->src_host, next_msg_bytes(fl), f->now, ready, &w);
+            if (cls < 0) {
+                more = 0;
+                if (w < wake)
+                    wake = w;
+            }
+        }
         if (more) {
-            if (!flow_begin_message(f, fl))
+            if (!flow_begin_message(f, fl, cls))
                 fl->active = 0; /* the pattern gives this host nothing: it stays silent */
             continue;
         }
@@ -174,8 +193,9 @@ static void flow_update(struct fabric *f, struct flow *fl)
         has = flow_choose(f, fl);
     } else {
         has = flow_has_data(fl);
-        if (has && fl->pat_class >= 0 && !fl->cur_open)
-            has = class_admits(fl);
+        if (has && !fl->cur_open &&
+            (fl->pat_class >= 0 || (fl->pattern == 2 && fl->saturate && !fl->qn)))
+            has = budget_admits(fl);
     }
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
@@ -332,9 +352,10 @@ void flow_message(struct fabric *f, struct flow *fl)
         fabric_schedule(f, t, EV_FLOW_MSG, fl, 0, 0);
 }
 
-/* Start the flow's next message (queued, or a new one of a saturating source) as `cur`;
- * 0 when the pattern gives this host no destination. */
-static int flow_begin_message(struct fabric *f, struct flow *fl)
+/* Start the flow's next message (queued, or a new one of a saturating source) as `cur`, of
+ * class `cls` of a B node's pattern (-1: as the flow picks destinations); 0 when the pattern
+ * gives this host no destination. */
+static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
 {
     if (fl->qn) {
         flow_queue_account(f, fl);
@@ -344,8 +365,10 @@ static int flow_begin_message(struct fabric *f, struct flow *fl)
         if (fl->pat_class >= 0)
             fl->cur.dst_lid = host_lid(f, class_dest(f, fl, fl->cur.bytes));
     } else { /* saturating source: a new message now */
-        int dst = fl->pat_class >= 0 ? class_dest(f, fl, (uint32_t)fl->arr.d.msg_bytes)
-                                     : pick_dest(f, fl);
+        uint32_t bytes = (uint32_t)fl->arr.d.msg_bytes;
+        int dst = fl->pat_class >= 0 ? class_dest(f, fl, bytes)
+                  : cls >= 0 ? pattern_dest_class(fl->pat, fl->src_host, cls, bytes, f->now, fl->rng)
+                             : pick_dest(f, fl);
         if (dst < 0)
             return 0;
         fl->cur.created = f->now;
@@ -364,7 +387,7 @@ static int flow_begin_message(struct fabric *f, struct flow *fl)
 /* Next packet of the flow: starts its next message if the current one is done. */
 static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 {
-    if (!fl->cur_open && !flow_begin_message(f, fl))
+    if (!fl->cur_open && !flow_begin_message(f, fl, -1))
         return PKT_NIL; /* the pattern gives this host nothing: it stays silent */
     uint32_t mtu = (uint32_t)f->set.mtu;
     uint32_t payload = fl->cur_left < mtu ? fl->cur_left : mtu;

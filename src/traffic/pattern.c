@@ -331,6 +331,36 @@ simtime_t pattern_budget_time(const struct pattern *p, int src, int to_hot, uint
     return t > 9e18 ? SIMTIME_NEVER : (simtime_t)t;
 }
 
+simtime_t pattern_b_budget_time(const struct pattern *p, int src, uint32_t bytes)
+{
+    if (!p->role || p->role[src] != ROLE_B)
+        return 0;
+    simtime_t th = pattern_budget_time(p, src, 1, bytes), tu = pattern_budget_time(p, src, 0, bytes);
+    return th < tu ? th : tu;
+}
+
+int pattern_hot_dest(struct pattern *p, int src, simtime_t now)
+{
+    if (!p->role || p->role[src] == ROLE_V || !p->subset || p->subset[src] < 0)
+        return -1;
+    update_epoch(p, now);
+    int h = p->hot[p->subset[src]];
+    return h != src ? h : -1;
+}
+
+int pattern_b_class(const struct pattern *p, int src, uint32_t bytes, simtime_t now,
+                    simtime_t hot_ready, simtime_t *wait)
+{
+    simtime_t th = pattern_budget_time(p, src, 1, bytes), tu = pattern_budget_time(p, src, 0, bytes);
+    simtime_t hot_at = th > hot_ready ? th : hot_ready;
+    if (hot_at <= now && (th <= tu || tu > now))
+        return 1;
+    if (tu <= now)
+        return 0;
+    *wait = hot_at < tu ? hot_at : tu;
+    return -1;
+}
+
 /* One of the hot spots other than src, uniformly (uniform over all others if src is the only
  * hot spot). */
 static int pick_hot(const struct pattern *p, int src, gsl_rng *r)

@@ -100,5 +100,20 @@ simtime_t pattern_budget_time(const struct pattern *p, int src, int to_hot, uint
  * V: uniform over all other hosts). */
 int pattern_dest_class(struct pattern *p, int src, int to_hot, uint32_t bytes, simtime_t now,
                        gsl_rng *r);
+/* Congestion trees, one flow per B node (no split): the earliest time it may start a message
+ * of `bytes` bytes, i.e. when the first of its two class budgets admits it (Frame I: neither
+ * class exceeds its share of t x budget_rate); 0 for other nodes and patterns. */
+simtime_t pattern_b_budget_time(const struct pattern *p, int src, uint32_t bytes);
+/* The hot spot a B or C node's hot-spot messages go to at `now`, or -1 if it has none or they
+ * go to changing hosts. */
+int pattern_hot_dest(struct pattern *p, int src, simtime_t now);
+/* One flow per B node whose adapter paces each destination (a queue pair per destination):
+ * the class of its next message of `bytes` bytes at `now` (1 hot spot, 0 uniform) when the
+ * hot spot's queue pair may send from `hot_ready`: of the classes whose budget admits a
+ * message now, the one furthest behind its budget, but not the hot-spot class while its queue
+ * pair waits, so that throttled hot-spot traffic does not hold back the uniform traffic (Frame
+ * I). -1 when neither may start now; *wait is then when one may (SIMTIME_NEVER: never). */
+int pattern_b_class(const struct pattern *p, int src, uint32_t bytes, simtime_t now,
+                    simtime_t hot_ready, simtime_t *wait);
 
 #endif

@@ -580,6 +580,59 @@ static void test_classes(void **state)
     assert_true(init_fails(&d, 16, "split needs node roles"));
 }
 
+/* One flow per B node (no split), its adapter pacing each destination: pattern_b_class picks
+ * the class furthest behind its budget among those admitted now, skips the hot-spot class
+ * while its queue pair waits, and says how long to wait when neither may go;
+ * pattern_b_budget_time is the earlier of the two budget times; pattern_hot_dest is the
+ * node's hot spot. */
+static void test_b_class(void **state)
+{
+    (void)state;
+    struct pattern_desc d;
+    struct pattern p;
+    desc_of(&d, "windy");
+    set(&d, "c_fraction", "0.5");
+    set(&d, "b_fraction", "0.25");
+    set(&d, "p", "0.5");
+    make(&p, &d, 64, 5);
+    int b = -1, c = -1, v = -1;
+    for (int h = 0; h < 64; h++) {
+        int role = pattern_role(&p, h);
+        if (role == ROLE_B && b < 0 && !pattern_is_hotspot(&p, h, 0))
+            b = h;
+        if (role == ROLE_C && c < 0 && !pattern_is_hotspot(&p, h, 0))
+            c = h;
+        if (role == ROLE_V && v < 0)
+            v = h;
+    }
+    assert_true(b >= 0 && c >= 0 && v >= 0);
+    assert_int_equal(pattern_hot_dest(&p, b, 0), p.hot[p.subset[b]]);
+    assert_int_equal(pattern_hot_dest(&p, c, 0), p.hot[p.subset[c]]);
+    assert_int_equal(pattern_hot_dest(&p, v, 0), -1);
+    assert_true(pattern_b_budget_time(&p, c, 4096) == 0 && pattern_b_budget_time(&p, v, 4096) == 0);
+    /* both budgets empty: each admits a 4 KiB message at the same time (p = 0.5) */
+    simtime_t t1 = pattern_budget_time(&p, b, 1, 4096);
+    assert_true(t1 == pattern_budget_time(&p, b, 0, 4096));
+    assert_true(pattern_b_budget_time(&p, b, 4096) == t1);
+    simtime_t w = 0;
+    assert_int_equal(pattern_b_class(&p, b, 4096, t1 - 1, 0, &w), -1);
+    assert_true(w == t1);
+    assert_int_equal(pattern_b_class(&p, b, 4096, t1, 0, &w), 1);  /* a tie goes to the hot spot */
+    assert_int_equal(pattern_b_class(&p, b, 4096, t1, t1 + 1, &w), 0); /* its QP waits */
+    /* hot spot behind its budget by one message: hot first, unless its queue pair waits */
+    p.uni_sent[b] += 4096;
+    simtime_t now = pattern_budget_time(&p, b, 0, 4096);
+    assert_int_equal(pattern_b_class(&p, b, 4096, now, 0, &w), 1);
+    assert_int_equal(pattern_b_class(&p, b, 4096, now, now + 5, &w), 0);
+    /* uniform budget not yet admitted and the hot spot's queue pair waiting: wait for the
+     * earlier of the two */
+    simtime_t tu = pattern_budget_time(&p, b, 0, 4096);
+    w = 0;
+    assert_int_equal(pattern_b_class(&p, b, 4096, t1, tu + 100, &w), -1);
+    assert_true(w == tu);
+    pattern_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +642,7 @@ int main(void)
         cmocka_unit_test(test_alltoall),  cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_silent),    cmocka_unit_test(test_windy),
         cmocka_unit_test(test_moving),    cmocka_unit_test(test_classes),
+        cmocka_unit_test(test_b_class),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
