@@ -264,8 +264,8 @@ const struct repro repro_list[] = {
     { "timer", "seed 002 Paper III CCTI_Timer sweep (victim, treatment variation)", run_timer },
     { "paper4", "seed 002 Paper IV silent forest on the 648-node fat tree (CC off vs on)",
       repro_seed002_paper4 },
-    { "windy", "seed 002 Paper IV windy forest, 25 % B nodes, p = 0, 0.1, 0.6 (CC off vs on)",
-      repro_seed002_windy },
+    { "windy", "seed 002 Paper IV windy forest, 25 % B nodes, p = 0, 0.1, 0.6; purely uniform "
+      "traffic (CC off vs on)", repro_seed002_windy },
     { "moving", "seed 002 Paper IV moving trees, lifetimes 10, 2, 1 ms (CC off vs on)",
       repro_seed002_moving },
     { NULL, NULL, NULL },

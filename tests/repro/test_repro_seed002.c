@@ -38,6 +38,7 @@ static const struct { const char *id; double lo, hi; } known[] = {
     { "p4.windy.p10.gain", 14.0, 24.0 },
     { "p4.windy.p60.on_share", 0.95, 1.05 },
     { "p4.windy.p60.gain", 19.0, 26.0 },
+    { "p4.uniform.cc_change", -1.5, 1.0 }, /* Paper IV -3 %: CC costs uniform traffic ~nothing */
     { "p4.moving.2ms.gain", 1.15, 1.35 },  /* CC keeps more of its benefit at short lifetimes */
     { "p4.moving.1ms.gain", 1.05, 1.30 },
 };
