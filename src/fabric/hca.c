@@ -64,13 +64,31 @@ static uint32_t next_msg_bytes(const struct flow *fl)
     return fl->qn ? fl->mq[fl->qhead].bytes : (uint32_t)fl->arr.d.msg_bytes;
 }
 
-/* A pattern flow with class budgets (a split flow's class, or a B node's two classes) about to
- * start a message waits (next_ok) until a budget admits the message; 0 when it never will. */
-static int budget_admits(struct flow *fl)
+/* When the flow may start its next message under its pattern's byte budgets (Paper IV Frame I):
+ * a split flow's class budget; for a saturating B node with one flow the first of its two
+ * budgets, and *cls the class to send (with destination pacing the hot-spot class only once its
+ * queue pair may send); 0 for other flows (*cls -1); SIMTIME_NEVER when it never will. */
+static simtime_t budget_start(struct fabric *f, struct flow *fl, int *cls)
 {
-    simtime_t t = fl->pat_class >= 0
-                      ? pattern_budget_time(fl->pat, fl->src_host, fl->pat_class, next_msg_bytes(fl))
-                      : pattern_b_budget_time(fl->pat, fl->src_host, next_msg_bytes(fl));
+    *cls = -1;
+    if (fl->pat_class >= 0)
+        return pattern_budget_time(fl->pat, fl->src_host, fl->pat_class, next_msg_bytes(fl));
+    if (fl->pattern != 2 || !fl->saturate || fl->qn || pattern_role(fl->pat, fl->src_host) != ROLE_B)
+        return 0;
+    simtime_t ready = 0, wait = SIMTIME_NEVER;
+    int hot = fl->dest_paced ? pattern_hot_dest(fl->pat, fl->src_host, f->now) : -1;
+    if (hot >= 0)
+        ready = f->hooks.dest_ready(f, fl, hot);
+    *cls = pattern_b_class(fl->pat, fl->src_host, next_msg_bytes(fl), f->now, ready, &wait);
+    return *cls >= 0 ? f->now : wait;
+}
+
+/* A flow about to start a message waits (next_ok) until its budget admits it; 0 when it never
+ * will. */
+static int budget_admits(struct fabric *f, struct flow *fl)
+{
+    int cls;
+    simtime_t t = budget_start(f, fl, &cls);
     if (t == SIMTIME_NEVER)
         return 0;
     if (t > fl->next_ok)
@@ -139,36 +157,17 @@ static int flow_choose(struct fabric *f, struct flow *fl)
         }
         if (held_resume(f, fl))
             continue;
-        simtime_t wake = held_earliest(f, fl);
-        int more = fl->qn > 0 || (fl->saturate && fl->active);
-        if (more && fl->pat_class >= 0) {
-            simtime_t b = pattern_budget_time(fl->pat, fl->src_host, fl->pat_class,
-                                              next_msg_bytes(fl));
-            if (b > f->now) { /* the class budget: not yet, or never */
-                more = 0;
-                if (b < wake)
-                    wake = b;
-            }
-        }
         int cls = -1;
-        if (more && !fl->qn && fl->pat_class < 0 && fl->pattern == 2 &&
-            pattern_role(fl->pat, fl->src_host) == ROLE_B) {
-            /* One flow for a B node's two classes: the hot-spot class only when its queue
-             * pair may send. */
-            int hot = pattern_hot_dest(fl->pat, fl->src_host, f->now);
-            simtime_t ready = hot >= 0 ? f->hooks.dest_ready(f, fl, hot) : 0, w = SIMTIME_NEVER;
-            cls = pattern_b_class(fl->pat, fl->src_host, next_msg_bytes(fl), f->now, ready, &w);
-            if (cls < 0) {
-                more = 0;
-                if (w < wake)
-                    wake = w;
-            }
-        }
-        if (more) {
+        simtime_t start = fl->qn > 0 || (fl->saturate && fl->active) ? budget_start(f, fl, &cls)
+                                                                       : SIMTIME_NEVER;
+        if (start <= f->now) {
             if (!flow_begin_message(f, fl, cls))
                 fl->active = 0; /* the pattern gives this host nothing: it stays silent */
             continue;
         }
+        simtime_t wake = held_earliest(f, fl);
+        if (start < wake)
+            wake = start;
         if (wake == SIMTIME_NEVER)
             return 0;
         fl->next_ok = wake;
@@ -193,9 +192,8 @@ static void flow_update(struct fabric *f, struct flow *fl)
         has = flow_choose(f, fl);
     } else {
         has = flow_has_data(fl);
-        if (has && !fl->cur_open &&
-            (fl->pat_class >= 0 || (fl->pattern == 2 && fl->saturate && !fl->qn)))
-            has = budget_admits(fl);
+        if (has && !fl->cur_open && fl->pattern == 2)
+            has = budget_admits(f, fl);
     }
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {

@@ -331,14 +331,6 @@ simtime_t pattern_budget_time(const struct pattern *p, int src, int to_hot, uint
     return t > 9e18 ? SIMTIME_NEVER : (simtime_t)t;
 }
 
-simtime_t pattern_b_budget_time(const struct pattern *p, int src, uint32_t bytes)
-{
-    if (!p->role || p->role[src] != ROLE_B)
-        return 0;
-    simtime_t th = pattern_budget_time(p, src, 1, bytes), tu = pattern_budget_time(p, src, 0, bytes);
-    return th < tu ? th : tu;
-}
-
 int pattern_hot_dest(struct pattern *p, int src, simtime_t now)
 {
     if (!p->role || p->role[src] == ROLE_V || !p->subset || p->subset[src] < 0)

@@ -100,10 +100,6 @@ simtime_t pattern_budget_time(const struct pattern *p, int src, int to_hot, uint
  * V: uniform over all other hosts). */
 int pattern_dest_class(struct pattern *p, int src, int to_hot, uint32_t bytes, simtime_t now,
                        gsl_rng *r);
-/* Congestion trees, one flow per B node (no split): the earliest time it may start a message
- * of `bytes` bytes, i.e. when the first of its two class budgets admits it (Frame I: neither
- * class exceeds its share of t x budget_rate); 0 for other nodes and patterns. */
-simtime_t pattern_b_budget_time(const struct pattern *p, int src, uint32_t bytes);
 /* The hot spot a B or C node's hot-spot messages go to at `now`, or -1 if it has none or they
  * go to changing hosts. */
 int pattern_hot_dest(struct pattern *p, int src, simtime_t now);
