@@ -1,6 +1,6 @@
-/* cmd_repro.c: `ibnetsim repro [-o FILE] NAME...`: runs the named reproductions (or `all`),
- * prints the paper-vs-ibnetsim table and writes it as CSV (default repro.csv) with the
- * columns id, claim, paper, ibnetsim, unit, tolerance (and within). */
+/* cmd_repro.c: `ibnetsim repro [-o FILE] [-s KEY=VALUE]... NAME...`: runs the named
+ * reproductions (or `all`), prints the paper-vs-ibnetsim table and writes it as CSV (default
+ * repro.csv) with the columns id, claim, paper, ibnetsim, unit, tolerance (and within). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,11 +8,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ibnetsim repro [-o FILE] NAME... | all | --list\n\n"
+    fprintf(f, "usage: ibnetsim repro [-o FILE] [-s KEY=VALUE]... NAME... | all | --list\n\n"
                "Runs reproductions of the seed works and prints, per number compared, the paper's\n"
                "value, ibnetsim's, the unit, the tolerance and whether it is met; writes the same\n"
                "table to FILE (default repro.csv). A number that does not come out is reported as\n"
-               "it is (docs/cc.md explains the differences). Reproductions:\n");
+               "it is (docs/cc.md explains the differences). -s overrides a scenario key in every\n"
+               "run, after the reproduction's own settings (a sensitivity study: -s\n"
+               "cc.cct_scale_us=65); keys under cc. reach only the runs with congestion control.\n"
+               "Reproductions:\n");
     for (int i = 0; repro_list[i].name; i++)
         fprintf(f, "  %-8s %s\n", repro_list[i].name, repro_list[i].summary);
     fprintf(f, "\nExit status: 0 all rows within tolerance, 1 some are not, 2 bad input or a failed run.\n");
@@ -22,13 +25,24 @@ int cmd_repro(int argc, char **argv)
 {
     const char *out = "repro.csv";
     const struct repro *sel[64];
-    int n = 0;
+    const char *over[64];
+    int n = 0, nover = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "--list")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "-s")) {
+            if (i + 1 >= argc || !strchr(argv[i + 1], '=') || argv[i + 1][0] == '=') {
+                fprintf(stderr, "ibnetsim repro: -s expects KEY=VALUE (e.g. -s cc.cct_scale_us=65)\n");
+                return 2;
+            }
+            if (nover == 64) {
+                fprintf(stderr, "ibnetsim repro: at most 64 -s overrides\n");
+                return 2;
+            }
+            over[nover++] = argv[++i];
         } else if (!strcmp(argv[i], "all")) {
             for (int k = 0; repro_list[k].name && n < 64; k++)
                 sel[n++] = &repro_list[k];
@@ -47,6 +61,7 @@ int cmd_repro(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    repro_set_overrides(over, nover);
     struct repro_table t = { 0 };
     for (int i = 0; i < n; i++) {
         struct ibn_err e;

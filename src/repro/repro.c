@@ -141,6 +141,45 @@ static void sample(struct fabric *f, void *ctx)
     }
 }
 
+/* Overrides that `ibnetsim repro -s` adds to every run (after the reproduction's own). */
+static const char *const *extra;
+static int nextra;
+
+void repro_set_overrides(const char *const *over, int nover)
+{
+    extra = over;
+    nextra = nover;
+}
+
+/* Load scenarios/<file> with the reproduction's overrides and the extra ones. An extra key of
+ * the congestion-control section (other than cc.plugin) is given only to runs that have a
+ * plug-in: the CC-off run of a pair has no such keys. */
+static int load(const char *path, const char *const *over, int nover, struct scenario *sc,
+                struct ibn_err *e)
+{
+    int cc_on = 0;
+    for (int i = 0; i < nextra && !cc_on; i++) {
+        if (!strncmp(extra[i], "cc.", 3) && strncmp(extra[i], "cc.plugin=", 10)) {
+            if (scenario_load(path, (char *const *)over, nover, sc, e))
+                return -1;
+            cc_on = strcmp(sc->ccp->name, "none") != 0;
+            scenario_free(sc);
+            if (!cc_on)
+                break;
+        }
+    }
+    int n = 0;
+    const char **all = xcalloc((size_t)(nover + nextra) + 1, sizeof *all);
+    for (int i = 0; i < nover; i++)
+        all[n++] = over[i];
+    for (int i = 0; i < nextra; i++)
+        if (cc_on || strncmp(extra[i], "cc.", 3) || !strncmp(extra[i], "cc.plugin=", 10))
+            all[n++] = extra[i];
+    int rc = scenario_load(path, (char *const *)all, n, sc, e);
+    free(all);
+    return rc;
+}
+
 int repro_run(const char *file, const char *const *over, int nover, struct repro_series *s,
               struct ibn_err *e)
 {
@@ -148,7 +187,7 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
     char path[4096];
     snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, file);
     struct scenario sc;
-    if (scenario_load(path, (char *const *)over, nover, &sc, e)) {
+    if (load(path, over, nover, &sc, e)) {
         scenario_free(&sc);
         return -1;
     }

@@ -58,6 +58,9 @@ struct repro_series {
     unsigned long long events, hops;
 };
 
+/* Overrides added to every later repro_run (`ibnetsim repro -s`); keys under `cc.` (except
+ * cc.plugin) reach only the runs with congestion control. The strings must outlive the runs. */
+void repro_set_overrides(const char *const *over, int nover);
 /* Run scenarios/<file> (relative to the source tree) with `-s`-style overrides. */
 int repro_run(const char *file, const char *const *over, int nover, struct repro_series *s,
               struct ibn_err *e);

@@ -2,7 +2,8 @@
 # cc_cli.sh: `ibnetsim run` with congestion control writes cc.csv (time_s and one CCTI column per
 # flow), cc_ports.csv, cc_flows.csv and a "cc" block in summary.json; the resolved scenario runs
 # again to the same results; probability marking is deterministic per seed; an opensm.conf in
-# the cc section configures the run; `ibnetsim repro` rejects unknown names.
+# the cc section configures the run; `ibnetsim repro` rejects unknown names and malformed -s,
+# gives a cc.* override to the CC-on run of a pair and not to its CC-off run.
 # Arguments: the ibnetsim binary, the source directory.
 set -euo pipefail
 bin=$1 src=$2
@@ -49,4 +50,20 @@ set +e
 set -e
 [ $rc -eq 2 ] && grep -q "unknown reproduction" "$tmp/err" || { echo "FAIL: repro nosuch"; exit 1; }
 "$bin" repro --list | grep -q "paper4" || { echo "FAIL: repro --list"; exit 1; }
+set +e
+"$bin" repro -s nokey s1 > /dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "KEY=VALUE" "$tmp/err" || { echo "FAIL: repro -s without ="; exit 1; }
+# An invalid CC value reaches the CC-on run (and is rejected there, naming the key)...
+set +e
+"$bin" repro -s cc.threshold=99 -s simulation.duration="20 ms" -o "$tmp/r.csv" s1 > /dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "cc.threshold=99" "$tmp/err" && grep -q "between 0 and 15" "$tmp/err" \
+    || { echo "FAIL: repro -s cc.threshold=99 not rejected"; cat "$tmp/err"; exit 1; }
+# ...and a valid one runs both (the CC-off run, which has no cc keys, does not get it); the
+# shortened runs miss the paper's numbers (exit 1), but write the table.
+set +e
+"$bin" repro -s cc.threshold=14 -s simulation.duration="20 ms" -o "$tmp/r.csv" s1 > /dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "^s1.ccon.victim," "$tmp/r.csv" || { echo "FAIL: repro -s cc.threshold=14 (rc $rc)"; cat "$tmp/err"; exit 1; }
 echo "ok: cc outputs, resolved scenario, opensm.conf, errors"
