@@ -283,6 +283,7 @@ static void ibcc_destroy(struct fabric *f)
     free(c->raised_block);
     free(c->flows);
     free(c->dests);
+    free(c->dest_timers);
     free(c->cct_ps);
     free(c->cct_shift);
     free(c->cct_mult);
@@ -587,6 +588,9 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     for (uint32_t i = 0; i < f->nflows; i++)
         nmulti += per_dest && (d->control_map >> f->flows[i].sl & 1) && f->flows[i].pattern != 0;
     c->dests = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dests);
+    int dest_timers = d->timer_policy == IBCC_TIMER_PER_FLOW;
+    if (dest_timers)
+        c->dest_timers = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dest_timers);
     size_t di = 0;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
@@ -606,13 +610,17 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         fl->cc = cf;
         if (per_dest && fl->pattern != 0) {
             cf->dest = c->dests + di;
+            cf->dest_timer = dest_timers ? c->dest_timers + di : NULL;
             di += (size_t)f->nhosts;
             for (int h = 0; h < f->nhosts; h++) {
-                struct ibcc_dest *q = &cf->dest[h];
-                q->ix = cf->own;
-                q->flow = cf;
-                q->timer.call.fn = ibcc_dest_expire;
-                q->timer.call.arg = q;
+                cf->dest[h].ix = cf->own;
+                if (dest_timers) {
+                    struct ibcc_dest_timer *t = &cf->dest_timer[h];
+                    t->flow = cf;
+                    t->host = h;
+                    t->timer.call.fn = ibcc_dest_expire;
+                    t->timer.call.arg = t;
+                }
             }
             fabric_flow_pace_by_dest(f, fl, (int)d->held_messages);
         }

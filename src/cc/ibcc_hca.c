@@ -99,13 +99,14 @@ void ibcc_flow_expire(struct fabric *f, void *arg)
 
 void ibcc_dest_expire(struct fabric *f, void *arg)
 {
-    struct ibcc_dest *d = arg;
-    struct ibcc *c = d->flow->cc;
-    if (!d->timer.armed || f->now != d->timer.due)
+    struct ibcc_dest_timer *t = arg;
+    struct ibcc *c = t->flow->cc;
+    if (!t->timer.armed || f->now != t->timer.due)
         return;
-    d->timer.armed = 0;
-    if (lower(f, c, &d->ix))
-        arm(f, &d->timer, period(c, d->ix.sl));
+    t->timer.armed = 0;
+    struct ibcc_index *ix = &t->flow->dest[t->host].ix;
+    if (lower(f, c, ix))
+        arm(f, &t->timer, period(c, ix->sl));
 }
 
 int64_t ibcc_dest_ready(struct fabric *f, const struct flow *fl, int dst_host)
@@ -126,7 +127,7 @@ static void becn(struct fabric *f, struct ibcc *c, struct flow *fl, int from)
     struct ibcc_timer *own_timer = &cf->timer;
     if (cf->dest && from >= 0) {
         ix = &cf->dest[from].ix;
-        own_timer = &cf->dest[from].timer;
+        own_timer = cf->dest_timer ? &cf->dest_timer[from].timer : NULL;
     }
     int sl = ix->sl;
     long long v = (long long)ix->ccti + c->increase[sl];
@@ -167,7 +168,7 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
     if (c->d.becn == IBCC_BECN_MESSAGE && cf) {
         /* One BECN per message, in the ACK the responder returns for its last packet (the
          * messages of one queue pair arrive one after the other). */
-        uint8_t *pending = cf->dest ? &cf->dest[at->hca->host].fecn_pending : &cf->fecn_pending;
+        uint8_t *pending = cf->dest ? &cf->dest[at->hca->host].ix.fecn_pending : &cf->own.fecn_pending;
         if (p->flags & PKT_FECN) {
             cf->fecn_received++;
             if (ap)
