@@ -704,9 +704,10 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
         char a[256], b[256], rest[256] = "";
         int n = sscanf(d->links[i], "%255s %255s %255[^\n]", a, b, rest);
         char an[128], bn[128];
-        int ap, bp;
-        parse_endpoint(a, an, sizeof an, &ap);
-        parse_endpoint(b, bn, sizeof bn, &bp);
+        int ap = 0, bp = 0;
+        if (n < 2 || parse_endpoint(a, an, sizeof an, &ap) || parse_endpoint(b, bn, sizeof bn, &bp))
+            return ibn_err_at(e, sc->path, d->line, "topology.links entry %d: \"%s\" is not "
+                              "\"NODE:PORT NODE:PORT [4xQDR|RATE] [DELAY]\"", i + 1, d->links[i]);
         int width = 4;
         enum ib_speed speed = IB_QDR;
         double rate = 0;

@@ -12,6 +12,8 @@
 
 #include "core/rng.h"
 
+static const char *const b_uniform_names[] = { "all", "cold", NULL };
+
 const char *const pattern_kind_names[] = { "uniform",   "fixed",       "shift",   "bitrev",
                                            "transpose", "random_perm", "hotspot", "alltoall",
                                            "ring",      "neighbour",   "silent",  "windy",
@@ -44,7 +46,7 @@ const struct param pattern_params[] = {
       "spot); hosts that are neither C nor B are V nodes (uniform)", NULL, 0, 1 },
     { "b_fraction", P_DOUBLE, OFF(b_fraction), "0",
       "windy, moving: fraction of hosts that are B nodes (a share p to the hot spot, the rest "
-      "uniform over non-hot-spot hosts); must be 0 for silent", NULL, 0, 1 },
+      "uniform over all other hosts); must be 0 for silent", NULL, 0, 1 },
     { "p", P_DOUBLE, OFF(p), "0.5",
       "windy, moving: share of a B node's bytes that go to its hot spot, enforced as byte "
       "budgets p x t x budget_rate and (1 - p) x t x budget_rate by time t", NULL, 0, 1 },
@@ -58,6 +60,10 @@ const struct param pattern_params[] = {
     { "lifetime", P_TIME, OFF(lifetime), "1 ms",
       "moving: hot-spot lifetime; at every multiple of it all hot spots move at once to new "
       "distinct hosts, subsets keep their members", NULL, 0, 0 },
+    { "b_uniform", P_ENUM, OFF(b_uniform_cold), "all",
+      "windy, moving: where a B node's uniform class goes: all = every other host, hot spots "
+      "included (Paper IV Frame I: \"including all nodes in the network (except the node "
+      "itself)\"); cold = only hosts that are not hot spots", b_uniform_names, 0, 0 },
     { "split", P_BOOL, OFF(split), "false",
       "silent, windy, moving: each host gets two flows (queue pairs), NAME@HOST/hot and "
       "NAME@HOST/uni, one per class, with their own arrival process, congestion-control state "
@@ -384,7 +390,9 @@ int pattern_dest_class(struct pattern *p, int src, int to_hot, uint32_t bytes, s
     }
     if (p->uni_sent)
         p->uni_sent[src] += bytes;
-    return uniform_cold(p, src, r);
+    /* Frame I: the uniform class goes to "all nodes in the network (except the node itself)",
+     * the hot spots included (b_uniform = all). */
+    return p->d.b_uniform_cold ? uniform_cold(p, src, r) : uniform_other(p->n, src, r);
 }
 
 static int hotspot_dest(struct pattern *p, int src, gsl_rng *r)

@@ -47,6 +47,8 @@ struct pattern_desc {
     double budget_rate;    /* windy, moving: rate C of the byte budgets, bits/s */
     uint64_t msg_bytes;    /* windy, moving: bytes charged per message by pattern_dest() */
     simtime_t lifetime;    /* moving: time between hot-spot moves */
+    int b_uniform_cold;    /* windy, moving: a B node's uniform class avoids the hot spots
+                              (b_uniform = cold; default all: Frame I) */
     int split;             /* silent, windy, moving: two flows (queue pairs) per host, one per
                               class (hot spot, uniform), each paced by its own class budget
                               (Paper IV Frame I); read by the fabric builder */
