@@ -220,14 +220,10 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
         s->hops = f.hops;
         s->nhosts = f.nhosts;
         s->host_rx = xcalloc((size_t)f.nhosts + 1, sizeof *s->host_rx);
-        s->host_hot = xcalloc((size_t)f.nhosts + 1, 1);
-        s->host_role = xcalloc((size_t)f.nhosts + 1, 1);
         double secs = (double)(f.end - f.warmup) / 1e12;
-        for (int h = 0; h < f.nhosts; h++) {
+        for (int h = 0; h < f.nhosts; h++)
             s->host_rx[h] = secs > 0 ? (double)f.hosts[h].rx_bytes * 8.0 / secs / 1e9 : 0;
-            s->host_hot[h] = f.npatterns ? (unsigned char)pattern_is_hotspot(f.patterns[0], h, f.end) : 0;
-            s->host_role[h] = f.npatterns ? (unsigned char)pattern_role(f.patterns[0], h) : 'V';
-        }
+        results_receive_classes(&f, &s->rc);
         if (!rc && rep.outcome != RUN_DRAINED)
             rc = ibn_err_set(e, "%s: the fabric did not drain (%llu packets left)", file,
                              (unsigned long long)rep.in_flight);
@@ -248,8 +244,6 @@ void repro_series_free(struct repro_series *s)
     free(s->x);
     free(s->ccti);
     free(s->host_rx);
-    free(s->host_hot);
-    free(s->host_role);
     memset(s, 0, sizeof *s);
 }
 

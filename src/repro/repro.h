@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/simtime.h"
+#include "stats/results.h"
 
 struct repro_row {
     char id[48];
@@ -52,8 +53,7 @@ struct repro_series {
     double *ccti;          /* [k * nflows + i], when congestion control is on (else 0) */
     int nhosts;
     double *host_rx;       /* per host: payload received in the measured period, Gb/s */
-    unsigned char *host_hot; /* per host: a hot spot of the run's first pattern at the end */
-    unsigned char *host_role; /* per host: 'C', 'B' or 'V' in that pattern */
+    struct receive_classes rc; /* hot spots / other hosts, when the first pattern has hot spots */
     double wall_s;
     unsigned long long events, hops;
 };

@@ -11,17 +11,9 @@
 /* Average receive rate of the hot spots and of the other hosts, and the total (Gb/s). */
 static void classes(const struct repro_series *s, double *hot, double *other, double *total)
 {
-    double h = 0, o = 0;
-    int nh = 0, no = 0;
-    for (int i = 0; i < s->nhosts; i++) {
-        if (s->host_hot[i])
-            h += s->host_rx[i], nh++;
-        else
-            o += s->host_rx[i], no++;
-    }
-    *hot = nh ? h / nh : 0;
-    *other = no ? o / no : 0;
-    *total = h + o;
+    *hot = s->rc.hot_gbps;
+    *other = s->rc.other_gbps;
+    *total = s->rc.total_gbps;
 }
 
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e)

@@ -266,6 +266,51 @@ static json_t *jitter_json(const struct jitter *j)
     return o;
 }
 
+int results_receive_classes(struct fabric *f, struct receive_classes *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!f->npatterns || !f->patterns[0]->is_hot)
+        return 0;
+    struct pattern *p = f->patterns[0];
+    double secs = (double)(f->end - f->warmup) / 1e12, hot = 0, other = 0;
+    for (int h = 0; h < f->nhosts; h++) {
+        double rx = secs > 0 ? (double)f->hosts[h].rx_bytes * 8.0 / secs / 1e9 : 0.0;
+        if (pattern_is_hotspot(p, h, f->end))
+            hot += rx, c->hot++;
+        else
+            other += rx, c->other++;
+        int role = pattern_role(p, h);
+        c->c_nodes += role == ROLE_C;
+        c->b_nodes += role == ROLE_B;
+        c->v_nodes += role == ROLE_V;
+    }
+    c->hot_gbps = c->hot ? hot / c->hot : 0.0;
+    c->other_gbps = c->other ? other / c->other : 0.0;
+    c->total_gbps = hot + other;
+    c->all_gbps = f->nhosts ? c->total_gbps / f->nhosts : 0.0;
+    return 1;
+}
+
+static json_t *receive_classes_json(struct fabric *f)
+{
+    struct receive_classes c;
+    if (!results_receive_classes(f, &c))
+        return NULL;
+    json_t *o = json_object(), *hot = json_array();
+    for (int h = 0; h < f->nhosts; h++)
+        if (pattern_is_hotspot(f->patterns[0], h, f->end))
+            json_array_append_new(hot, json_string(f->hosts[h].node->name));
+    json_object_set_new(o, "hot_spots", hot);
+    json_object_set_new(o, "c_nodes", json_integer(c.c_nodes));
+    json_object_set_new(o, "b_nodes", json_integer(c.b_nodes));
+    json_object_set_new(o, "v_nodes", json_integer(c.v_nodes));
+    json_object_set_new(o, "hot_spot_rx_gbps", json_real(round(c.hot_gbps * 1e6) / 1e6));
+    json_object_set_new(o, "other_rx_gbps", json_real(round(c.other_gbps * 1e6) / 1e6));
+    json_object_set_new(o, "all_rx_gbps", json_real(round(c.all_gbps * 1e6) / 1e6));
+    json_object_set_new(o, "total_rx_gbps", json_real(round(c.total_gbps * 1e6) / 1e6));
+    return o;
+}
+
 json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
                         const struct series *s)
 {
@@ -426,6 +471,9 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_array_append_new(hosts, o);
     }
     json_object_set_new(root, "hosts", hosts);
+    json_t *rc = receive_classes_json(f);
+    if (rc)
+        json_object_set_new(root, "receive_classes", rc);
     json_t *ports = json_array();
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
@@ -489,6 +537,11 @@ void results_print(FILE *out, struct fabric *f, const struct run_report *r)
     }
     if (f->nflows > 20)
         fprintf(out, "... and %u more flows\n", f->nflows - 20);
+    struct receive_classes c;
+    if (results_receive_classes(f, &c))
+        fprintf(out, "receive rate per host: hot spots %.4f Gb/s (%d), other hosts %.4f Gb/s (%d), "
+                     "all %.4f Gb/s; total %.4f Gb/s\n", c.hot_gbps, c.hot, c.other_gbps, c.other,
+                c.all_gbps, c.total_gbps);
     fprintf(out, "total %.4f Gb/s delivered (payload) over %.6g s; %llu packets, %llu events; run %s; "
                  "invariants %s\n", total, (double)(f->end - f->warmup) / 1e12,
             (unsigned long long)f->cnt.delivered, (unsigned long long)f->events,

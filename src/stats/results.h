@@ -46,6 +46,18 @@ int results_write_json(json_t *j, const char *path, struct ibn_err *e);
 /* A few lines for a person: flows, totals, outcome. */
 void results_print(FILE *out, struct fabric *f, const struct run_report *r);
 
+/* Paper IV's receive rates for a run whose first destination pattern has hot spots (hotspot,
+ * silent, windy, moving): the average payload receive rate of the hot spots (those of the end
+ * of the run) and of the other hosts, over the measured period, and the total of all hosts;
+ * the counts of C, B and V nodes. Returns 0 (and leaves *c zero) without such a pattern. */
+struct receive_classes {
+    int hot, other;                 /* hosts in each class */
+    double hot_gbps, other_gbps;    /* average receive rate per host */
+    double all_gbps, total_gbps;    /* average over all hosts; the sum */
+    int c_nodes, b_nodes, v_nodes;
+};
+int results_receive_classes(struct fabric *f, struct receive_classes *c);
+
 /* Payload throughput of a flow over the measured period, Gb/s. */
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl);
 

@@ -36,3 +36,30 @@ for row, frow in zip(classes, flows):
     assert abs(float(row["sl0"]) - total) < 1e-3, (row, total)
 print("ok: hosts.csv and classes.csv")
 PY
+# Paper IV's receive rates (hot spots, other hosts, total) for a pattern with hot spots: the
+# silent forest on a 2-level fat tree of 8-port switches, CC off. The hot spots are named, the
+# classes add up to the hosts' receive rates, and the hot spots are saturated (13.6 Gb/s).
+cat > "$tmp/silent.cfg" <<'CFG'
+simulation = { duration = "3 ms"; warmup = "1 ms"; seed = 5; };
+topology = { generator = "fattree"; args = "ports=8, levels=2, link=4xDDR"; routing = "ftree"; };
+hca = { inject_limit = "13.5 Gb/s"; sink_limit = "13.6 Gb/s"; limit_counts = "payload"; };
+flows = ( { name = "Q"; src = "*"; kind = "saturate"; msg_size = "4096 B";
+            pattern = { kind = "silent"; hotspots = 2; c_fraction = 0.75; }; } );
+CFG
+"$bin" run "$tmp/silent.cfg" -o "$tmp/s" > "$tmp/s.txt"
+grep -q "receive rate per host: hot spots" "$tmp/s.txt" || { echo "FAIL: no receive-rate line"; exit 1; }
+python3 - "$tmp/s/summary.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+rc = j["receive_classes"]
+rx = {h["host"]: h["rx_gbps"] for h in j["hosts"]}
+hot = rc["hot_spots"]
+assert len(hot) == 2 and all(h in rx for h in hot), rc
+assert rc["c_nodes"] == 24 and rc["b_nodes"] == 0 and rc["v_nodes"] == 8, rc
+others = [v for h, v in rx.items() if h not in hot]
+assert abs(rc["hot_spot_rx_gbps"] - sum(rx[h] for h in hot) / 2) < 1e-4, rc
+assert abs(rc["other_rx_gbps"] - sum(others) / len(others)) < 1e-4, rc
+assert abs(rc["total_rx_gbps"] - sum(rx.values())) < 1e-3, rc
+assert abs(rc["hot_spot_rx_gbps"] - 13.6) < 0.1, rc
+print("ok: receive classes", rc)
+PY
