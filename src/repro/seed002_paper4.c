@@ -39,7 +39,8 @@ int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e)
     repro_add(t, "p4.silent.on.other", "Paper IV Table II, silent forest, CC on: other nodes' "
               "average receive rate", "2.246", 2.246, o1, "Gb/s", 0.2246, 0);
     repro_add(t, "p4.silent.on.total", "Paper IV Table II, silent forest, CC on: total network "
-              "throughput", "1543.793", 1543.793, t1, "Gb/s", 154.3793, 0);
+              "throughput (the number the scenarios' CCT scale is calibrated on)", "1543.793",
+              1543.793, t1, "Gb/s", 154.3793, 0);
     repro_add(t, "p4.silent.gain", "Paper IV: total throughput CC on / off (+610 %, x7.14)", "7.14",
               7.145, t0 > 0 ? t1 / t0 : 0, "x", 0.714, 0);
     repro_series_free(&off);
