@@ -151,29 +151,33 @@ void repro_set_overrides(const char *const *over, int nover)
     nextra = nover;
 }
 
-/* Load scenarios/<file> with the reproduction's overrides and the extra ones. An extra key of
- * the congestion-control section (other than cc.plugin) is given only to runs that have a
- * plug-in: the CC-off run of a pair has no such keys. */
+/* A key of the congestion-control plug-in's own (cc.*, but not cc.plugin). */
+static int plugin_key(const char *kv)
+{
+    return !strncmp(kv, "cc.", 3) && strncmp(kv, "cc.plugin=", 10);
+}
+
+/* Load scenarios/<file> with the reproduction's overrides and the extra ones. A plug-in key
+ * among the extra ones is given only to runs that have a plug-in: the CC-off run of a pair
+ * has no such keys. */
 static int load(const char *path, const char *const *over, int nover, struct scenario *sc,
                 struct ibn_err *e)
 {
-    int cc_on = 0;
-    for (int i = 0; i < nextra && !cc_on; i++) {
-        if (!strncmp(extra[i], "cc.", 3) && strncmp(extra[i], "cc.plugin=", 10)) {
-            if (scenario_load(path, (char *const *)over, nover, sc, e))
-                return -1;
-            cc_on = strcmp(sc->ccp->name, "none") != 0;
-            scenario_free(sc);
-            if (!cc_on)
-                break;
-        }
+    int plugin_keys = 0, cc_on = 0;
+    for (int i = 0; i < nextra; i++)
+        plugin_keys |= plugin_key(extra[i]);
+    if (plugin_keys) {
+        if (scenario_load(path, (char *const *)over, nover, sc, e))
+            return -1;
+        cc_on = strcmp(sc->ccp->name, "none") != 0;
+        scenario_free(sc);
     }
     int n = 0;
     const char **all = xcalloc((size_t)(nover + nextra) + 1, sizeof *all);
     for (int i = 0; i < nover; i++)
         all[n++] = over[i];
     for (int i = 0; i < nextra; i++)
-        if (cc_on || strncmp(extra[i], "cc.", 3) || !strncmp(extra[i], "cc.plugin=", 10))
+        if (cc_on || !plugin_key(extra[i]))
             all[n++] = extra[i];
     int rc = scenario_load(path, (char *const *)all, n, sc, e);
     free(all);
