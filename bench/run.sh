@@ -17,3 +17,4 @@ for s in bench/switch36.cfg bench/fattree648.cfg bench/*-cc.cfg; do
 done
 [ -x "$build"/bench_routing ] && "$build"/bench_routing || true
 [ -x "$build"/bench_cc ] && "$build"/bench_cc || true
+[ -x "$build"/bench_qos ] && "$build"/bench_qos || true

@@ -1,7 +1,8 @@
 /* cmd_qos.c: `ibnetsim qos`: seed 001's arbitration-table management on its own.
  * `qos table` fills one high-priority table from a list of requests with CESY or CENRE and
  * prints the layout (1-based entries, as the paper's figures), the wasted entries and the
- * table as OpenSM's qos_vlarb_high string. */
+ * table as OpenSM's qos_vlarb_high string; `qos admit` (cmd_qos_admit.c) runs connection
+ * admission on a topology without traffic. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,14 @@
 #include "qos/fill.h"
 #include "qos/qport.h"
 
+int cmd_qos_admit(int argc, char **argv);
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ibnetsim qos table [-m cesy|cenre] [--share] [--vls 4|8|16] [--rate GBPS]\n"
             "                          [--cap FRACTION] [--no-repack] REQ...\n"
-            "\n"
+            "       ibnetsim qos admit TOPO [options]   (see ibnetsim qos admit --help)\n\n"
             "table  fills one high-priority VL arbitration table (64 entries) with seed 001's\n"
             "       methods. REQ is D[:MBPS[:VL]]: the maximum distance D (2..64) between\n"
             "       consecutive entries of the request's VL (from its per-hop deadline), its\n"
@@ -261,6 +264,8 @@ int cmd_qos(int argc, char **argv)
     }
     if (!strcmp(argv[1], "table"))
         return cmd_table(argc - 1, argv + 1);
-    fprintf(stderr, "ibnetsim qos: unknown subcommand \"%s\"; expected table\n", argv[1]);
+    if (!strcmp(argv[1], "admit"))
+        return cmd_qos_admit(argc - 1, argv + 1);
+    fprintf(stderr, "ibnetsim qos: unknown subcommand \"%s\"; expected table or admit\n", argv[1]);
     return 2;
 }

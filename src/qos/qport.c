@@ -132,6 +132,7 @@ enum qport_verdict qport_admit(struct qport *p, const struct qport_cfg *c, int v
         return why;
     }
     v->bw += bw;
+    v->conns++;
     p->reserved += bw;
     p->conns++;
     set_weights(p, c, vl);
@@ -145,9 +146,11 @@ void qport_release(struct qport *p, const struct qport_cfg *c, int vl, double bw
     p->reserved -= bw;
     if (p->conns)
         p->conns--;
-    if (p->reserved < 1e-6)
+    if (v->conns)
+        v->conns--;
+    if (!p->conns) /* no rounding residue when the port is empty */
         p->reserved = 0;
-    if (v->bw < 1e-6) {
+    if (!v->conns) {
         v->bw = 0;
         for (int i = p->nseq - 1; i >= 0; i--)
             if (p->seq_vl[i] == vl)

@@ -38,6 +38,7 @@ struct qport_cfg {
 
 struct qport_vl {
     double bw;          /* accumulated bandwidth, bit/s */
+    uint32_t conns;     /* connections holding it (its entries go when this reaches 0) */
     uint8_t dist;       /* distance served (0 = VL idle) */
     uint8_t nseq;
     uint8_t entries;    /* entries held */

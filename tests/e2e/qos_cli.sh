@@ -36,4 +36,23 @@ expect "bad rate" '--rate expects a positive rate' -- qos table --rate -1 4
 check "impossible requests refused with a reason" 'grep -q "request 1 (distance 1): refused, distance not offered" "$tmp/imp" && grep -q "request 2 (distance 4): refused, 3000 Mb/s needs more" "$tmp/imp"'
 "$bin" qos table --share 4:3000 > "$tmp/imp2"
 check "above the link refused (shared)" 'grep -q "refused, above-link" "$tmp/imp2"'
+# qos admit: admission on a topology without traffic
+"$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --stop-fails 300 --dump "$tmp/tables" > "$tmp/adm" 2>"$tmp/err"
+check "admit runs and reports Table 3's reservation rows" 'grep -q "mean reservation: adapter ports" "$tmp/adm" && grep -q "refused by cause:.*bandwidth" "$tmp/adm"'
+check "admit dumps qos_vlarb_high per port" '[ "$(head -1 "$tmp/tables" | cut -d" " -f3)" = qos_vlarb_high ] && [ "$(head -1 "$tmp/tables" | cut -d" " -f4 | tr , "\n" | wc -l)" = 64 ]'
+"$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --stop-fails 300 --scheme sm > "$tmp/sm"
+check "sm reserves as hop does" '[ "$(grep "mean reservation" "$tmp/adm")" = "$(grep "mean reservation" "$tmp/sm")" ]'
+for s in sum probe; do
+  "$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --stop-fails 300 --scheme $s > "$tmp/$s"
+  check "scheme $s runs" 'grep -q "scheme $s" "$tmp/$s"'
+done
+"$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --requests 200 --deadline 100us > "$tmp/dl"
+check "a deadline no hop can promise is refused as such" 'grep -q "refused by cause: deadline 200" "$tmp/dl"'
+"$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --requests 2000 --dynamic 1000 0.05 > "$tmp/dyn"
+check "dynamic requests" 'grep -q "dynamic" "$tmp/dyn"'
+expect "admit: bad scheme" '--scheme expects hop, sm, sum or probe' -- qos admit gen:single_switch --scheme x
+expect "admit: no topology" 'no topology' -- qos admit
+expect "admit: dynamic without requests" '--dynamic needs --requests' -- qos admit gen:single_switch --dynamic 1 1
+expect "admit: bad cap" '--cap expects a fraction' -- qos admit gen:single_switch --cap 1.5
+expect "admit: bad deadline" '--deadline' -- qos admit gen:single_switch --deadline 5
 exit $((fails > 0))

@@ -65,7 +65,8 @@ static void test_more_sequences(void **st)
     struct qport p;
     qport_init(&p);
     /* Distance 64: one entry carries 39.0625 Mb/s. 200 Mb/s needs ceil(1305.6/255) = 6 entries. */
-    assert_int_equal(qport_admit(&p, &cfg, 9, 64, 200e6), QP_OK);
+    assert_int_equal(qport_admit(&p, &cfg, 9, 64, 170e6), QP_OK);
+    assert_int_equal(qport_admit(&p, &cfg, 9, 64, 30e6), QP_OK);
     assert_int_equal(p.vl[9].nseq, 6);
     assert_int_equal(p.vl[9].entries, 6);
     assert_int_equal(p.vl[9].weight, 218); /* ceil(1305.6/6) */
@@ -75,7 +76,7 @@ static void test_more_sequences(void **st)
     assert_int_equal(qport_admit(&q, &cfg, 8, 64, 39.0625e6), QP_OK);
     assert_int_equal(q.vl[8].entries, 1);
     assert_int_equal(q.vl[8].weight, 255);
-    /* Release down to 30 Mb/s: surplus sequences go, one stays. */
+    /* Release the 170 Mb/s connection: surplus sequences go, one stays for 30 Mb/s. */
     qport_release(&p, &cfg, 9, 170e6);
     assert_int_equal(p.vl[9].nseq, 1);
     assert_int_equal(p.vl[9].weight, 196); /* ceil(195.84) */
