@@ -36,6 +36,8 @@ struct topo_desc {
     char *lft_file;           /* or forwarding tables from an OpenSM LFT dump */
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
     char *tie;                /* spf's tie rule */
+    char *roots;              /* updn, updn_tree, pathbits: root switches */
+    long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     int line;                 /* where the section starts */
 };
 
