@@ -321,7 +321,7 @@ struct fabric {
     uint64_t events_by_type[16];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
-    volatile int *interrupt; /* set asynchronously to stop the run */
+    volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;
