@@ -52,17 +52,6 @@ struct opts {
     struct route_opts ro;
 };
 
-static void reassign_lmc(struct topo *t, int lmc)
-{
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->node[i].type == TOPO_CA)
-            for (int p = 1; p <= t->node[i].nports; p++) {
-                t->node[i].port[p].lid = 0;
-                t->node[i].port[p].lmc = 0;
-            }
-    topo_assign_lids(t, lmc);
-}
-
 static int get_tables(struct opts *o, const struct topo *t, struct lfts *l, struct ibn_err *e)
 {
     if (o->lfts)
@@ -325,8 +314,11 @@ int cmd_route(int argc, char **argv)
         return 2;
     }
     topo_arg_warnings(&t);
-    if (o.lmc >= 0)
-        reassign_lmc(&t, o.lmc);
+    if (o.lmc >= 0 && topo_set_lmc(&t, o.lmc, &e)) {
+        fprintf(stderr, "ibnetsim route %s: %s\n", o.sub, e.msg);
+        topo_free(&t);
+        return 2;
+    }
     int rc;
     if (!strcmp(o.sub, "check")) {
         rc = do_check(&o, &t);

@@ -182,6 +182,16 @@ struct flow_stats {
     uint8_t has_deadlines, has_jitter;
 };
 
+/* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
+enum flow_path {
+    PATH_BASE,     /* the base LID */
+    PATH_QP,       /* fixed per queue pair: offset = QP number mod 2^LMC */
+    PATH_MESSAGE,  /* round robin per message: offset = message number mod 2^LMC */
+    PATH_RANDOM,   /* uniform per packet (datagrams) */
+    PATH_SHORTEST, /* the LID whose route has the fewest switch hops, lowest offset on ties */
+};
+extern const char *const flow_path_names[];
+
 struct flow {
     uint32_t index;
     char *name;
@@ -224,6 +234,10 @@ struct flow {
     uint32_t ring_prev, ring_next;
     struct flow_stats st;
     void *cc;                /* congestion-control state of this flow (plug-in owned) */
+    /* Multipath (enum flow_path); with PATH_BASE nothing below is used. */
+    uint8_t path;
+    uint64_t path_rng;       /* PATH_RANDOM: splitmix64 state, seeded per flow */
+    uint64_t *path_pkts;     /* packets sent per LID offset [0, 1 << fabric.max_lmc) */
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
@@ -309,6 +323,9 @@ struct fabric {
     struct host *hosts;      /* adapter ports that are cabled, in topology order */
     int *host_of_lid;        /* LID -> host index, -1 */
     int max_lid;
+    int max_lmc;             /* largest LMC of an adapter port */
+    uint8_t *short_off;      /* [src host][dst host] LID offset of the shortest route, built when
+                              * a flow uses PATH_SHORTEST (else NULL) */
     uint32_t nflows;
     struct flow *flows;
     int npatterns;

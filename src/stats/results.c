@@ -420,6 +420,14 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
         if (fl->st.has_jitter)
             json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
+        if (fl->path != PATH_BASE) {
+            /* Multipath: the policy and the packets sent on each LID offset (path). */
+            json_t *pp = json_array();
+            for (int k = 0; k < 1 << f->max_lmc; k++)
+                json_array_append_new(pp, json_integer((json_int_t)fl->path_pkts[k]));
+            json_object_set_new(o, "path", json_string(flow_path_names[fl->path]));
+            json_object_set_new(o, "packets_per_path", pp);
+        }
         json_array_append_new(flows, o);
         gbps[i] = g;
         deadline_merge(&cls_dl[fl->sl], &fl->st.deadlines);
