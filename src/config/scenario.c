@@ -44,6 +44,13 @@ const struct param topo_params[] = {
     { "routing", P_STRING, TOFF(routing), "minhop", "routing engine (see `ibnetsim route --help`)", NULL, 0, 0 },
     { "lft_file", P_STRING, TOFF(lft_file), "",
       "forwarding tables from an OpenSM opensm-lfts.dump instead of a routing engine", NULL, 0, 0 },
+    { "lmc", P_INT, TOFF(lmc), "0",
+      "LMC multipath: every adapter port gets 2^lmc LIDs (assigned again) and the engine routes "
+      "each; a flow's `path` picks one (refused when the LIDs exceed the 49,151 unicast LIDs)",
+      NULL, 0, 7 },
+    { "tie", P_STRING, TOFF(tie), "",
+      "routing = spf: among equal shortest paths the lowest (default), highest or balance port",
+      NULL, 0, 0 },
     PARAM_END,
 };
 #undef TOFF
@@ -77,6 +84,11 @@ const struct param flow_params[] = {
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
       "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`", NULL, 0, 1e6 },
+    { "path", P_ENUM, FOFF(path), "base",
+      "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
+      "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
+      "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
+      "fewest hops, lowest offset on ties: a connection's probe)", flow_path_names, 0, 0 },
     PARAM_END,
 };
 #undef FOFF
@@ -767,9 +779,11 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
         return -1;
     if (*d->file && topo_check(t, e))
         return ibn_err_prefix(e, "%s: ", d->file);
+    if (d->lmc > 0 && topo_set_lmc(t, (int)d->lmc, e))
+        return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
-    struct route_opts o = { .seed = (uint64_t)sc->sim.seed };
+    struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL };
     if (route_compute(t, d->routing, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

@@ -34,6 +34,8 @@ struct topo_desc {
     simtime_t delay;          /* default propagation delay of listed links */
     char *routing;            /* routing engine */
     char *lft_file;           /* or forwarding tables from an OpenSM LFT dump */
+    long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
+    char *tie;                /* spf's tie rule */
     int line;                 /* where the section starts */
 };
 

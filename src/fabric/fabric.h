@@ -196,6 +196,16 @@ struct rc_qp {
     uint64_t acks;           /* ACKs received (measured or not) */
 };
 
+/* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
+enum flow_path {
+    PATH_BASE,     /* the base LID */
+    PATH_QP,       /* fixed per queue pair: offset = QP number mod 2^LMC */
+    PATH_MESSAGE,  /* round robin per message: offset = message number mod 2^LMC */
+    PATH_RANDOM,   /* uniform per packet (datagrams) */
+    PATH_SHORTEST, /* the LID whose route has the fewest switch hops, lowest offset on ties */
+};
+extern const char *const flow_path_names[];
+
 struct flow {
     uint32_t index;
     char *name;
@@ -239,6 +249,10 @@ struct flow {
     struct flow_stats st;
     struct rc_qp rc;
     void *cc;                /* congestion-control state of this flow (plug-in owned) */
+    /* Multipath (enum flow_path); with PATH_BASE nothing below is used. */
+    uint8_t path;
+    uint64_t path_rng;       /* PATH_RANDOM: splitmix64 state, seeded per flow */
+    uint64_t *path_pkts;     /* packets sent per LID offset [0, 1 << fabric.max_lmc) */
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
@@ -332,6 +346,9 @@ struct fabric {
     struct host *hosts;      /* adapter ports that are cabled, in topology order */
     int *host_of_lid;        /* LID -> host index, -1 */
     int max_lid;
+    int max_lmc;             /* largest LMC of an adapter port */
+    uint8_t *short_off;      /* [src host][dst host] LID offset of the shortest route, built when
+                              * a flow uses PATH_SHORTEST (else NULL) */
     uint32_t nflows;
     struct flow *flows;
     int npatterns;
@@ -344,7 +361,7 @@ struct fabric {
     uint64_t events_by_type[16];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
-    volatile int *interrupt; /* set asynchronously to stop the run */
+    volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;

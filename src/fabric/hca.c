@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "fabric/fabric.h"
 #include "fabric/transport.h"
 
@@ -395,6 +396,31 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
     return 1;
 }
 
+/* Multipath: which of the 2^LMC LIDs of the destination with base LID `base` this packet
+ * uses (enum flow_path), counted per offset. */
+static int path_offset(struct fabric *f, struct flow *fl, int base)
+{
+    int dst = f->host_of_lid[base];
+    unsigned n = 1u << f->hosts[dst].port->lmc, off = 0;
+    switch (fl->path) {
+    case PATH_QP:
+        off = fl->index & (n - 1);
+        break;
+    case PATH_MESSAGE:
+        off = fl->msg_seq & (n - 1);
+        break;
+    case PATH_RANDOM:
+        fl->path_rng += 0x9e3779b97f4a7c15ULL;
+        off = (unsigned)(rng_mix64(fl->path_rng) >> 32) & (n - 1);
+        break;
+    case PATH_SHORTEST:
+        off = f->short_off[(size_t)fl->src_host * (size_t)f->nhosts + (size_t)dst];
+        break;
+    }
+    fl->path_pkts[off]++;
+    return (int)off;
+}
+
 /* Next packet of the flow: starts its next message if the current one is done. */
 static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 {
@@ -414,6 +440,8 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->psn = fl->rc.psn_next++;
     p->src_lid = fl->src->lid;
     p->dst_lid = fl->cur.dst_lid;
+    if (fl->path != PATH_BASE)
+        p->dst_lid = (uint16_t)(p->dst_lid + path_offset(f, fl, p->dst_lid));
     p->payload = (uint16_t)payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
