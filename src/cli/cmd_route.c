@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "routing/lft_build.h"
 #include "routing/lft_dump.h"
 #include "routing/pathbits.h"
@@ -178,11 +179,12 @@ static int do_check(struct opts *o, const struct topo *t)
                 printf(" %d:%ld", k, s.hop_hist[k]);
         printf("\n");
         if (o->ports) {
-            FILE *f = fopen(o->ports, "w");
-            if (!f) {
-                fprintf(stderr, "ibnetsim route check: cannot create %s\n", o->ports);
-                rc = 2;
+            struct outfile *of = out_open(o->ports, &e);
+            if (!of) {
+                fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+                rc = IBN_EXIT_OUTPUT;
             } else {
+                FILE *f = of->fp;
                 fprintf(f, "switch,port,peer,peer_port,routes\n");
                 for (int i = 0; i < t->nnodes; i++) {
                     if (t->node[i].type != TOPO_SWITCH)
@@ -191,13 +193,18 @@ static int do_check(struct opts *o, const struct topo *t)
                         const struct topo_port *x = &t->node[i].port[p];
                         if (x->peer_node < 0)
                             continue;
-                        fprintf(f, "\"%s\",%d,\"%s\",%d,%ld\n", t->node[i].name, p,
-                                t->node[x->peer_node].name, x->peer_port,
-                                s.port_routes[s.port_off[i] + p]);
+                        csv_quote(f, t->node[i].name);
+                        fprintf(f, ",%d,", p);
+                        csv_quote(f, t->node[x->peer_node].name);
+                        fprintf(f, ",%d,%ld\n", x->peer_port, s.port_routes[s.port_off[i] + p]);
                     }
                 }
-                fclose(f);
-                printf("routes per port: written to %s\n", o->ports);
+                if (out_close(of, &e)) {
+                    fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+                    rc = IBN_EXIT_OUTPUT;
+                } else {
+                    printf("routes per port: written to %s\n", o->ports);
+                }
             }
         }
     }
@@ -418,9 +425,11 @@ int cmd_route(int argc, char **argv)
         }
         if (l.note[0])
             fprintf(stderr, "note: %s\n", l.note);
-        rc = lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e);
-        if (rc)
+        rc = 0;
+        if (lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            rc = e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_BROKEN;
+        }
         lfts_free(&l);
     }
     topo_free(&t);

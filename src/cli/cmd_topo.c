@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "routing/hoptab.h"
 #include "topology/generate.h"
 #include "topology/topo_metrics.h"
@@ -44,26 +45,25 @@ static int set_lmc(struct topo *t, int lmc)
 
 static int write_out(const struct topo *t, const char *out, const char *g2l)
 {
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "ibnetsim topo: cannot create %s\n", out);
-        return 1;
+    struct ibn_err e;
+    struct outfile *o = NULL;
+    if (out && !(o = out_open(out, &e))) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
     }
-    int rc = topo_write_ibnetdiscover(f, t);
-    if (out)
-        rc |= fclose(f);
+    topo_write_ibnetdiscover(o ? o->fp : stdout, t);
+    if (out_close(o, &e)) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
+    }
     if (g2l) {
-        FILE *g = fopen(g2l, "w");
-        if (!g) {
-            fprintf(stderr, "ibnetsim topo: cannot create %s\n", g2l);
-            return 1;
+        struct outfile *g = out_open(g2l, &e);
+        if (g)
+            topo_write_guid2lid(g->fp, t);
+        if (!g || out_close(g, &e)) {
+            fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+            return IBN_EXIT_OUTPUT;
         }
-        rc |= topo_write_guid2lid(g, t);
-        rc |= fclose(g);
-    }
-    if (rc) {
-        fprintf(stderr, "ibnetsim topo: writing failed\n");
-        return 1;
     }
     return 0;
 }

@@ -295,6 +295,7 @@ static const struct section {
     { "fabric", fabric_params, offsetof(struct scenario, set) },
     { "switch", switch_params, offsetof(struct scenario, set) },
     { "hca", hca_params, offsetof(struct scenario, set) },
+    { "transport", transport_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
 };
@@ -515,7 +516,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return 0;
         }
     return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
-                       "switch, hca, qos, cc, flows, output)", text, section);
+                       "switch, hca, transport, qos, cc, flows, output)", text, section);
 }
 
 static int check(struct scenario *sc, struct ibn_err *e)
@@ -596,7 +597,7 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             rc = read_cc(&L, s, sc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, qos, cc, flows, output)", name);
+                        "fabric, switch, hca, transport, qos, cc, flows, output)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
