@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/transport.h"
+
 #define OFF(field) offsetof(struct fabric_settings, field)
 
 static int check_mtu(const void *field, char *why, size_t whylen)
@@ -107,6 +109,7 @@ void fabric_settings_defaults(struct fabric_settings *s)
     defaults(fabric_params, s);
     defaults(switch_params, s);
     defaults(hca_params, s);
+    defaults(transport_params, s);
     struct qos_desc q;
     qos_desc_defaults(&q);
     struct ibn_err e;

@@ -9,6 +9,7 @@
 
 #include "cc/cc.h"
 #include "config/scenario.h"
+#include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
 #include "traffic/pattern.h"
@@ -57,29 +58,19 @@ void repro_print(FILE *out, const struct repro_table *t)
     }
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int repro_write_csv(const struct repro_table *t, const char *path, struct ibn_err *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ibn_err_set(e, "%s: cannot write", path);
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    FILE *f = o->fp;
     fprintf(f, "id,claim,paper,ibnetsim,unit,tolerance,within\n");
     for (int i = 0; i < t->n; i++) {
         const struct repro_row *r = &t->rows[i];
         fprintf(f, "%s,", r->id);
-        csv_field(f, r->claim);
+        csv_quote(f, r->claim);
         fprintf(f, ",");
-        csv_field(f, r->paper);
+        csv_quote(f, r->paper);
         fprintf(f, ",%.6g,%s,", r->ours, r->unit);
         if (r->tol >= 0)
             fprintf(f, "%.6g", r->tol);
@@ -87,8 +78,7 @@ int repro_write_csv(const struct repro_table *t, const char *path, struct ibn_er
             fprintf(f, "trend");
         fprintf(f, ",%s\n", r->ok ? "yes" : "no");
     }
-    fclose(f);
-    return 0;
+    return out_close(o, e);
 }
 
 const struct repro *repro_find(const char *name)

@@ -254,6 +254,7 @@ static int run_timer(struct repro_table *t, struct ibn_err *e)
 }
 
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
+int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 
@@ -268,5 +269,7 @@ const struct repro repro_list[] = {
       "traffic (CC off vs on)", repro_seed002_windy },
     { "moving", "seed 002 Paper IV moving trees, lifetimes 10, 2, 1 ms (CC off vs on)",
       repro_seed002_moving },
+    { "tables", "seed 001 Table 1, the Fig. 6c worked example, CESY/CENRE wasted entries (3.9)",
+      repro_seed001_tables },
     { NULL, NULL, NULL },
 };

@@ -60,6 +60,11 @@ int topo_find(const struct topo *t, const char *name);
 /* Assign LIDs where none were given: switches first, then CA ports, each CA port getting
  * 2^lmc consecutive LIDs aligned to 2^lmc. Returns the largest LID used. */
 int topo_assign_lids(struct topo *t, int lmc);
+/* The unicast LID space: 0x0001-0xBFFF. */
+#define TOPO_MAX_UCAST_LID 49151
+/* Give every CA port 2^lmc LIDs (0-7; every CA LID is assigned again, switch LIDs kept).
+ * Refused, with the numbers, when the LIDs would not fit in the 49,151 unicast LIDs. */
+int topo_set_lmc(struct topo *t, int lmc, struct ibn_err *e);
 /* Largest LID in use (counting LMC ranges). */
 int topo_max_lid(const struct topo *t);
 
