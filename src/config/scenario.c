@@ -13,6 +13,7 @@
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "topology/generate.h"
+#include "topology/topo_addr.h"
 #include "topology/topo_read.h"
 
 #define SOFF(f) offsetof(struct sim_desc, f)
@@ -768,6 +769,7 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
     }
     t->source = xstrdup("links");
     topo_assign_lids(t, 0);
+    topo_assign_aliases(t);
     if (topo_check(t, e))
         return ibn_err_prefix(e, "%s:%d: topology.links: ", sc->path, d->line);
     return 0;

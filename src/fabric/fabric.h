@@ -123,8 +123,11 @@ struct node {
     int index;               /* in the topology */
     int is_switch;
     const char *name;
+    const char *alias;       /* short alias (topo_addr.h): terminal tables, group flow names */
     int nports;
     struct port *port;       /* port[0..nports]; port[0] unused in the data path */
+    uint64_t guid;           /* node GUID (results name nodes by it beside the name) */
+    uint16_t lid;            /* switches: the switch LID (port 0) */
 };
 
 struct sw {
@@ -212,7 +215,10 @@ struct flow {
     struct port *src;        /* source adapter port */
     int src_host;            /* index into fabric.hosts */
     int dst_host;            /* fixed destination host, or -1 for a pattern */
-    int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat` */
+    int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat`,
+                              * 3 uniform over the group dset (less the source) */
+    int ndset, dset_self;    /* pattern 3: hosts in dset; the source's position there or -1 */
+    const int *dset;         /* pattern 3: host indices, owned by fabric.dsets */
     struct pattern *pat;     /* shared by the flows of one scenario entry */
     int8_t pat_class;        /* a split pattern flow's class (1 hot spot, 0 uniform): it sends
                                 only that class, each message when the class budget admits it
@@ -333,6 +339,8 @@ struct host {
 };
 
 struct fabric {
+    int **dsets;             /* destination groups of flows (pattern 3), freed with the fabric */
+    int ndsets;
     simtime_t now;
     uint64_t now_seq;        /* scheduling number of the event being handled */
     struct eventq q;

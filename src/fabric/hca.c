@@ -255,6 +255,10 @@ static int pick_dest(struct fabric *f, struct flow *fl)
         return fl->dst_host;
     if (fl->pattern == 2)
         return pattern_dest(fl->pat, fl->src_host, f->now, fl->rng);
+    if (fl->pattern == 3) {
+        int k = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(fl->ndset - (fl->dset_self >= 0)));
+        return fl->dset[fl->dset_self >= 0 && k >= fl->dset_self ? k + 1 : k];
+    }
     int d = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(f->nhosts - 1));
     return d >= fl->src_host ? d + 1 : d;
 }
