@@ -116,8 +116,8 @@ struct port {
     struct port_vl vl[VL_SLOTS];
 };
 
-/* Switch architectures: how input buffers are organised. */
-enum switch_arch { SWITCH_VOQ, SWITCH_FIFO };
+struct sw_arch;
+struct sw_msg;
 
 struct node {
     int index;               /* in the topology */
@@ -129,7 +129,7 @@ struct node {
 
 struct sw {
     struct node n;
-    enum switch_arch arch;
+    const struct sw_arch *arch; /* the input-memory organisation (fabric/swarch.h) */
     simtime_t latency;       /* head arrival to earliest forwarding */
     int read_ports;          /* crossbar read ports per input */
     double speedup;          /* crossbar speed / output link speed */
@@ -139,7 +139,11 @@ struct sw {
     const uint8_t *lft;      /* output port per LID */
     int max_lid;
     uint8_t *sl2vl;          /* [in][out][16] or NULL: VL = SL mod nvls */
-    struct pktq *q;          /* VOQ: [in][out][slot]; FIFO: [in][slot] */
+    struct pktq *q;          /* the architecture's queues, in its own layout */
+    size_t nq;
+    void *arch_state;        /* anything else the architecture keeps */
+    uint8_t retry;           /* the architecture asked to retry stalled outputs after the
+                              * current arbitration */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
@@ -242,7 +246,7 @@ struct fabric_settings {
     long long mtu;
     long long nvls;          /* data VLs in use, 1..15 */
     int grh;
-    int arch;                /* enum switch_arch */
+    int arch;                /* index into sw_archs[] (fabric/swarch.h) */
     simtime_t switch_latency;
     long long read_ports;
     double speedup;
@@ -280,6 +284,7 @@ enum fabric_event {
     EV_SAMPLE,       /* time-series sample */
     EV_END,          /* end of the measured run: sources stop */
     EV_CALL,         /* obj: struct fabric_call */
+    EV_SW_MSG,       /* obj: port (the output port it reached); a: message in f->msgs */
 };
 
 /* A plug-in timer. */
@@ -314,6 +319,11 @@ struct fabric {
     int npatterns;
     struct pattern **patterns;
     struct fabric_hooks hooks;
+    /* Congestion-management messages of the switch architectures in flight (swarch.h): a pool
+     * with a free list; an adapter receives them through hca_on_msg if set. */
+    struct sw_msg *msgs;
+    uint32_t msgs_cap, msgs_free;
+    void (*hca_on_msg)(struct fabric *f, struct port *at, const struct sw_msg *m);
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
