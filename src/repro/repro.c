@@ -218,6 +218,24 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
         for (int h = 0; h < f.nhosts; h++)
             s->host_rx[h] = secs > 0 ? (double)f.hosts[h].rx_bytes * 8.0 / secs / 1e9 : 0;
         results_receive_classes(&f, &s->rc);
+        for (int i = 0; i < f.nnodes; i++)
+            if (f.nodes[i]->is_switch)
+                s->nports += f.nodes[i]->nports;
+        s->port_names = xcalloc((size_t)s->nports + 1, sizeof *s->port_names);
+        s->port_wait = xcalloc((size_t)s->nports + 1, sizeof *s->port_wait);
+        int k = 0;
+        for (int i = 0; i < f.nnodes; i++) {
+            struct node *n = f.nodes[i];
+            for (int p = 1; n->is_switch && p <= n->nports; p++, k++) {
+                char name[300];
+                snprintf(name, sizeof name, "%s:%d", n->name, p);
+                s->port_names[k] = xstrdup(name);
+                simtime_t w = 0;
+                for (int v = 0; v < f.nvs; v++)
+                    w += n->port[p].vl[v].ctr.xmit_wait;
+                s->port_wait[k] = f.end > 0 ? (double)w / (double)f.end : 0;
+            }
+        }
         if (!rc && rep.outcome != RUN_DRAINED)
             rc = ibn_err_set(e, "%s: the fabric did not drain (%llu packets left)", file,
                              (unsigned long long)rep.in_flight);
@@ -229,8 +247,20 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
     return rc;
 }
 
+int repro_port(const struct repro_series *s, const char *name)
+{
+    for (int i = 0; i < s->nports; i++)
+        if (!strcmp(s->port_names[i], name))
+            return i;
+    return -1;
+}
+
 void repro_series_free(struct repro_series *s)
 {
+    for (int i = 0; i < s->nports; i++)
+        free(s->port_names[i]);
+    free(s->port_names);
+    free(s->port_wait);
     for (int i = 0; i < s->nflows; i++)
         free(s->names[i]);
     free(s->names);
