@@ -24,6 +24,8 @@ static const struct section_ref refs[] = {
     { "fabric", "packets and flow control", fabric_params },
     { "switch", "switch architecture and timing", switch_params },
     { "hca", "host channel adapters", hca_params },
+    { "transport", "the queue pairs' transport: unreliable datagram, or reliable connection with "
+                   "ACKs through the fabric and a window (docs/transport.md)", transport_params },
     { "qos", "service levels, VL arbitration (OpenSM's forms); besides these keys, "
              "`sl2vl_pairs = (\"SWITCH IN OUT MAP\", ...)` sets a switch's SL-to-VL map for a port "
              "pair (IN or OUT 0: every port; MAP: 16 comma-separated VLs)", qos_params },

@@ -130,6 +130,7 @@ static json_t *settings_json(const struct scenario *sc)
         { "fabric", fabric_params, offsetof(struct scenario, set) },
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
+        { "transport", transport_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
     };
     json_t *o = json_object();

@@ -13,6 +13,7 @@
 #include "config/opensm_conf.h"
 #include "core/units.h"
 #include "routing/lft_dump.h"
+#include "routing/pathbits.h"
 #include "routing/route.h"
 #include "topology/generate.h"
 #include "topology/topo_read.h"
@@ -54,6 +55,13 @@ const struct param topo_params[] = {
     { "tie", P_STRING, TOFF(tie), "",
       "routing = spf: among equal shortest paths the lowest (default), highest or balance port",
       NULL, 0, 0 },
+    { "roots", P_STRING, TOFF(roots), "",
+      "routing = updn, updn_tree: root switches (names or GUIDs, \"best3\"); pathbits: the root "
+      "of the BFS tree (default the switch of highest degree)", NULL, 0, 0 },
+    { "path_bits", P_INT, TOFF(path_bits), "0",
+      "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
+      "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
+      "form). With lmc = 0 the LMC is set to the number of path bits", NULL, 0, 7 },
     PARAM_END,
 };
 #undef TOFF
@@ -290,6 +298,7 @@ static const struct section {
     { "fabric", fabric_params, offsetof(struct scenario, set) },
     { "switch", switch_params, offsetof(struct scenario, set) },
     { "hca", hca_params, offsetof(struct scenario, set) },
+    { "transport", transport_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
 };
@@ -510,7 +519,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return 0;
         }
     return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
-                       "switch, hca, qos, cc, flows, output)", text, section);
+                       "switch, hca, transport, qos, cc, flows, output)", text, section);
 }
 
 static int check(struct scenario *sc, struct ibn_err *e)
@@ -668,7 +677,7 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             rc = read_cc(&L, s, sc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, qos, cc, flows, output)", name);
+                        "fabric, switch, hca, transport, qos, cc, flows, output)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
@@ -858,11 +867,26 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
         return -1;
     if (*d->file && topo_check(t, e))
         return ibn_err_prefix(e, "%s: ", d->file);
-    if (d->lmc > 0 && topo_set_lmc(t, (int)d->lmc, e))
+    long long lmc = d->lmc;
+    if (!lmc && !*d->lft_file && !strcmp(d->routing, "pathbits")) {
+        /* The path bits are the LMC bits: as many LIDs as patterns. */
+        struct pathbits pb;
+        if (pathbits_build(t, d->roots, (int)d->path_bits, 0, &pb, e))
+            return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
+        lmc = pb.ncycles;
+        pathbits_free(&pb);
+        if (lmc > PB_LMC_MAX)
+            return ibn_err_at(e, sc->path, d->line, "topology: routing = pathbits: %lld path bits "
+                              "(independent cycles) do not fit IBA's LMC (at most %d): set "
+                              "path_bits = %d or fewer (the LMC-limited form)", lmc, PB_LMC_MAX,
+                              PB_LMC_MAX);
+    }
+    if (lmc > 0 && topo_set_lmc(t, (int)lmc, e))
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
-    struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL };
+    struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
+                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
     if (route_compute(t, d->routing, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "fabric/transport.h"
 
 static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
 {
@@ -365,6 +366,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         if (split ? add_split(f, fd, fd->name, src, e) : add_flow(f, fd, fd->name, src, -1, e))
             return -1;
     }
+    transport_init(f);
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -405,6 +407,7 @@ void fabric_free(struct fabric *f)
         free(fl->mq);
         free(fl->path_pkts);
         free(fl->held);
+        free(fl->rc.becn_dest);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/transport.h"
+
 #define OFF(field) offsetof(struct fabric_settings, field)
 /* A receive buffer is held as an int32_t count of 64-byte credits (struct port_vl). */
 #define BUFFER_MAX ((double)INT32_MAX * CREDIT_BYTES)
@@ -110,6 +112,7 @@ void fabric_settings_defaults(struct fabric_settings *s)
     defaults(fabric_params, s);
     defaults(switch_params, s);
     defaults(hca_params, s);
+    defaults(transport_params, s);
     struct qos_desc q;
     qos_desc_defaults(&q);
     struct ibn_err e;

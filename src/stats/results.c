@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "fabric/transport.h"
+
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
 {
     double secs = (double)(f->end - f->warmup) / 1e12;
@@ -383,6 +385,13 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
     json_object_set_new(inv, "violations", json_string(r->violations));
     json_object_set_new(root, "invariants", inv);
+    if (f->set.transport == TRANSPORT_RC) {
+        json_t *tr = json_object();
+        json_object_set_new(tr, "mode", json_string("rc"));
+        json_object_set_new(tr, "acks_sent", json_integer((json_int_t)f->cnt.acks_created));
+        json_object_set_new(tr, "ack_wire_bytes", json_integer((json_int_t)transport_ack_wire(&f->set)));
+        json_object_set_new(root, "transport", tr);
+    }
 
     json_t *flows = json_array();
     struct histogram cls_net[16], cls_e2e[16];
@@ -442,6 +451,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
         if (fl->st.has_jitter)
             json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
+        if (f->set.transport == TRANSPORT_RC) {
+            json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.acks));
+            json_object_set_new(o, "packets_acked", json_integer((json_int_t)fl->rc.psn_acked));
+        }
         if (fl->path != PATH_BASE) {
             /* Multipath: the policy and the packets sent on each LID offset (path). */
             json_t *pp = json_array();
