@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/output.h"
 #include "repro/repro.h"
 
 static void usage(FILE *f)
@@ -18,7 +19,8 @@ static void usage(FILE *f)
                "Reproductions:\n");
     for (int i = 0; repro_list[i].name; i++)
         fprintf(f, "  %-8s %s\n", repro_list[i].name, repro_list[i].summary);
-    fprintf(f, "\nExit status: 0 all rows within tolerance, 1 some are not, 2 bad input or a failed run.\n");
+    fprintf(f, "\nExit status: 0 all rows within tolerance, 1 some are not, 2 bad input or a failed run,\n"
+               "3 the table could not be written.\n");
 }
 
 int cmd_repro(int argc, char **argv)
@@ -80,7 +82,7 @@ int cmd_repro(int argc, char **argv)
     if (repro_write_csv(&t, out, &e)) {
         fprintf(stderr, "ibnetsim repro: %s\n", e.msg);
         repro_table_free(&t);
-        return 2;
+        return IBN_EXIT_OUTPUT;
     }
     printf("table written to %s\n", out);
     repro_table_free(&t);

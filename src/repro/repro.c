@@ -9,6 +9,7 @@
 
 #include "cc/cc.h"
 #include "config/scenario.h"
+#include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
 #include "traffic/pattern.h"
@@ -57,29 +58,19 @@ void repro_print(FILE *out, const struct repro_table *t)
     }
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int repro_write_csv(const struct repro_table *t, const char *path, struct ibn_err *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ibn_err_set(e, "%s: cannot write", path);
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    FILE *f = o->fp;
     fprintf(f, "id,claim,paper,ibnetsim,unit,tolerance,within\n");
     for (int i = 0; i < t->n; i++) {
         const struct repro_row *r = &t->rows[i];
         fprintf(f, "%s,", r->id);
-        csv_field(f, r->claim);
+        csv_quote(f, r->claim);
         fprintf(f, ",");
-        csv_field(f, r->paper);
+        csv_quote(f, r->paper);
         fprintf(f, ",%.6g,%s,", r->ours, r->unit);
         if (r->tol >= 0)
             fprintf(f, "%.6g", r->tol);
@@ -87,8 +78,7 @@ int repro_write_csv(const struct repro_table *t, const char *path, struct ibn_er
             fprintf(f, "trend");
         fprintf(f, ",%s\n", r->ok ? "yes" : "no");
     }
-    fclose(f);
-    return 0;
+    return out_close(o, e);
 }
 
 const struct repro *repro_find(const char *name)
@@ -228,6 +218,24 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
         for (int h = 0; h < f.nhosts; h++)
             s->host_rx[h] = secs > 0 ? (double)f.hosts[h].rx_bytes * 8.0 / secs / 1e9 : 0;
         results_receive_classes(&f, &s->rc);
+        for (int i = 0; i < f.nnodes; i++)
+            if (f.nodes[i]->is_switch)
+                s->nports += f.nodes[i]->nports;
+        s->port_names = xcalloc((size_t)s->nports + 1, sizeof *s->port_names);
+        s->port_wait = xcalloc((size_t)s->nports + 1, sizeof *s->port_wait);
+        int k = 0;
+        for (int i = 0; i < f.nnodes; i++) {
+            struct node *n = f.nodes[i];
+            for (int p = 1; n->is_switch && p <= n->nports; p++, k++) {
+                char name[300];
+                snprintf(name, sizeof name, "%s:%d", n->name, p);
+                s->port_names[k] = xstrdup(name);
+                simtime_t w = 0;
+                for (int v = 0; v < f.nvs; v++)
+                    w += n->port[p].vl[v].ctr.xmit_wait;
+                s->port_wait[k] = f.end > 0 ? (double)w / (double)f.end : 0;
+            }
+        }
         if (!rc && rep.outcome != RUN_DRAINED)
             rc = ibn_err_set(e, "%s: the fabric did not drain (%llu packets left)", file,
                              (unsigned long long)rep.in_flight);
@@ -239,8 +247,20 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
     return rc;
 }
 
+int repro_port(const struct repro_series *s, const char *name)
+{
+    for (int i = 0; i < s->nports; i++)
+        if (!strcmp(s->port_names[i], name))
+            return i;
+    return -1;
+}
+
 void repro_series_free(struct repro_series *s)
 {
+    for (int i = 0; i < s->nports; i++)
+        free(s->port_names[i]);
+    free(s->port_names);
+    free(s->port_wait);
     for (int i = 0; i < s->nflows; i++)
         free(s->names[i]);
     free(s->names);

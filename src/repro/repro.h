@@ -56,7 +56,12 @@ struct repro_series {
     struct receive_classes rc; /* hot spots / other hosts, when the first pattern has hot spots */
     double wall_s;
     unsigned long long events, hops;
+    int nports;            /* switch ports */
+    char **port_names;     /* "SWITCH:PORT" */
+    double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
 };
+/* Column of switch port "SWITCH:PORT" in port_wait, or -1. */
+int repro_port(const struct repro_series *s, const char *name);
 
 /* Overrides added to every later repro_run (`ibnetsim repro -s`); keys under `cc.` (except
  * cc.plugin) reach only the runs with congestion control. The strings must outlive the runs. */

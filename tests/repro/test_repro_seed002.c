@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "repro/repro.h"
+#include "../support/repro_check.h"
 
 /* Rows that do not reproduce, with the range docs/cc.md reports for them. */
-static const struct { const char *id; double lo, hi; } known[] = {
+static const struct repro_known known[] = {
     { "s2.ccoff.sd", 0.0, 0.01 },          /* a deterministic model has no measurement noise */
     { "s2.ccon.mean", 7.5, 9.2 },          /* -20 % instead of -3.5 % */
     { "s2.ccon.drop", 12.0, 28.0 },
@@ -37,35 +37,7 @@ static const struct { const char *id; double lo, hi; } known[] = {
 
 static void check(const char *name)
 {
-    const struct repro *r = repro_find(name);
-    assert_non_null(r);
-    struct repro_table t = { 0 };
-    struct ibn_err e;
-    if (r->run(&t, &e)) {
-        fprintf(stderr, "%s: %s\n", name, e.msg);
-        fail();
-    }
-    repro_print(stdout, &t);
-    int bad = 0;
-    for (int i = 0; i < t.n; i++) {
-        const struct repro_row *row = &t.rows[i];
-        int k = -1;
-        for (size_t j = 0; j < sizeof known / sizeof known[0]; j++)
-            if (!strcmp(known[j].id, row->id))
-                k = (int)j;
-        if (k >= 0) {
-            if (row->ours < known[k].lo || row->ours > known[k].hi) {
-                printf("  %s = %g left the documented range [%g, %g]%s\n", row->id, row->ours,
-                       known[k].lo, known[k].hi, row->ok ? " (it now reproduces: update docs/cc.md)" : "");
-                bad = 1;
-            }
-        } else if (!row->ok) {
-            printf("  %s = %g is outside its tolerance (paper %s)\n", row->id, row->ours, row->paper);
-            bad = 1;
-        }
-    }
-    repro_table_free(&t);
-    assert_false(bad);
+    repro_check(name, known, sizeof known / sizeof known[0], "docs/cc.md)");
 }
 
 static void test_s1(void **st) { (void)st; check("s1"); }
