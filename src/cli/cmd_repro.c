@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/output.h"
 #include "repro/repro.h"
 
 static void usage(FILE *f)
@@ -27,7 +28,7 @@ static void usage(FILE *f)
     for (int i = 0; repro_list[i].name; i++)
         fprintf(f, "  %-8s %s\n", repro_list[i].name, repro_list[i].summary);
     fprintf(f, "\nExit status: 0 every evidence row within tolerance and every trend row holds, 1 some\n"
-               "do not, 2 bad input or a failed run.\n");
+               "do not, 2 bad input or a failed run, 3 the table could not be written.\n");
 }
 
 int cmd_repro(int argc, char **argv)
@@ -102,7 +103,7 @@ int cmd_repro(int argc, char **argv)
     if (repro_write_csv(&t, out, &e)) {
         fprintf(stderr, "ibnetsim repro: %s\n", e.msg);
         repro_table_free(&t);
-        return 2;
+        return IBN_EXIT_OUTPUT;
     }
     printf("table written to %s\n", out);
     repro_table_free(&t);

@@ -7,8 +7,10 @@
 #include <time.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "routing/lft_build.h"
 #include "routing/lft_dump.h"
+#include "routing/pathbits.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
 
@@ -20,6 +22,8 @@ static void usage(FILE *f)
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
             "                            [--deadlock-free] [--ports CSV]\n"
             "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
+            "       ibnetsim route pathbits TOPO [--roots SWITCH] [--path-bits K] [--slack N]\n"
+            "                            [--table SWITCH]\n"
             "       ibnetsim route list\n\n"
             "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
             "compute  routes with ENGINE (default minhop) and writes the forwarding tables as\n"
@@ -37,6 +41,12 @@ static void usage(FILE *f)
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
             "         --ports CSV writes the routes leaving every cabled switch port.\n"
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
+            "pathbits seed 004's path bits: the cycles (one per non-tree edge of a BFS tree from\n"
+            "         --roots, default the switch of highest degree), the cycles through each\n"
+            "         switch and its multipath table size (2^k x destinations), the paths,\n"
+            "         fallbacks and conflicts; --table prints one switch's table with X bits.\n"
+            "         --path-bits K keeps the first K cycles (the engine's LMC-limited form);\n"
+            "         --slack N enumerates paths up to shortest + N hops (default 4, -1 all).\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
             "         'best3'), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
@@ -46,20 +56,83 @@ static void usage(FILE *f)
 
 struct opts {
     const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
+    const char *table;
     int lmc, deadlock_free;
     uint64_t seed;
     struct route_opts ro;
 };
 
-static void reassign_lmc(struct topo *t, int lmc)
+/* `route pathbits`: the analysis of seed 004's path bits. */
+static int do_pathbits(const struct opts *o, const struct topo *t)
 {
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->node[i].type == TOPO_CA)
-            for (int p = 1; p <= t->node[i].nports; p++) {
-                t->node[i].port[p].lid = 0;
-                t->node[i].port[p].lmc = 0;
+    struct pathbits pb;
+    struct ibn_err e = { { 0 } };
+    if (pathbits_build(t, o->ro.roots, o->ro.path_bits,
+                       o->ro.path_slack ? o->ro.path_slack : PB_SLACK_DEFAULT, &pb, &e)) {
+        fprintf(stderr, "ibnetsim route pathbits: %s\n", e.msg);
+        return 2;
+    }
+    printf("switches %d, links %d, independent cycles %d, path bits %d (root %s)\n", pb.nsw,
+           pb.nedges, pb.nback_all, pb.ncycles, t->node[pb.node[pb.root]].name);
+    if (pb.ncycles > PB_LMC_MAX)
+        printf("note: %d path bits do not fit IBA's LMC (at most %d): the engine needs "
+               "path_bits <= %d\n", pb.ncycles, PB_LMC_MAX, PB_LMC_MAX);
+    for (int c = 0; c < pb.ncycles; c++) {
+        printf("C%d:", c + 1);
+        for (int i = 0; i <= pb.cyc_len[c]; i++)
+            printf(" %s", t->node[pb.node[pb.cyc[c][i]]].name);
+        printf("\n");
+    }
+    long total = 0;
+    for (int v = 0; v < pb.nsw; v++) {
+        long n = pathbits_entries_per_dest(&pb, v) * pb.nsw;
+        total += n;
+        printf("%s: on %d cycle%s (", t->node[pb.node[v]].name, pb.nloc[v], pb.nloc[v] == 1 ? "" : "s");
+        for (int c = 0, first = 1; c < pb.ncycles; c++)
+            if (pb.on[v] >> c & 1) {
+                printf("%sC%d", first ? "" : " ", c + 1);
+                first = 0;
             }
-    topo_assign_lids(t, lmc);
+        printf("), table %d x 2^%d = %ld entries\n", pb.nsw, pb.nloc[v], n);
+    }
+    printf("table entries in all: %ld; simple paths %ld (%ld with an undefined union), entries "
+           "from the shortest path %ld, conflicts resolved %ld, walks verified %ld\n", total,
+           pb.npaths, pb.undefined, pb.unset, pb.conflicts, pb.walks);
+    int rc = 0;
+    if (o->table) {
+        int v = pathbits_vertex(&pb, t, o->table);
+        if (v < 0) {
+            fprintf(stderr, "ibnetsim route pathbits: --table %s is not a switch\n", o->table);
+            rc = 2;
+        } else {
+            /* One line per destination and local pattern; the bits of the other cycles X. */
+            for (int d = 0; d < pb.nsw; d++) {
+                if (d == v)
+                    continue;
+                for (uint32_t q = 0; q < 1u << pb.nloc[v]; q++) {
+                    char bits[PB_MAX_CYCLES + 1];
+                    uint64_t P = 0;
+                    for (int c = 0, j = 0; c < pb.ncycles; c++) {
+                        int mine = (int)(pb.on[v] >> c & 1);
+                        bits[c] = mine ? (char)('0' + (q >> j & 1)) : 'X';
+                        if (mine)
+                            P |= (uint64_t)(q >> j++ & 1) << c;
+                    }
+                    bits[pb.ncycles] = 0;
+                    int w = pathbits_next(&pb, v, d, P);
+                    int port = 0;
+                    for (int k = 0; k < pb.deg[v]; k++)
+                        if (pb.adj[v * pb.maxdeg + k] == w)
+                            port = pb.adjport[v * pb.maxdeg + k];
+                    size_t at = ((size_t)d << pb.nloc[v]) | q;
+                    printf("  %s %s -> port %d%s\n", t->node[pb.node[d]].name, bits, port,
+                           pb.tab_spf[v][at] ? " (shortest path)" : "");
+                }
+            }
+        }
+    }
+    pathbits_free(&pb);
+    return rc;
 }
 
 static int get_tables(struct opts *o, const struct topo *t, struct lfts *l, struct ibn_err *e)
@@ -106,11 +179,12 @@ static int do_check(struct opts *o, const struct topo *t)
                 printf(" %d:%ld", k, s.hop_hist[k]);
         printf("\n");
         if (o->ports) {
-            FILE *f = fopen(o->ports, "w");
-            if (!f) {
-                fprintf(stderr, "ibnetsim route check: cannot create %s\n", o->ports);
-                rc = 2;
+            struct outfile *of = out_open(o->ports, &e);
+            if (!of) {
+                fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+                rc = IBN_EXIT_OUTPUT;
             } else {
+                FILE *f = of->fp;
                 fprintf(f, "switch,port,peer,peer_port,routes\n");
                 for (int i = 0; i < t->nnodes; i++) {
                     if (t->node[i].type != TOPO_SWITCH)
@@ -119,13 +193,18 @@ static int do_check(struct opts *o, const struct topo *t)
                         const struct topo_port *x = &t->node[i].port[p];
                         if (x->peer_node < 0)
                             continue;
-                        fprintf(f, "\"%s\",%d,\"%s\",%d,%ld\n", t->node[i].name, p,
-                                t->node[x->peer_node].name, x->peer_port,
-                                s.port_routes[s.port_off[i] + p]);
+                        csv_quote(f, t->node[i].name);
+                        fprintf(f, ",%d,", p);
+                        csv_quote(f, t->node[x->peer_node].name);
+                        fprintf(f, ",%d,%ld\n", x->peer_port, s.port_routes[s.port_off[i] + p]);
                     }
                 }
-                fclose(f);
-                printf("routes per port: written to %s\n", o->ports);
+                if (out_close(of, &e)) {
+                    fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+                    rc = IBN_EXIT_OUTPUT;
+                } else {
+                    printf("routes per port: written to %s\n", o->ports);
+                }
             }
         }
     }
@@ -263,6 +342,12 @@ int cmd_route(int argc, char **argv)
             o.ro.roots = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
+        else if (!strcmp(a, "--path-bits") && more)
+            o.ro.path_bits = atoi(argv[++i]);
+        else if (!strcmp(a, "--slack") && more)
+            o.ro.path_slack = atoi(argv[++i]);
+        else if (!strcmp(a, "--table") && more)
+            o.table = argv[++i];
         else if (!strcmp(a, "--max-vls") && more)
             o.ro.max_vls = atoi(argv[++i]);
         else if (!strcmp(a, "--seed") && more)
@@ -293,9 +378,10 @@ int cmd_route(int argc, char **argv)
         return 0;
     }
     int need = !strcmp(o.sub, "diff") ? 3 : 1;
-    if (strcmp(o.sub, "compute") && strcmp(o.sub, "check") && strcmp(o.sub, "diff")) {
+    if (strcmp(o.sub, "compute") && strcmp(o.sub, "check") && strcmp(o.sub, "diff") &&
+        strcmp(o.sub, "pathbits")) {
         fprintf(stderr, "ibnetsim route: unknown subcommand \"%s\" (expected compute, check, "
-                "diff or list)\n", o.sub);
+                "diff, pathbits or list)\n", o.sub);
         return 2;
     }
     if (npos != need) {
@@ -318,13 +404,18 @@ int cmd_route(int argc, char **argv)
         return 2;
     }
     topo_arg_warnings(&t);
-    if (o.lmc >= 0)
-        reassign_lmc(&t, o.lmc);
+    if (o.lmc >= 0 && topo_set_lmc(&t, o.lmc, &e)) {
+        fprintf(stderr, "ibnetsim route %s: %s\n", o.sub, e.msg);
+        topo_free(&t);
+        return 2;
+    }
     int rc;
     if (!strcmp(o.sub, "check")) {
         rc = do_check(&o, &t);
     } else if (!strcmp(o.sub, "diff")) {
         rc = do_diff(&o, &t);
+    } else if (!strcmp(o.sub, "pathbits")) {
+        rc = do_pathbits(&o, &t);
     } else {
         struct lfts l;
         if (get_tables(&o, &t, &l, &e)) {
@@ -334,9 +425,11 @@ int cmd_route(int argc, char **argv)
         }
         if (l.note[0])
             fprintf(stderr, "note: %s\n", l.note);
-        rc = lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e);
-        if (rc)
+        rc = 0;
+        if (lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            rc = e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_BROKEN;
+        }
         lfts_free(&l);
     }
     topo_free(&t);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "routing/hoptab.h"
 #include "topology/generate.h"
 #include "topology/topo_metrics.h"
@@ -31,42 +32,38 @@ static void usage(FILE *f)
             "random generators (default 1).\n");
 }
 
-/* Give every CA port 2^lmc LIDs (all CA LIDs are assigned again). */
-static void set_lmc(struct topo *t, int lmc)
+/* Give every CA port 2^lmc LIDs (all CA LIDs are assigned again); -1 leaves them. */
+static int set_lmc(struct topo *t, int lmc)
 {
-    if (lmc < 0)
-        return;
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->node[i].type == TOPO_CA)
-            for (int p = 1; p <= t->node[i].nports; p++) {
-                t->node[i].port[p].lid = 0;
-                t->node[i].port[p].lmc = 0;
-            }
-    topo_assign_lids(t, lmc);
+    struct ibn_err e = { { 0 } };
+    if (lmc >= 0 && topo_set_lmc(t, lmc, &e)) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 static int write_out(const struct topo *t, const char *out, const char *g2l)
 {
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "ibnetsim topo: cannot create %s\n", out);
-        return 1;
+    struct ibn_err e;
+    struct outfile *o = NULL;
+    if (out && !(o = out_open(out, &e))) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
     }
-    int rc = topo_write_ibnetdiscover(f, t);
-    if (out)
-        rc |= fclose(f);
+    topo_write_ibnetdiscover(o ? o->fp : stdout, t);
+    if (out_close(o, &e)) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
+    }
     if (g2l) {
-        FILE *g = fopen(g2l, "w");
-        if (!g) {
-            fprintf(stderr, "ibnetsim topo: cannot create %s\n", g2l);
-            return 1;
+        struct outfile *g = out_open(g2l, &e);
+        if (g)
+            topo_write_guid2lid(g->fp, t);
+        if (!g || out_close(g, &e)) {
+            fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+            return IBN_EXIT_OUTPUT;
         }
-        rc |= topo_write_guid2lid(g, t);
-        rc |= fclose(g);
-    }
-    if (rc) {
-        fprintf(stderr, "ibnetsim topo: writing failed\n");
-        return 1;
     }
     return 0;
 }
@@ -187,7 +184,10 @@ int cmd_topo(int argc, char **argv)
             fprintf(stderr, "ibnetsim topo generate: %s\n", e.msg);
             return 2;
         }
-        set_lmc(&t, lmc);
+        if (set_lmc(&t, lmc)) {
+            topo_free(&t);
+            return 2;
+        }
         int rc = write_out(&t, out, g2l);
         topo_free(&t);
         return rc;
@@ -203,7 +203,10 @@ int cmd_topo(int argc, char **argv)
             return 2;
         }
         topo_arg_warnings(&t);
-        set_lmc(&t, lmc);
+        if (set_lmc(&t, lmc)) {
+            topo_free(&t);
+            return 2;
+        }
         int rc = !strcmp(sub, "convert") ? write_out(&t, out, g2l) : describe(&t);
         topo_free(&t);
         return rc;

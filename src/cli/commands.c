@@ -12,6 +12,7 @@ int cmd_scenario(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
+int cmd_qos(int argc, char **argv);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
@@ -21,6 +22,7 @@ const struct command ibn_commands[] = {
     { "route", "compute, dump and check routes (minhop, updn, ftree, ...)", cmd_route },
     { "model", "solve an analytic queueing model (GE, credit chain, thresholds, M/M/1/K ...)", cmd_model },
     { "scenario", "write a ready scenario (victim/contributor hot spot) for a topology", cmd_scenario },
+    { "qos", "fill VL arbitration tables from bandwidth and deadline requests (CESY, CENRE)", cmd_qos },
     { "keys", "list every scenario key with its default and meaning", cmd_keys },
     { "repro", "run reproductions of the seed works and print paper vs ibnetsim", cmd_repro },
     { NULL, NULL, NULL },

@@ -2,11 +2,13 @@
  * from a topology, forwarding tables and settings, checking what the model needs to run. */
 #include "fabric/build.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/rng.h"
+#include "fabric/transport.h"
 
 static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
 {
@@ -70,6 +72,43 @@ int fabric_find_host(const struct fabric *f, const char *name)
     return -1;
 }
 
+const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", NULL };
+
+/* Switch hops of the route from adapter port `from` to `lid` through the switches' tables, or
+ * INT_MAX when it does not arrive (a missing entry or a loop). */
+static int route_hops(const struct fabric *f, const struct port *from, int lid)
+{
+    const struct port *at = from->peer;
+    for (int hops = 0; at && hops <= f->nnodes; hops++) {
+        const struct node *n = at->node;
+        if (!n->is_switch)
+            return lid >= at->lid && lid < at->lid + (1 << at->lmc) ? hops : INT_MAX;
+        const struct sw *s = (const struct sw *)n;
+        int out = lid <= s->max_lid ? s->lft[lid] : 255;
+        if (out < 1 || out > n->nports)
+            return INT_MAX;
+        at = n->port[out].peer;
+    }
+    return INT_MAX;
+}
+
+/* PATH_SHORTEST: for every pair of hosts the LID offset whose route has the fewest hops. */
+static void build_short_off(struct fabric *f)
+{
+    f->short_off = xcalloc((size_t)f->nhosts * (size_t)f->nhosts, 1);
+    for (int a = 0; a < f->nhosts; a++)
+        for (int b = 0; b < f->nhosts; b++) {
+            const struct port *d = f->hosts[b].port;
+            int best = INT_MAX, off = 0;
+            for (int k = 0; k < 1 << d->lmc; k++) {
+                int h = route_hops(f, f->hosts[a].port, d->lid + k);
+                if (h < best)
+                    best = h, off = k;
+            }
+            f->short_off[(size_t)a * (size_t)f->nhosts + (size_t)b] = (uint8_t)off;
+        }
+}
+
 /* pat_class: -1, or the class (1 hot spot, 0 uniform) of a split pattern flow. */
 static int add_flow(struct fabric *f, const struct flow_desc *d, const char *name, int src,
                     int pat_class, struct ibn_err *e)
@@ -117,6 +156,13 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
         return -1;
     }
     fl->saturate = fl->arr.d.kind == ARRIVAL_SATURATE;
+    fl->path = (uint8_t)d->path;
+    if (fl->path != PATH_BASE) {
+        fl->path_pkts = xcalloc((size_t)1 << f->max_lmc, sizeof *fl->path_pkts);
+        fl->path_rng = rng_mix64(f->seed ^ rng_mix64(0x9a7b175ULL + fl->index));
+        if (fl->path == PATH_SHORTEST && !f->short_off)
+            build_short_off(f);
+    }
     char key[340];
     snprintf(key, sizeof key, "flow/%s", name);
     fl->rng = rng_stream(f->seed, key);
@@ -271,6 +317,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         f->host_of_lid[lid] = -1;
     for (int h = 0; h < f->nhosts; h++) {
         struct port *pt = f->hosts[h].port;
+        if (pt->lmc > f->max_lmc)
+            f->max_lmc = pt->lmc;
         for (int lid = pt->lid; lid < pt->lid + (1 << pt->lmc) && lid <= f->max_lid; lid++)
             f->host_of_lid[lid] = h;
     }
@@ -318,6 +366,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         if (split ? add_split(f, fd, fd->name, src, e) : add_flow(f, fd, fd->name, src, -1, e))
             return -1;
     }
+    transport_init(f);
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -356,7 +405,9 @@ void fabric_free(struct fabric *f)
         free(fl->name);
         free(fl->cls);
         free(fl->mq);
+        free(fl->path_pkts);
         free(fl->held);
+        free(fl->rc.becn_dest);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);
@@ -396,6 +447,7 @@ void fabric_free(struct fabric *f)
     free(f->nodes);
     free(f->hosts);
     free(f->host_of_lid);
+    free(f->short_off);
     eventq_free(&f->q);
     pktpool_free(&f->pool);
     memset(f, 0, sizeof *f);

@@ -20,6 +20,7 @@ struct flow_desc {
     char *cls;        /* traffic class name, "" if none (then sl is used as given) */
     simtime_t start, stop;
     double load;      /* if > 0: offered load as a fraction of the source link's data rate */
+    int path;         /* enum flow_path: which of the destination's LIDs it uses */
     struct arrival_desc arr;
     int has_pattern;  /* destinations from a pattern shared by all flows of this entry */
     struct pattern_desc pat;

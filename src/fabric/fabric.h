@@ -182,6 +182,30 @@ struct flow_stats {
     uint8_t has_deadlines, has_jitter;
 };
 
+/* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
+ * responder's pending BECN (kept with the flow for convenience; the destination sets it). */
+struct rc_qp {
+    uint32_t psn_next;       /* PSN of the next data packet */
+    uint32_t psn_acked;      /* packets acknowledged (cumulative: every PSN below it) */
+    uint32_t msg_begun;      /* messages started */
+    uint32_t msg_acked;      /* messages whose last packet is acknowledged */
+    uint8_t win;             /* a window limits this flow (RC with transport.window >= 1) */
+    uint8_t blocked;         /* the window stopped it: an ACK re-evaluates it */
+    uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
+    uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
+    uint64_t acks;           /* ACKs received (measured or not) */
+};
+
+/* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
+enum flow_path {
+    PATH_BASE,     /* the base LID */
+    PATH_QP,       /* fixed per queue pair: offset = QP number mod 2^LMC */
+    PATH_MESSAGE,  /* round robin per message: offset = message number mod 2^LMC */
+    PATH_RANDOM,   /* uniform per packet (datagrams) */
+    PATH_SHORTEST, /* the LID whose route has the fewest switch hops, lowest offset on ties */
+};
+extern const char *const flow_path_names[];
+
 struct flow {
     uint32_t index;
     char *name;
@@ -223,7 +247,12 @@ struct flow {
     simtime_t wake_at;       /* the pending wake event's time, while waking */
     uint32_t ring_prev, ring_next;
     struct flow_stats st;
+    struct rc_qp rc;
     void *cc;                /* congestion-control state of this flow (plug-in owned) */
+    /* Multipath (enum flow_path); with PATH_BASE nothing below is used. */
+    uint8_t path;
+    uint64_t path_rng;       /* PATH_RANDOM: splitmix64 state, seeded per flow */
+    uint64_t *path_pkts;     /* packets sent per LID offset [0, 1 << fabric.max_lmc) */
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
@@ -254,6 +283,13 @@ struct fabric_settings {
     int limit_counts_wire;   /* rate limits count wire bytes (1) or payload (0) */
     simtime_t credit_delay;  /* extra delay of a credit update beyond the propagation delay */
     long long max_pending;   /* messages a flow may hold before refusing new ones */
+    /* Transport (transport.c; the `transport` section). */
+    int transport;           /* enum transport_mode: UD (no ACKs) or RC */
+    int ack_per;             /* enum transport_ack: an ACK per packet or per message */
+    uint64_t ack_bytes;      /* ACK wire size; 0 = IBA's LRH+BTH+AETH+ICRC+VCRC (+GRH) */
+    long long ack_sl;        /* SL of the ACKs; -1 = the acknowledged packet's SL */
+    long long window;        /* outstanding packets or messages per queue pair; -1 = none */
+    int window_unit;         /* enum transport_window */
     uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
 };
@@ -263,6 +299,7 @@ struct fabric_counts {
     uint64_t created, delivered, misdelivered;
     uint64_t dropped_unroutable;
     uint64_t ctrl_created;
+    uint64_t acks_created;   /* reliable connection: ACKs the responders sent */
 };
 
 enum fabric_event {
@@ -309,6 +346,9 @@ struct fabric {
     struct host *hosts;      /* adapter ports that are cabled, in topology order */
     int *host_of_lid;        /* LID -> host index, -1 */
     int max_lid;
+    int max_lmc;             /* largest LMC of an adapter port */
+    uint8_t *short_off;      /* [src host][dst host] LID offset of the shortest route, built when
+                              * a flow uses PATH_SHORTEST (else NULL) */
     uint32_t nflows;
     struct flow *flows;
     int npatterns;
@@ -321,7 +361,7 @@ struct fabric {
     uint64_t events_by_type[16];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
-    volatile int *interrupt; /* set asynchronously to stop the run */
+    volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;
@@ -343,6 +383,11 @@ void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *cal
  * path, reporting on data flow `about`. */
 void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
                          uint8_t flags, uint32_t about);
+/* The same in two steps: a control packet of `wire_bytes` (0: header only) is made, the caller
+ * may fill more of it, then it is queued. Making it may grow the packet pool. */
+uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                            uint8_t flags, uint32_t about, uint32_t wire_bytes);
+void fabric_control_queue(struct fabric *f, struct port *from, uint32_t idx);
 /* A flow's pacing changed (next_ok moved): re-evaluate whether it may send. */
 void fabric_flow_repace(struct fabric *f, struct flow *fl);
 /* Pace flow `fl` per destination through hooks.dest_ready, holding at most `held_cap` started

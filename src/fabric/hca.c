@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "fabric/fabric.h"
+#include "fabric/transport.h"
 
 /* ---- ready rings: flows of one port and VL that may send now, served round robin ---- */
 
@@ -160,6 +162,10 @@ static int flow_choose(struct fabric *f, struct flow *fl)
         int cls = -1;
         simtime_t start = fl->qn > 0 || (fl->saturate && fl->active) ? budget_start(f, fl, &cls)
                                                                        : SIMTIME_NEVER;
+        if (start <= f->now && fl->rc.win && !transport_may_begin(f, fl)) {
+            fl->rc.blocked = 1; /* the window is full: an ACK brings it back */
+            start = SIMTIME_NEVER;
+        }
         if (start <= f->now) {
             if (!flow_begin_message(f, fl, cls))
                 fl->active = 0; /* the pattern gives this host nothing: it stays silent */
@@ -194,6 +200,13 @@ static void flow_update(struct fabric *f, struct flow *fl)
         has = flow_has_data(fl);
         if (has && !fl->cur_open && fl->pattern == 2)
             has = budget_admits(f, fl);
+    }
+    if (has && fl->rc.win && !transport_window_open(f, fl)) {
+        /* Reliable connection with its window full: out of the ring until an ACK comes. */
+        fl->rc.blocked = 1;
+        if (fl->ready)
+            ring_remove(f, fl);
+        return;
     }
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
@@ -379,7 +392,33 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
     fl->svc_start = f->now;
     fl->cur_left = fl->cur.bytes;
     fl->cur_open = 1;
+    fl->rc.msg_begun++;
     return 1;
+}
+
+/* Multipath: which of the 2^LMC LIDs of the destination with base LID `base` this packet
+ * uses (enum flow_path), counted per offset. */
+static int path_offset(struct fabric *f, struct flow *fl, int base)
+{
+    int dst = f->host_of_lid[base];
+    unsigned n = 1u << f->hosts[dst].port->lmc, off = 0;
+    switch (fl->path) {
+    case PATH_QP:
+        off = fl->index & (n - 1);
+        break;
+    case PATH_MESSAGE:
+        off = fl->msg_seq & (n - 1);
+        break;
+    case PATH_RANDOM:
+        fl->path_rng += 0x9e3779b97f4a7c15ULL;
+        off = (unsigned)(rng_mix64(fl->path_rng) >> 32) & (n - 1);
+        break;
+    case PATH_SHORTEST:
+        off = f->short_off[(size_t)fl->src_host * (size_t)f->nhosts + (size_t)dst];
+        break;
+    }
+    fl->path_pkts[off]++;
+    return (int)off;
 }
 
 /* Next packet of the flow: starts its next message if the current one is done. */
@@ -398,8 +437,11 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->flow = fl->index;
     p->msg = fl->msg_seq;
     p->about_flow = fl->index;
+    p->psn = fl->rc.psn_next++;
     p->src_lid = fl->src->lid;
     p->dst_lid = fl->cur.dst_lid;
+    if (fl->path != PATH_BASE)
+        p->dst_lid = (uint16_t)(p->dst_lid + path_offset(f, fl, p->dst_lid));
     p->payload = (uint16_t)payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
@@ -525,8 +567,8 @@ void hca_try_send(struct fabric *f, struct port *p)
 
 /* ---- control path ---- */
 
-void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
-                         uint8_t flags, uint32_t about)
+uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                            uint8_t flags, uint32_t about, uint32_t wire_bytes)
 {
     uint32_t idx = pktpool_alloc(&f->pool);
     struct packet *c = pkt(&f->pool, idx);
@@ -537,18 +579,29 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
     c->src_lid = from->lid;
     c->dst_lid = dst_lid;
     c->payload = 0;
-    c->wire_bytes = (uint16_t)pkt_wire_bytes(0, f->set.grh);
+    c->wire_bytes = (uint16_t)(wire_bytes ? wire_bytes : pkt_wire_bytes(0, f->set.grh));
     c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
     c->sl = sl;
     c->vl = f->set.sl2vl[sl & 15];
     c->flags = flags;
     f->cnt.created++;
     f->cnt.ctrl_created++;
+    return idx;
+}
+
+void fabric_control_queue(struct fabric *f, struct port *from, uint32_t idx)
+{
     pktq_push(&from->hca->ctrl, &f->pool, idx);
     if (port_busy(f, from))
         port_need_done(f, from);
     else
         hca_try_send(f, from);
+}
+
+void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                         uint8_t flags, uint32_t about)
+{
+    fabric_control_queue(f, from, fabric_control_new(f, from, dst_lid, sl, flags, about, 0));
 }
 
 /* ---- sink ---- */
@@ -607,6 +660,10 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         }
         if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);
+        if (f->set.transport == TRANSPORT_RC && !(x->flags & PKT_MCAST))
+            transport_on_data(f, at, x); /* may grow the pool: x is not used after this */
+    } else if (x->flags & PKT_ACK) {
+        transport_on_ack(f, x);
     }
     f->cnt.delivered++;
     pktpool_release(&f->pool, idx);

@@ -11,14 +11,15 @@
 #define PKT_NIL UINT32_MAX
 #define CREDIT_BYTES 64
 
-/* IBA header and trailer sizes in bytes. */
-enum { IB_LRH = 8, IB_GRH = 40, IB_BTH = 12, IB_ICRC = 4, IB_VCRC = 2 };
+/* IBA header and trailer sizes in bytes (AETH: the ACK extended transport header). */
+enum { IB_LRH = 8, IB_GRH = 40, IB_BTH = 12, IB_AETH = 4, IB_ICRC = 4, IB_VCRC = 2 };
 
 enum pkt_flags {
     PKT_FECN = 1 << 0,  /* forward explicit congestion notification (BTH) */
     PKT_BECN = 1 << 1,  /* backward explicit congestion notification (BTH) */
     PKT_CNP = 1 << 2,   /* congestion notification packet (control) */
-    PKT_ACK = 1 << 3,   /* acknowledgement (control) */
+    PKT_ACK = 1 << 3,   /* acknowledgement (control; BTH opcode Acknowledge): of packet `psn`
+                           and, with PKT_LAST, of the whole message `msg` */
     PKT_LAST = 1 << 4,  /* last packet of its message */
     PKT_MCAST = 1 << 5, /* multicast destination */
     PKT_MEASURED = 1 << 6, /* created after the warm-up: counted in statistics */
@@ -34,6 +35,8 @@ struct packet {
     uint32_t flow;        /* index of the flow (QP) that sent it, or FLOW_CONTROL */
     uint32_t msg;         /* message number within the flow */
     uint32_t about_flow;  /* control packets: the data flow they report on */
+    uint32_t psn;         /* packet sequence number within the flow (BTH PSN); an ACK: the one
+                             it acknowledges (reliable connection, transport.c) */
     uint16_t src_lid, dst_lid;
     uint16_t wire_bytes;  /* LRH..VCRC */
     uint16_t payload;

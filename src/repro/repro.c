@@ -16,6 +16,7 @@
 
 #include "cc/cc.h"
 #include "config/scenario.h"
+#include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
 #include "traffic/pattern.h"
@@ -261,39 +262,28 @@ void repro_print_summary(FILE *out, const struct repro_table *t)
             other[REPRO_DERIVED], other[REPRO_CAP], other[REPRO_CALIBRATED], other[REPRO_INFO]);
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int repro_write_csv(const struct repro_table *t, const char *path, struct ibn_err *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ibn_err_set(e, "%s: cannot write", path);
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    FILE *f = o->fp;
     fprintf(f, "id,kind,claim,paper,ibnetsim,ci95,n,unit,tolerance,within,basis\n");
     for (int i = 0; i < t->n; i++) {
         const struct repro_row *r = &t->rows[i];
         char tol[32];
         tol_text(r, tol, sizeof tol);
         fprintf(f, "%s,%s,", r->id, repro_kind_name(r->kind));
-        csv_field(f, r->claim);
+        csv_quote(f, r->claim);
         fprintf(f, ",");
-        csv_field(f, r->paper);
+        csv_quote(f, r->paper);
         fprintf(f, ",%.6g,%.3g,%d,%s,", r->ours, r->ci, r->nrep, r->unit);
-        csv_field(f, tol);
+        csv_quote(f, tol);
         fprintf(f, ",%s,", r->kind == REPRO_INFO ? "-" : r->ok ? "yes" : "no");
-        csv_field(f, r->basis);
+        csv_quote(f, r->basis);
         fputc('\n', f);
     }
-    fclose(f);
-    return 0;
+    return out_close(o, e);
 }
 
 const struct repro *repro_find(const char *name)
@@ -437,6 +427,24 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
         s->sink_gbps = f.set.sink_limit_bps / 1e9;
         repro_cap_note("hca.inject_limit", s->inject_gbps);
         repro_cap_note("hca.sink_limit", s->sink_gbps);
+        for (int i = 0; i < f.nnodes; i++)
+            if (f.nodes[i]->is_switch)
+                s->nports += f.nodes[i]->nports;
+        s->port_names = xcalloc((size_t)s->nports + 1, sizeof *s->port_names);
+        s->port_wait = xcalloc((size_t)s->nports + 1, sizeof *s->port_wait);
+        int k = 0;
+        for (int i = 0; i < f.nnodes; i++) {
+            struct node *n = f.nodes[i];
+            for (int p = 1; n->is_switch && p <= n->nports; p++, k++) {
+                char name[300];
+                snprintf(name, sizeof name, "%s:%d", n->name, p);
+                s->port_names[k] = xstrdup(name);
+                simtime_t w = 0;
+                for (int v = 0; v < f.nvs; v++)
+                    w += n->port[p].vl[v].ctr.xmit_wait;
+                s->port_wait[k] = f.end > 0 ? (double)w / (double)f.end : 0;
+            }
+        }
         if (!rc && rep.outcome != RUN_DRAINED)
             rc = ibn_err_set(e, "%s: the fabric did not drain (%llu packets left)", file,
                              (unsigned long long)rep.in_flight);
@@ -448,8 +456,20 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
     return rc;
 }
 
+int repro_port(const struct repro_series *s, const char *name)
+{
+    for (int i = 0; i < s->nports; i++)
+        if (!strcmp(s->port_names[i], name))
+            return i;
+    return -1;
+}
+
 void repro_series_free(struct repro_series *s)
 {
+    for (int i = 0; i < s->nports; i++)
+        free(s->port_names[i]);
+    free(s->port_names);
+    free(s->port_wait);
     for (int i = 0; i < s->nflows; i++)
         free(s->names[i]);
     free(s->names);
@@ -584,8 +604,15 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         put(fd, s->host_rx, (size_t)s->nhosts * sizeof *s->host_rx) ||
         put(fd, &s->rc, sizeof s->rc) || put(fd, &s->inject_gbps, sizeof s->inject_gbps) ||
         put(fd, &s->sink_gbps, sizeof s->sink_gbps) || put(fd, &s->wall_s, sizeof s->wall_s) ||
-        put(fd, &s->events, sizeof s->events) || put(fd, &s->hops, sizeof s->hops))
+        put(fd, &s->events, sizeof s->events) || put(fd, &s->hops, sizeof s->hops) ||
+        put(fd, &s->nports, sizeof s->nports) ||
+        put(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait))
         return -1;
+    for (int i = 0; i < s->nports; i++) {
+        size_t len = strlen(s->port_names[i]);
+        if (put(fd, &len, sizeof len) || put(fd, s->port_names[i], len))
+            return -1;
+    }
     return 0;
 }
 
@@ -624,7 +651,24 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
         get(fd, s->host_rx, (size_t)s->nhosts * sizeof *s->host_rx) ||
         get(fd, &s->rc, sizeof s->rc) || get(fd, &s->inject_gbps, sizeof s->inject_gbps) ||
         get(fd, &s->sink_gbps, sizeof s->sink_gbps) || get(fd, &s->wall_s, sizeof s->wall_s) ||
-        get(fd, &s->events, sizeof s->events) || get(fd, &s->hops, sizeof s->hops)) {
+        get(fd, &s->events, sizeof s->events) || get(fd, &s->hops, sizeof s->hops) ||
+        get(fd, &s->nports, sizeof s->nports) || s->nports < 0 || s->nports > (1 << 24)) {
+        s->nports = 0;
+        repro_series_free(s);
+        return ibn_err_set(e, "a reproduction run's result is truncated");
+    }
+    s->port_wait = xcalloc((size_t)s->nports + 1, sizeof *s->port_wait);
+    s->port_names = xcalloc((size_t)s->nports + 1, sizeof *s->port_names);
+    bad = get(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) != 0;
+    for (int i = 0; i < s->nports && !bad; i++) {
+        size_t len;
+        bad = get(fd, &len, sizeof len) != 0 || len > 4096;
+        if (!bad) {
+            s->port_names[i] = xcalloc(len + 1, 1);
+            bad = get(fd, s->port_names[i], len) != 0;
+        }
+    }
+    if (bad) {
         repro_series_free(s);
         return ibn_err_set(e, "a reproduction run's result is truncated");
     }

@@ -119,7 +119,12 @@ struct repro_series {
     double inject_gbps, sink_gbps; /* the run's hca.inject_limit and hca.sink_limit (0: none) */
     double wall_s;
     unsigned long long events, hops;
+    int nports;            /* switch ports */
+    char **port_names;     /* "SWITCH:PORT" */
+    double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
 };
+/* Column of switch port "SWITCH:PORT" in port_wait, or -1. */
+int repro_port(const struct repro_series *s, const char *name);
 
 /* Overrides added to every later repro_run (`ibnetsim repro -s`); keys under `cc.` (except
  * cc.plugin) reach only the runs with congestion control. The strings must outlive the runs. */

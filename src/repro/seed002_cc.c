@@ -353,6 +353,8 @@ static int run_timer(struct repro_table *t, struct ibn_err *e)
 }
 
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
+int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
+int repro_seed000_cc(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 
@@ -367,5 +369,9 @@ const struct repro repro_list[] = {
       "traffic (CC off vs on)", repro_seed002_windy },
     { "moving", "seed 002 Paper IV moving trees, lifetimes 10, 2, 1 ms (CC off vs on)",
       repro_seed002_moving },
+    { "tables", "seed 001 Table 1, the Fig. 6c worked example, CESY/CENRE wasted entries (3.9)",
+      repro_seed001_tables },
+    { "s000", "seed 000 Tables 3.2 / 3.3: ECN rate control, PIPD on both classes vs PIPD + FIMD, "
+      "two switches; congestion spreading without rate control", repro_seed000_cc },
     { NULL, NULL, NULL },
 };

@@ -122,6 +122,48 @@ int topo_assign_lids(struct topo *t, int lmc)
     return topo_max_lid(t);
 }
 
+int topo_set_lmc(struct topo *t, int lmc, struct ibn_err *e)
+{
+    if (lmc < 0 || lmc > 7)
+        return ibn_err_set(e, "LMC %d: IBA's LMC field holds 0 to 7", lmc);
+    /* The assignment of topo_assign_lids, counted in 64 bits first: switches keep their LIDs,
+     * then every cabled CA port gets 2^lmc LIDs aligned to 2^lmc. */
+    long long next = 1, step = 1LL << lmc;
+    int nsw = 0, nca = 0;
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        if (n->type == TOPO_SWITCH) {
+            nsw++;
+            if (n->port[0].lid >= next)
+                next = n->port[0].lid + 1;
+        }
+    }
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->node[i].type == TOPO_SWITCH && !t->node[i].port[0].lid)
+            next++;
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
+            if (n->port[p].peer_node >= 0) {
+                nca++;
+                next = (next + step - 1) / step * step + step;
+            }
+    }
+    if (next - 1 > TOPO_MAX_UCAST_LID)
+        return ibn_err_set(e, "LMC %d gives each of the %d adapter ports %lld LIDs: with the %d "
+                           "switch LIDs and alignment to %lld, LIDs up to %lld are needed, beyond "
+                           "the %d unicast LIDs (0x0001-0xBFFF)", lmc, nca, step, nsw, step,
+                           next - 1, TOPO_MAX_UCAST_LID);
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->node[i].type == TOPO_CA)
+            for (int p = 1; p <= t->node[i].nports; p++) {
+                t->node[i].port[p].lid = 0;
+                t->node[i].port[p].lmc = 0;
+            }
+    topo_assign_lids(t, lmc);
+    return 0;
+}
+
 int topo_max_lid(const struct topo *t)
 {
     int m = 0;

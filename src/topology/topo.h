@@ -60,6 +60,11 @@ int topo_find(const struct topo *t, const char *name);
 /* Assign LIDs where none were given: switches first, then CA ports, each CA port getting
  * 2^lmc consecutive LIDs aligned to 2^lmc. Returns the largest LID used. */
 int topo_assign_lids(struct topo *t, int lmc);
+/* The unicast LID space: 0x0001-0xBFFF. */
+#define TOPO_MAX_UCAST_LID 49151
+/* Give every CA port 2^lmc LIDs (0-7; every CA LID is assigned again, switch LIDs kept).
+ * Refused, with the numbers, when the LIDs would not fit in the 49,151 unicast LIDs. */
+int topo_set_lmc(struct topo *t, int lmc, struct ibn_err *e);
 /* Largest LID in use (counting LMC ranges). */
 int topo_max_lid(const struct topo *t);
 
@@ -78,6 +83,16 @@ void topo_warn(struct topo *t, const char *fmt, ...) __attribute__((format(print
 void topo_assign_guids(struct topo *t);
 /* Port GUID of (node, port): CA ports their own, switches their node GUID. */
 uint64_t topo_port_guid(const struct topo *t, int node, int port);
+/* OpenSM's order of GUIDs: it keeps nodes and ports in maps (cl_qmap) keyed by the GUID in
+ * network byte order and compared as a native 64-bit integer, so on x86 (little-endian) the
+ * maps, and everything OpenSM does in map order (destinations with equal host counts, the
+ * ports of no switch, the switches of opensm-lfts.dump), follow the byte-reversed GUID.
+ * -1, 0 or 1 as a is before, equal to or after b in that order. */
+static inline int topo_guid_cmp_osm(uint64_t a, uint64_t b)
+{
+    uint64_t x = __builtin_bswap64(a), y = __builtin_bswap64(b);
+    return (x > y) - (x < y);
+}
 
 /* Counts, for describing a topology. */
 int topo_count(const struct topo *t, enum topo_node_type type);

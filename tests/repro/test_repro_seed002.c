@@ -18,11 +18,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "repro/repro.h"
+#include "../support/repro_check.h"
 
 /* Rows that are not evidence, with their kind (the p4fp.* rows, the same Paper IV rows under the
  * first-principles CCT, have the kinds of their p4.* twins except where noted). */
-static const struct { const char *id; enum repro_kind kind; } kinds[] = {
+static const struct repro_kind_of kinds[] = {
     { "s1.ccon.victim", REPRO_CAP },
     { "s1.victim_gain", REPRO_DERIVED },
     { "s1.ccon.jain", REPRO_DERIVED },
@@ -93,43 +93,8 @@ static const char *const misses[] = {
 
 static void check(const char *name)
 {
-    const struct repro *r = repro_find(name);
-    assert_non_null(r);
-    struct repro_table t = { 0 };
-    struct ibn_err e;
-    if (repro_exec(r, &t, &e)) {
-        fprintf(stderr, "%s: %s\n", name, e.msg);
-        fail();
-    }
-    repro_print(stdout, &t);
-    repro_print_summary(stdout, &t);
-    int bad = 0;
-    for (int i = 0; i < t.n; i++) {
-        const struct repro_row *row = &t.rows[i];
-        enum repro_kind want = REPRO_EVIDENCE;
-        for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++)
-            if (!strcmp(kinds[j].id, row->id))
-                want = kinds[j].kind;
-        if (row->kind != want) {
-            printf("  %s is %s, docs/cc.md says %s\n", row->id, repro_kind_name(row->kind),
-                   repro_kind_name(want));
-            bad = 1;
-        }
-        if (row->kind != REPRO_EVIDENCE && row->kind != REPRO_TREND)
-            continue;
-        int known = 0;
-        for (size_t j = 0; j < sizeof misses / sizeof misses[0]; j++)
-            known |= !strcmp(misses[j], row->id);
-        if (!row->ok && !known) {
-            printf("  %s = %g is outside its tolerance (paper %s)\n", row->id, row->ours, row->paper);
-            bad = 1;
-        } else if (row->ok && known) {
-            printf("  %s = %g now reproduces (paper %s): update docs/cc.md and the list of misses\n",
-                   row->id, row->ours, row->paper);
-        }
-    }
-    repro_table_free(&t);
-    assert_false(bad);
+    repro_check_kinds(name, kinds, sizeof kinds / sizeof kinds[0], misses,
+                      sizeof misses / sizeof misses[0], "docs/cc.md");
 }
 
 static void test_s1(void **st) { (void)st; check("s1"); }

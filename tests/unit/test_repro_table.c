@@ -170,6 +170,10 @@ static void test_jobs(void **st)
     assert_memory_equal(par[2].x, one.x, (size_t)one.nsamples * (size_t)one.nflows * sizeof *one.x);
     assert_memory_equal(par[2].host_rx, one.host_rx, (size_t)one.nhosts * sizeof *one.host_rx);
     assert_float_equal(par[2].sink_gbps, 13.0, 1e-9);
+    assert_int_equal(par[2].nports, one.nports);
+    assert_true(one.nports > 0);
+    assert_string_equal(par[2].port_names[one.nports - 1], one.port_names[one.nports - 1]);
+    assert_memory_equal(par[2].port_wait, one.port_wait, (size_t)one.nports * sizeof *one.port_wait);
     repro_series_free(&one);
     for (int i = 0; i < 3; i++)
         repro_series_free(&par[i]);
