@@ -330,7 +330,8 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
 {
     r->invariants_ok = 1;
     r->violations[0] = 0;
-    uint64_t found = count_found(f), dropped = f->cnt.dropped_unroutable;
+    uint64_t found = count_found(f),
+             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll;
     if (f->cnt.created != f->cnt.delivered + dropped + found)
         violation(r, "packets: %llu created != %llu delivered + %llu dropped + %llu in the fabric",
                   (unsigned long long)f->cnt.created, (unsigned long long)f->cnt.delivered,

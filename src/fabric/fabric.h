@@ -49,6 +49,7 @@
 #define FLOW_NIL UINT32_MAX
 
 struct node;
+struct drop_state;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -152,6 +153,7 @@ struct msg {
     simtime_t deadline;
     uint32_t bytes;
     uint16_t dst_lid;
+    uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */
 };
 
 /* A started message set aside because its destination must wait (a destination-paced flow). */
@@ -282,6 +284,8 @@ struct fabric_settings {
     double sink_limit_bps;   /* 0: none */
     int limit_counts_wire;   /* rate limits count wire bytes (1) or payload (0) */
     simtime_t credit_delay;  /* extra delay of a credit update beyond the propagation delay */
+    long long hoq_life;      /* HV: Head-of-Queue Lifetime 4.096 us x 2^HV; > 19 infinite */
+    long long switch_life;   /* LV: Switch Lifetime Limit 4.096 us x 2^LV; > 19 infinite */
     long long max_pending;   /* messages a flow may hold before refusing new ones */
     /* Transport (transport.c; the `transport` section). */
     int transport;           /* enum transport_mode: UD (no ACKs) or RC */
@@ -298,6 +302,8 @@ struct fabric_settings {
 struct fabric_counts {
     uint64_t created, delivered, misdelivered;
     uint64_t dropped_unroutable;
+    uint64_t dropped_hoq, dropped_sll; /* Head-of-Queue Lifetime, Switch Lifetime Limit */
+    uint64_t kept_past_limit;          /* protected packets found past a limit (not dropped) */
     uint64_t ctrl_created;
     uint64_t acks_created;   /* reliable connection: ACKs the responders sent */
 };
@@ -354,6 +360,7 @@ struct fabric {
     int npatterns;
     struct pattern **patterns;
     struct fabric_hooks hooks;
+    struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;

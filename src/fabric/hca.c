@@ -344,6 +344,7 @@ void flow_message(struct fabric *f, struct flow *fl)
         m->created = f->now;
         m->deadline = deadline ? f->now + deadline : 0;
         m->bytes = bytes;
+        m->ftype = fl->next_draw.frame_type;
         /* A split flow picks the destination when the message starts (flow_make_packet). */
         int split = fl->pat_class >= 0;
         int dst = split ? 0 : pick_dest(f, fl);
@@ -384,6 +385,7 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
             return 0;
         fl->cur.created = f->now;
         fl->cur.deadline = 0;
+        fl->cur.ftype = 0;
         fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
         fl->cur.dst_lid = host_lid(f, dst);
         fl->st.msgs_offered++;
@@ -449,6 +451,12 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->vl = fl->vl;
     p->hops = 0;
     p->flags = fl->cur.created >= f->warmup ? PKT_MEASURED : 0;
+    if (f->drop && fl->cur.ftype) {
+        /* Seed 004's protection: an I frame whole, a B or P frame's first and last packet. */
+        int first = fl->cur_left == fl->cur.bytes, last = fl->cur_left == payload;
+        if (fl->cur.ftype == 'I' || first || last)
+            p->flags |= PKT_KEEP;
+    }
     fl->cur_left -= payload;
     if (fl->cur_left == 0) {
         p->flags |= PKT_LAST;

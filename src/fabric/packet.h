@@ -23,6 +23,8 @@ enum pkt_flags {
     PKT_LAST = 1 << 4,  /* last packet of its message */
     PKT_MCAST = 1 << 5, /* multicast destination */
     PKT_MEASURED = 1 << 6, /* created after the warm-up: counted in statistics */
+    PKT_KEEP = 1 << 7,  /* never dropped by the lifetime limits (seed 004: an I frame's packets,
+                           the first and last packet of a B or P frame) */
 };
 
 #define FLOW_CONTROL UINT32_MAX /* flow index of control packets (CNPs, ACKs) */

@@ -358,6 +358,11 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "packets_delivered", json_integer((json_int_t)f->cnt.delivered));
     json_t *dropped = json_object();
     json_object_set_new(dropped, "unroutable", json_integer((json_int_t)f->cnt.dropped_unroutable));
+    if (f->drop) {
+        json_object_set_new(dropped, "hoq_lifetime", json_integer((json_int_t)f->cnt.dropped_hoq));
+        json_object_set_new(dropped, "switch_lifetime", json_integer((json_int_t)f->cnt.dropped_sll));
+        json_object_set_new(dropped, "kept_past_limit", json_integer((json_int_t)f->cnt.kept_past_limit));
+    }
     json_object_set_new(inv, "packets_dropped", dropped);
     json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
