@@ -9,6 +9,8 @@
 
 #include "core/rng.h"
 #include "fabric/transport.h"
+#include "fabric/drop.h"
+#include "fabric/swarch.h"
 
 static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
 {
@@ -227,6 +229,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         f->sink_rate = byterate_from_bps(f->set.sink_limit_bps);
     eventq_init(&f->q, 4096);
     pktpool_init(&f->pool, 4096);
+    f->msgs_free = UINT32_MAX;
     f->nnodes = t->nnodes;
     f->nodes = xcalloc((size_t)t->nnodes, sizeof *f->nodes);
     f->max_lid = l->max_lid;
@@ -239,19 +242,16 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             struct sw *s = xcalloc(1, sizeof *s);
             n = &s->n;
             n->is_switch = 1;
-            s->arch = f->set.arch;
+            s->arch = sw_archs[f->set.arch];
             s->latency = f->set.switch_latency;
-            s->read_ports = f->set.read_ports ? (int)f->set.read_ports : tn->nports;
+            s->read_ports = f->set.read_ports ? (int)f->set.read_ports
+                            : s->arch->default_read_ports ? s->arch->default_read_ports : tn->nports;
             s->speedup = f->set.speedup;
             s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
-            size_t nq = s->arch == SWITCH_VOQ ? np * np * (size_t)f->nvs : np * (size_t)f->nvs;
-            s->q = xmalloc(nq * sizeof *s->q);
-            for (size_t k = 0; k < nq; k++)
-                pktq_init(&s->q[k]);
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
@@ -322,6 +322,13 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int lid = pt->lid; lid < pt->lid + (1 << pt->lmc) && lid <= f->max_lid; lid++)
             f->host_of_lid[lid] = h;
     }
+    /* The switches' input memories, now that cables, buffers and hosts are known. */
+    for (int i = 0; i < f->nnodes; i++)
+        if (f->nodes[i]->is_switch) {
+            struct sw *s = node_sw(f->nodes[i]);
+            if (s->arch->init(f, s, e))
+                return ibn_err_prefix(e, "switch.arch = %s, switch %s: ", s->arch->name, s->n.name);
+        }
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
@@ -367,6 +374,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             return -1;
     }
     transport_init(f);
+    if (drop_init(f, e))
+        return -1;
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -423,6 +432,7 @@ void fabric_free(struct fabric *f)
         free(f->patterns[i]);
     }
     free(f->patterns);
+    drop_free(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)
@@ -435,7 +445,8 @@ void fabric_free(struct fabric *f)
         free(n->port);
         if (n->is_switch) {
             struct sw *s = node_sw(n);
-            free(s->q);
+            if (s->arch)
+                s->arch->free(s);
             free(s->req);
             free(s->rr);
             free(s->reads);
@@ -448,6 +459,7 @@ void fabric_free(struct fabric *f)
     free(f->hosts);
     free(f->host_of_lid);
     free(f->short_off);
+    free(f->msgs);
     eventq_free(&f->q);
     pktpool_free(&f->pool);
     memset(f, 0, sizeof *f);

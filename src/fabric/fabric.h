@@ -50,6 +50,7 @@
 
 struct node;
 struct drop_state;
+struct sw_drop;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -117,8 +118,8 @@ struct port {
     struct port_vl vl[VL_SLOTS];
 };
 
-/* Switch architectures: how input buffers are organised. */
-enum switch_arch { SWITCH_VOQ, SWITCH_FIFO };
+struct sw_arch;
+struct sw_msg;
 
 struct node {
     int index;               /* in the topology */
@@ -130,7 +131,7 @@ struct node {
 
 struct sw {
     struct node n;
-    enum switch_arch arch;
+    const struct sw_arch *arch; /* the input-memory organisation (fabric/swarch.h) */
     simtime_t latency;       /* head arrival to earliest forwarding */
     int read_ports;          /* crossbar read ports per input */
     double speedup;          /* crossbar speed / output link speed */
@@ -140,11 +141,16 @@ struct sw {
     const uint8_t *lft;      /* output port per LID */
     int max_lid;
     uint8_t *sl2vl;          /* [in][out][16] or NULL: VL = SL mod nvls */
-    struct pktq *q;          /* VOQ: [in][out][slot]; FIFO: [in][slot] */
+    struct pktq *q;          /* the architecture's queues, in its own layout */
+    size_t nq;
+    void *arch_state;        /* anything else the architecture keeps */
+    uint8_t retry;           /* the architecture asked to retry stalled outputs after the
+                              * current arbitration */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
     uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
+    struct sw_drop *drop;    /* selective dropping's registers (drop.h), NULL when off */
 };
 
 /* A message waiting at its flow. */
@@ -273,7 +279,7 @@ struct fabric_settings {
     long long mtu;
     long long nvls;          /* data VLs in use, 1..15 */
     int grh;
-    int arch;                /* enum switch_arch */
+    int arch;                /* index into sw_archs[] (fabric/swarch.h) */
     simtime_t switch_latency;
     long long read_ports;
     double speedup;
@@ -323,6 +329,9 @@ enum fabric_event {
     EV_SAMPLE,       /* time-series sample */
     EV_END,          /* end of the measured run: sources stop */
     EV_CALL,         /* obj: struct fabric_call */
+    EV_SW_MSG,       /* obj: port (the output port it reached); a: message in f->msgs */
+    EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
+                      * limit (drop.c) */
 };
 
 /* A plug-in timer. */
@@ -361,6 +370,11 @@ struct fabric {
     struct pattern **patterns;
     struct fabric_hooks hooks;
     struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
+    /* Congestion-management messages of the switch architectures in flight (swarch.h): a pool
+     * with a free list; an adapter receives them through hca_on_msg if set. */
+    struct sw_msg *msgs;
+    uint32_t msgs_cap, msgs_free;
+    void (*hca_on_msg)(struct fabric *f, struct port *at, const struct sw_msg *m);
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
@@ -415,6 +429,9 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
 void switch_read_done(struct fabric *f, struct port *in);
+/* After a packet left switch s other than by output arbitration (a drop): output `out` and the
+ * outputs new heads ask for may send. */
+void switch_after_removal(struct fabric *f, struct sw *s, int out);
 void hca_try_send(struct fabric *f, struct port *p);
 void hca_sink_arrive(struct fabric *f, struct port *p, uint32_t pidx);
 void hca_sink_done(struct fabric *f, struct port *p);

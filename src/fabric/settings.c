@@ -1,6 +1,7 @@
 /* settings.c: parameter tables of the model's settings, their defaults, and the translation of
  * QoS settings (OpenSM's sl2vl and VLArb forms) into the tables the data path uses. */
 #include "fabric/settings.h"
+#include "fabric/swarch.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +21,6 @@ static int check_mtu(const void *field, char *why, size_t whylen)
     return -1;
 }
 
-static const char *const arch_names[] = { "voq", "fifo", NULL };
 static const char *const cut_through_names[] = { "hold", "late", NULL };
 static const char *const basis_names[] = { "payload", "wire", NULL };
 
@@ -40,7 +40,7 @@ const struct param fabric_params[] = {
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
       "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
-      "(one FIFO per input and VL: head-of-line blocking)", arch_names, 0, 0 },
+      "(one FIFO per input and VL: head-of-line blocking)", sw_arch_names, 0, 0 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
       "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
       NULL, 0, 0 },
