@@ -180,7 +180,7 @@ struct sw_guid {
 static int cmp_swg(const void *a, const void *b)
 {
     const struct sw_guid *x = a, *y = b;
-    return (x->guid > y->guid) - (x->guid < y->guid);
+    return topo_guid_cmp_osm(x->guid, y->guid); /* as OpenSM dumps them */
 }
 
 int lft_dump_write(const char *path, const struct topo *t, const struct lfts *l, struct ibn_err *e)
