@@ -9,6 +9,7 @@
 
 #include "core/rng.h"
 #include "fabric/transport.h"
+#include "fabric/adapt.h"
 #include "fabric/drop.h"
 #include "fabric/swarch.h"
 
@@ -74,7 +75,8 @@ int fabric_find_host(const struct fabric *f, const char *name)
     return -1;
 }
 
-const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", NULL };
+const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", "adaptive",
+                                        NULL };
 
 /* Switch hops of the route from adapter port `from` to `lid` through the switches' tables, or
  * INT_MAX when it does not arrive (a missing entry or a loop). */
@@ -250,6 +252,9 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
+            s->pb_local = l->pb_local ? l->pb_local[i] : 0x7f;
+            if (f->set.adaptive > 0)
+                s->adapt = adapt_policies[f->set.adaptive - 1];
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
@@ -269,6 +274,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int p = 0; p <= tn->nports; p++)
             port_init(f, &n->port[p], n, p);
         f->nodes[i] = n;
+        if (n->is_switch && node_sw(n)->adapt && node_sw(n)->adapt->init)
+            node_sw(n)->adapt->init(f, node_sw(n));
     }
     /* Cables, rates, buffers and initial credits; hosts. */
     f->hosts = xcalloc((size_t)t->nnodes * 4 + 1, sizeof *f->hosts);
@@ -447,6 +454,8 @@ void fabric_free(struct fabric *f)
             struct sw *s = node_sw(n);
             if (s->arch)
                 s->arch->free(s);
+            if (s->adapt && s->adapt->free)
+                s->adapt->free(s);
             free(s->req);
             free(s->rr);
             free(s->reads);

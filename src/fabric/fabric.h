@@ -51,6 +51,7 @@
 struct node;
 struct drop_state;
 struct sw_drop;
+struct adapt_policy;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -151,6 +152,9 @@ struct sw {
     uint8_t *reads;          /* [in] read ports in use */
     uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
     struct sw_drop *drop;    /* selective dropping's registers (drop.h), NULL when off */
+    const struct adapt_policy *adapt; /* adaptive output choice (adapt.h), NULL when off */
+    void *adapt_state;
+    uint8_t pb_local;        /* LMC bits this switch decides for adaptive packets */
 };
 
 /* A message waiting at its flow. */
@@ -211,6 +215,7 @@ enum flow_path {
     PATH_MESSAGE,  /* round robin per message: offset = message number mod 2^LMC */
     PATH_RANDOM,   /* uniform per packet (datagrams) */
     PATH_SHORTEST, /* the LID whose route has the fewest switch hops, lowest offset on ties */
+    PATH_ADAPTIVE, /* chosen at each switch by its adaptive policy (adapt.h), from offset 0 */
 };
 extern const char *const flow_path_names[];
 
@@ -292,6 +297,7 @@ struct fabric_settings {
     simtime_t credit_delay;  /* extra delay of a credit update beyond the propagation delay */
     long long hoq_life;      /* HV: Head-of-Queue Lifetime 4.096 us x 2^HV; > 19 infinite */
     long long switch_life;   /* LV: Switch Lifetime Limit 4.096 us x 2^LV; > 19 infinite */
+    int adaptive;            /* 0 none, else adapt_policies[adaptive - 1] */
     long long max_pending;   /* messages a flow may hold before refusing new ones */
     /* Transport (transport.c; the `transport` section). */
     int transport;           /* enum transport_mode: UD (no ACKs) or RC */

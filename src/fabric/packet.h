@@ -49,6 +49,8 @@ struct packet {
     uint8_t in_port;      /* input port at the current switch */
     uint8_t out_port;     /* output port chosen at the current switch */
     uint8_t out_vl;       /* VL on the output link at the current switch */
+    uint8_t pb;           /* adaptive choice (fabric/adapt.h): PB_ADAPTIVE and the LMC bits
+                             fixed so far */
 };
 
 /* Wire size of a packet with this payload: LRH, optional GRH, BTH, payload padded to 4 bytes,

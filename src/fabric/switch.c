@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "fabric/adapt.h"
 #include "fabric/swarch.h"
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
@@ -28,6 +29,12 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         return;
     }
     p->in_port = (uint8_t)in->num;
+    if (s->adapt) {
+        if (p->pb & PB_ADAPTIVE)
+            out = adapt_route(f, s, p, out);
+        if (s->adapt->routed)
+            s->adapt->routed(f, s, out, p);
+    }
     p->out_port = (uint8_t)out;
     if (p->vl == VL15)
         p->out_vl = VL15;
