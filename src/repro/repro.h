@@ -56,6 +56,11 @@ struct repro_series {
     struct receive_classes rc; /* hot spots / other hosts, when the first pattern has hot spots */
     double wall_s;
     unsigned long long events, hops;
+    /* Packet-weighted mean network latency over every flow's measured packets (us), packets
+     * delivered and dropped, and whether the fabric drained (0: stuck, a deadlock). */
+    double net_latency_us;
+    unsigned long long delivered, dropped;
+    int drained;
 };
 
 /* Overrides added to every later repro_run (`ibnetsim repro -s`); keys under `cc.` (except
@@ -64,6 +69,10 @@ void repro_set_overrides(const char *const *over, int nover);
 /* Run scenarios/<file> (relative to the source tree) with `-s`-style overrides. */
 int repro_run(const char *file, const char *const *over, int nover, struct repro_series *s,
               struct ibn_err *e);
+/* The same, but a fabric that does not drain (a deadlock) is a result (s->drained = 0), not an
+ * error. */
+int repro_run_may_stick(const char *file, const char *const *over, int nover,
+                        struct repro_series *s, struct ibn_err *e);
 void repro_series_free(struct repro_series *s);
 int repro_flow(const struct repro_series *s, const char *name); /* column, or -1 */
 /* Mean and population SD of flow i's samples with time in (from, to]. */

@@ -255,6 +255,7 @@ static int run_timer(struct repro_table *t, struct ibn_err *e)
 
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
+int repro_seed004(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 
@@ -271,5 +272,7 @@ const struct repro repro_list[] = {
       repro_seed002_moving },
     { "tables", "seed 001 Table 1, the Fig. 6c worked example, CESY/CENRE wasted entries (3.9)",
       repro_seed001_tables },
+    { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
+      "Fig. 7/9 best-effort claims on generated 15-node networks", repro_seed004 },
     { NULL, NULL, NULL },
 };

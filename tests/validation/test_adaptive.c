@@ -67,6 +67,8 @@ static void test_choice(void **st)
     assert_int_equal(adapt_route(&s.f, a, p, 2), 1);
     assert_int_equal(p->dst_lid, base);
     fabric_free(&s.f);
+    lfts_free(&s.lfts);
+    topo_free(&s.topo);
 
     fig4_sim(&s, 2); /* max_credit */
     assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), 0);
