@@ -166,6 +166,10 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir,
 {
     struct resdir rd;
     struct ibn_err e;
+    if (series_check_size(f, sc->out.flow_series, sc->out.port_series, &e)) {
+        fprintf(stderr, "ibnetsim run: %s\n", e.msg);
+        return IBN_EXIT_INPUT;
+    }
     if (resdir_begin(&rd, dir, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         return e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;

@@ -4,6 +4,7 @@
 #include "fabric/swarch.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct fabric_settings, field)
+/* A receive buffer is held as an int32_t count of 64-byte credits (struct port_vl). */
+#define BUFFER_MAX ((double)INT32_MAX * CREDIT_BYTES)
 
 static int check_mtu(const void *field, char *why, size_t whylen)
 {
@@ -58,7 +61,7 @@ const struct param switch_params[] = {
       "transmission can end as its tail arrives, the output serving other inputs meanwhile",
       cut_through_names, 0, 0 },
     { "buffer", P_SIZE, OFF(switch_buffer), "64 KiB",
-      "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
+      "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, BUFFER_MAX },
     { "hoq_life", P_INT, OFF(hoq_life), "20",
       "HV of IBA's Head-of-Queue Lifetime: a packet at the head of a queue for longer than "
       "4.096 us x 2^HV is dropped (seed 004's selective dropping: never control packets, an I "
@@ -77,7 +80,7 @@ const struct param switch_params[] = {
 
 const struct param hca_params[] = {
     { "buffer", P_SIZE, OFF(hca_buffer), "64 KiB",
-      "receive buffer per adapter port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
+      "receive buffer per adapter port and data VL (granted as 64-byte credits)", NULL, 64, BUFFER_MAX },
     { "inject_limit", P_RATE, OFF(inject_limit_bps), "0 Gb/s",
       "most an adapter port injects (e.g. its host bus); 0 = the link rate", NULL, 0, 0 },
     { "sink_limit", P_RATE, OFF(sink_limit_bps), "0 Gb/s",

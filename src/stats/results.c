@@ -111,6 +111,28 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
     return 0;
 }
 
+int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e)
+{
+    if (f->sample_interval <= 0)
+        return 0;
+    double rows = (double)(f->end / f->sample_interval), cols = 1;
+    if (flows)
+        cols += f->nflows + f->nhosts + 16;
+    if (f->hooks.series_row)
+        cols += f->nflows;
+    if (ports)
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch)
+                cols += f->nodes[i]->nports;
+    double bytes = rows * cols * 10; /* "12.345678," */
+    if (bytes > SERIES_MAX_BYTES)
+        return ibn_err_set(e, "the time series would take about %.0f GB (%.0f samples of %.0f columns), "
+                           "more than %.0f GB: give a longer simulation.sample_interval, or turn "
+                           "output.port_series or output.flow_series off", bytes / 1e9, rows, cols,
+                           SERIES_MAX_BYTES / 1e9);
+    return 0;
+}
+
 void series_sample(struct fabric *f, void *ctx)
 {
     struct series *s = ctx;
