@@ -132,10 +132,10 @@ static int fifteen_node(struct repro_table *t, struct ibn_err *e)
         pathbits_free(&pb);
         topo_free(&g);
     }
-    repro_add(t, "net15-path-bits", "15-node network: 9 cycles, 9 path bits (generated 15-switch "
+    repro_add_kind(t, REPRO_DERIVED, "net15-path-bits", "15-node network: 9 cycles, 9 path bits (generated 15-switch "
               "23-link networks, topology seeds 1-3; follows from |E| - |V| + 1)", "9", 9,
               bits_min == bits_max ? bits_min : -1, "bits", 0, 0);
-    repro_add(t, "net15-table-sizes", "15-node network: every switch on 1 or 2 cycles (tables of "
+    repro_add_kind(t, REPRO_INFO, "net15-table-sizes", "15-node network: every switch on 1 or 2 cycles (tables of "
               "30 or 60 entries); share of switches so on the generated networks (their "
               "topology differs: the paper's is not printed)", "1", 1.0,
               (double)on12 / (double)nsw, "share", 0, 0);
@@ -144,7 +144,7 @@ static int fifteen_node(struct repro_table *t, struct ibn_err *e)
 
 static int lifetime_and_deadlock(struct repro_table *t, struct ibn_err *e)
 {
-    repro_add(t, "hll-hv8", "HLL = 4.096 us x 2^HV: HV = 8", "1.049", 1.048576,
+    repro_add_kind(t, REPRO_DERIVED, "hll-hv8", "HLL = 4.096 us x 2^HV: HV = 8", "1.049", 1.048576,
               (double)drop_lifetime(8) / 1e9, "ms", 0.0005, 0);
     struct repro_series s0, s1;
     if (repro_run_may_stick("seed004/ring-spf.cfg", NULL, 0, &s0, e))
