@@ -99,7 +99,8 @@ const struct param flow_params[] = {
       "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
       "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
       "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
-      "fewest hops, lowest offset on ties: a connection's probe)", flow_path_names, 0, 0 },
+      "fewest hops, lowest offset on ties: a connection's probe), adaptive (chosen at each switch "
+      "by switch.adaptive: datagrams)", flow_path_names, 0, 0 },
     PARAM_END,
 };
 #undef FOFF

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "core/rng.h"
-#include "fabric/swarch.h"
 #include "fabric/transport.h"
+#include "fabric/adapt.h"
+#include "fabric/drop.h"
+#include "fabric/swarch.h"
 
 static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
 {
@@ -73,7 +75,8 @@ int fabric_find_host(const struct fabric *f, const char *name)
     return -1;
 }
 
-const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", NULL };
+const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", "adaptive",
+                                        NULL };
 
 /* Switch hops of the route from adapter port `from` to `lid` through the switches' tables, or
  * INT_MAX when it does not arrive (a missing entry or a loop). */
@@ -249,6 +252,9 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
+            s->pb_local = l->pb_local ? l->pb_local[i] : 0x7f;
+            if (f->set.adaptive > 0)
+                s->adapt = adapt_policies[f->set.adaptive - 1];
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
@@ -268,6 +274,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int p = 0; p <= tn->nports; p++)
             port_init(f, &n->port[p], n, p);
         f->nodes[i] = n;
+        if (n->is_switch && node_sw(n)->adapt && node_sw(n)->adapt->init)
+            node_sw(n)->adapt->init(f, node_sw(n));
     }
     /* Cables, rates, buffers and initial credits; hosts. */
     f->hosts = xcalloc((size_t)t->nnodes * 4 + 1, sizeof *f->hosts);
@@ -373,6 +381,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             return -1;
     }
     transport_init(f);
+    if (drop_init(f, e))
+        return -1;
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -429,6 +439,7 @@ void fabric_free(struct fabric *f)
         free(f->patterns[i]);
     }
     free(f->patterns);
+    drop_free(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)
@@ -443,6 +454,8 @@ void fabric_free(struct fabric *f)
             struct sw *s = node_sw(n);
             if (s->arch)
                 s->arch->free(s);
+            if (s->adapt && s->adapt->free)
+                s->adapt->free(s);
             free(s->req);
             free(s->rr);
             free(s->reads);
@@ -454,8 +467,8 @@ void fabric_free(struct fabric *f)
     free(f->nodes);
     free(f->hosts);
     free(f->host_of_lid);
-    free(f->msgs);
     free(f->short_off);
+    free(f->msgs);
     eventq_free(&f->q);
     pktpool_free(&f->pool);
     memset(f, 0, sizeof *f);

@@ -3,6 +3,7 @@
  * event dispatch, the end of the measured run and the drain, and the end-of-run invariants (no
  * packet lost, credits conserved, nothing delivered to the wrong LID). */
 #include "fabric/engine.h"
+#include "fabric/drop.h"
 #include "fabric/swarch.h"
 
 #include <stdarg.h>
@@ -210,6 +211,9 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     case EV_SW_MSG:
         sw_msg_arrive(f, ev->obj, ev->a);
         break;
+    case EV_HOQ:
+        drop_check(f, ev->obj, ev->a);
+        break;
     default:
         ibn_panic("unknown event type %d", ev->type);
     }
@@ -330,7 +334,8 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
 {
     r->invariants_ok = 1;
     r->violations[0] = 0;
-    uint64_t found = count_found(f), dropped = f->cnt.dropped_unroutable;
+    uint64_t found = count_found(f),
+             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll;
     if (f->cnt.created != f->cnt.delivered + dropped + found)
         violation(r, "packets: %llu created != %llu delivered + %llu dropped + %llu in the fabric",
                   (unsigned long long)f->cnt.created, (unsigned long long)f->cnt.delivered,

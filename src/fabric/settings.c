@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/adapt.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct fabric_settings, field)
@@ -61,6 +62,19 @@ const struct param switch_params[] = {
       cut_through_names, 0, 0 },
     { "buffer", P_SIZE, OFF(switch_buffer), "64 KiB",
       "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, BUFFER_MAX },
+    { "hoq_life", P_INT, OFF(hoq_life), "20",
+      "HV of IBA's Head-of-Queue Lifetime: a packet at the head of a queue for longer than "
+      "4.096 us x 2^HV is dropped (seed 004's selective dropping: never control packets, an I "
+      "frame's, or the first and last of a B or P frame); 0-19, more = infinite", NULL, 0, 31 },
+    { "adaptive", P_ENUM, OFF(adaptive), "none",
+      "adaptive output choice for packets of flows with path = adaptive (seed 004's unreliable "
+      "datagrams): lfu (the output that has routed the fewest packets) or max_credit (the output "
+      "whose downstream buffer grants the most credits); the candidates are the LMC LIDs that "
+      "differ in the bits this switch decides (fabric/adapt.h)", adapt_policy_names, 0, 0 },
+    { "switch_life", P_INT, OFF(switch_life), "20",
+      "LV of IBA's Switch Lifetime Limit: a packet at the head of a queue more than 4.096 us x "
+      "2^LV after it was wholly received by the switch is dropped (the same protection); 0-19, "
+      "more = infinite", NULL, 0, 31 },
     PARAM_END,
 };
 

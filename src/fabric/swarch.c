@@ -19,6 +19,23 @@ void sw_kick(struct fabric *f, struct sw *s, int out)
         switch_try_send(f, s, out);
 }
 
+void switch_after_removal(struct fabric *f, struct sw *s, int out)
+{
+    if (s->retry) {
+        s->retry = 0;
+        for (int w = 0; w < s->words; w++) {
+            uint64_t bits = s->stalled[w];
+            s->stalled[w] = 0;
+            while (bits) {
+                int o = w * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                sw_kick(f, s, o);
+            }
+        }
+    }
+    sw_kick(f, s, out);
+}
+
 void sw_send_upstream(struct fabric *f, struct port *in, const struct sw_msg *m)
 {
     if (!in->peer)

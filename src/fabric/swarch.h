@@ -32,6 +32,7 @@
 #define IBN_SWARCH_H
 
 #include "core/error.h"
+#include "fabric/drop.h"
 #include "fabric/fabric.h"
 
 struct json_t;
@@ -75,9 +76,14 @@ static inline uint64_t *sw_req(struct sw *s, const struct fabric *f, int out, in
 {
     return &s->req[((size_t)out * (size_t)f->nvs + (size_t)slot) * (size_t)s->words];
 }
-static inline void sw_req_set(struct sw *s, const struct fabric *f, int out, int slot, int in)
+static inline void sw_req_set(struct sw *s, struct fabric *f, int out, int slot, int in)
 {
-    sw_req(s, f, out, slot)[in >> 6] |= 1ULL << (in & 63);
+    uint64_t *w = &sw_req(s, f, out, slot)[in >> 6], b = 1ULL << (in & 63);
+    if (s->drop && !(*w & b)) { /* a new head: its lifetime starts (drop.h) */
+        *w |= b;
+        drop_head_start(f, s, in, out, slot);
+    }
+    *w |= b;
 }
 static inline void sw_req_clr(struct sw *s, const struct fabric *f, int out, int slot, int in)
 {

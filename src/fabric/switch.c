@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "fabric/adapt.h"
 #include "fabric/swarch.h"
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
@@ -28,6 +29,12 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         return;
     }
     p->in_port = (uint8_t)in->num;
+    if (s->adapt) {
+        if (p->pb & PB_ADAPTIVE)
+            out = adapt_route(f, s, p, out);
+        if (s->adapt->routed)
+            s->adapt->routed(f, s, out, p);
+    }
     p->out_port = (uint8_t)out;
     if (p->vl == VL15)
         p->out_vl = VL15;
@@ -147,6 +154,8 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     int slot = fabric_slot(f, vl), in = cand[slot];
     struct port *ip = &s->n.port[in];
     uint32_t pidx = s->arch->dequeue(f, s, in, out, slot);
+    if (s->drop && (sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
+        drop_head_start(f, s, in, out, slot); /* the next head for (out, slot) */
     s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
     struct packet *p = pkt(&f->pool, pidx);
     vlarb_charge(op->vlarb, &op->arb, vl, p->wire_bytes);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fabric/drop.h"
 #include "fabric/transport.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
@@ -380,6 +381,29 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "packets_delivered", json_integer((json_int_t)f->cnt.delivered));
     json_t *dropped = json_object();
     json_object_set_new(dropped, "unroutable", json_integer((json_int_t)f->cnt.dropped_unroutable));
+    if (f->drop) {
+        json_object_set_new(dropped, "hoq_lifetime", json_integer((json_int_t)f->cnt.dropped_hoq));
+        json_object_set_new(dropped, "switch_lifetime", json_integer((json_int_t)f->cnt.dropped_sll));
+        json_object_set_new(dropped, "kept_past_limit", json_integer((json_int_t)f->cnt.kept_past_limit));
+        /* Where: every switch input port that dropped or kept a packet past a limit. */
+        json_t *at = json_array();
+        for (int i = 0; i < f->nnodes; i++) {
+            if (!f->nodes[i]->is_switch)
+                continue;
+            const struct sw_drop *d = node_sw(f->nodes[i])->drop;
+            for (int p = 1; p <= f->nodes[i]->nports; p++)
+                if (d->hoq[p] || d->sll[p] || d->kept[p]) {
+                    json_t *o = json_object();
+                    json_object_set_new(o, "switch", json_string(f->nodes[i]->name));
+                    json_object_set_new(o, "port", json_integer(p));
+                    json_object_set_new(o, "hoq_lifetime", json_integer((json_int_t)d->hoq[p]));
+                    json_object_set_new(o, "switch_lifetime", json_integer((json_int_t)d->sll[p]));
+                    json_object_set_new(o, "kept_past_limit", json_integer((json_int_t)d->kept[p]));
+                    json_array_append_new(at, o);
+                }
+        }
+        json_object_set_new(dropped, "by_input_port", at);
+    }
     json_object_set_new(inv, "packets_dropped", dropped);
     json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
