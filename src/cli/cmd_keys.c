@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cc/ecnrate.h"
 #include "cc/ibcc.h"
 #include "config/scenario.h"
 #include "fabric/settings.h"
@@ -31,6 +32,9 @@ static const struct section_ref refs[] = {
              "pair (IN or OUT 0: every port; MAP: 16 comma-separated VLs)", qos_params },
     { "cc", "congestion control: `plugin = \"none\"` (default) or `\"ibcc\"` (InfiniBand CC, IBA "
             "Annex A10; docs/cc.md), then the plug-in's keys; these are ibcc's", ibcc_params },
+    { "cc (plugin = \"ecnrate\")", "seed 000's ECN rate control: two-counter marking, the mark in RC "
+                                  "ACKs, PIPD / FIMD source rates per SL (docs/ecnrate.md); needs "
+                                  "transport.mode = rc", ecnrate_params },
     { "output", "what a run writes besides summary.json", output_params },
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },

@@ -2,8 +2,11 @@
  * modules' parameter tables, command-line overrides, and writing the resolved scenario. */
 #include "config/scenario.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <libconfig.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +100,8 @@ const struct param flow_params[] = {
       "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
       "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
       "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
-      "fewest hops, lowest offset on ties: a connection's probe)", flow_path_names, 0, 0 },
+      "fewest hops, lowest offset on ties: a connection's probe), adaptive (chosen at each switch "
+      "by switch.adaptive: datagrams)", flow_path_names, 0, 0 },
     PARAM_END,
 };
 #undef FOFF
@@ -526,6 +530,15 @@ static int check(struct scenario *sc, struct ibn_err *e)
         return ibn_err_at(e, sc->path, 0, "simulation.duration must be positive");
     if (sc->sim.warmup >= sc->sim.duration)
         return ibn_err_at(e, sc->path, 0, "simulation.warmup must be shorter than simulation.duration");
+    if (sc->sim.sample_interval > 0 && sc->sim.duration / sc->sim.sample_interval > SCENARIO_MAX_SAMPLES) {
+        char d[64], iv[64];
+        units_format_time(sc->sim.duration, d, sizeof d);
+        units_format_time(sc->sim.sample_interval, iv, sizeof iv);
+        return ibn_err_at(e, sc->path, 0, "simulation.sample_interval = %s over simulation.duration = %s "
+                          "gives %lld samples of the time series, more than %d: give a longer interval "
+                          "(or 0 for none)", iv, d, (long long)(sc->sim.duration / sc->sim.sample_interval),
+                          SCENARIO_MAX_SAMPLES);
+    }
     if (sc->nflows == 0)
         return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
                           "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
@@ -541,15 +554,83 @@ static int check(struct scenario *sc, struct ibn_err *e)
     return qos_apply(&sc->qos, &sc->set, e) ? (ibn_err_prefix(e, "%s: ", sc->path), -1) : 0;
 }
 
+/* libconfig (1.5, Debian's) keeps an integer literal without an L suffix in 32 bits and one
+ * that overflows 64 bits as -1, silently: a seed of 12345678901234567890 became -1 and
+ * 99999999999 became 1215752191. So the integer literals of the file are checked against
+ * what libconfig will hold before it reads them (strings and comments skipped). */
+static int check_int_literals(const char *path, struct ibn_err *e)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ibn_err_set(e, "%s: cannot open the scenario file", path);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = xmalloc(cap + 1);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, fp)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = xrealloc(buf, (cap *= 2) + 1);
+    }
+    fclose(fp);
+    buf[n] = 0;
+    int line = 1, rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char c = buf[i];
+        if (c == '\n') {
+            line++;
+        } else if (c == '#' || (c == '/' && buf[i + 1] == '/')) {
+            while (i + 1 < n && buf[i + 1] != '\n')
+                i++;
+        } else if (c == '/' && buf[i + 1] == '*') {
+            for (i += 2; i + 1 < n && !(buf[i] == '*' && buf[i + 1] == '/'); i++)
+                line += buf[i] == '\n';
+            i++;
+        } else if (c == '"') {
+            for (i++; i < n && buf[i] != '"'; i++) {
+                if (buf[i] == '\\' && i + 1 < n)
+                    i++;
+                line += buf[i] == '\n';
+            }
+        } else if ((c >= '0' && c <= '9') && (i == 0 || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.0123456789", buf[i - 1]))) {
+            size_t j = i;
+            int hex = c == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X');
+            j += hex ? 2 : 0;
+            while (j < n && (hex ? isxdigit((unsigned char)buf[j]) : isdigit((unsigned char)buf[j])))
+                j++;
+            if (!hex && j < n && strchr(".eE", buf[j])) { /* a float */
+                i = j;
+                continue;
+            }
+            int neg = i > 0 && buf[i - 1] == '-';
+            int wide = j < n && buf[j] == 'L';
+            char num[64];
+            size_t len = j - i < sizeof num - 2 ? j - i : sizeof num - 2;
+            snprintf(num, sizeof num, "%s%.*s", neg ? "-" : "", (int)len, buf + i);
+            errno = 0;
+            long long v = hex ? (long long)strtoull(num, NULL, 16) : strtoll(num, NULL, 10);
+            int over = errno == ERANGE || j - i >= sizeof num - 2;
+#if !defined(LIBCONFIG_VER_MAJOR) || LIBCONFIG_VER_MAJOR == 1 && LIBCONFIG_VER_MINOR < 7
+            if (!wide && !over)
+                over = hex ? (unsigned long long)v > 0xffffffffULL : v < INT32_MIN || v > INT32_MAX;
+#endif
+            if (over)
+                rc = ibn_err_at(e, path, line, "the number %s is too large for the scenario syntax "
+                                "(whole numbers without quotes are 32-bit); write it in quotes "
+                                "(\"%s\"), where a key takes up to 64 bits", num, num);
+            i = j - 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
 int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
                   struct ibn_err *e)
 {
     defaults(sc);
     sc->path = xstrdup(path);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return ibn_err_set(e, "%s: cannot open the scenario file", path);
-    fclose(fp);
+    if (check_int_literals(path, e))
+        return -1;
     config_t cfg;
     config_init(&cfg);
     if (!config_read_file(&cfg, path)) {

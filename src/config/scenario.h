@@ -94,4 +94,7 @@ int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *
 /* Write the resolved scenario (every key, defaults included). */
 void scenario_write(const struct scenario *sc, FILE *out);
 
+/* The most samples of the time series a run may take (simulation.duration / sample_interval). */
+#define SCENARIO_MAX_SAMPLES 1000000
+
 #endif

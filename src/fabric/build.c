@@ -9,6 +9,9 @@
 
 #include "core/rng.h"
 #include "fabric/transport.h"
+#include "fabric/adapt.h"
+#include "fabric/drop.h"
+#include "fabric/swarch.h"
 #include "topology/topo_addr.h"
 
 static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
@@ -73,7 +76,8 @@ int fabric_find_host(const struct fabric *f, const char *name)
     return -1;
 }
 
-const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", NULL };
+const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", "adaptive",
+                                        NULL };
 
 /* Switch hops of the route from adapter port `from` to `lid` through the switches' tables, or
  * INT_MAX when it does not arrive (a missing entry or a loop). */
@@ -288,6 +292,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         f->sink_rate = byterate_from_bps(f->set.sink_limit_bps);
     eventq_init(&f->q, 4096);
     pktpool_init(&f->pool, 4096);
+    f->msgs_free = UINT32_MAX;
     f->nnodes = t->nnodes;
     f->nodes = xcalloc((size_t)t->nnodes, sizeof *f->nodes);
     f->max_lid = l->max_lid;
@@ -300,19 +305,19 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             struct sw *s = xcalloc(1, sizeof *s);
             n = &s->n;
             n->is_switch = 1;
-            s->arch = f->set.arch;
+            s->arch = sw_archs[f->set.arch];
             s->latency = f->set.switch_latency;
-            s->read_ports = f->set.read_ports ? (int)f->set.read_ports : tn->nports;
+            s->read_ports = f->set.read_ports ? (int)f->set.read_ports
+                            : s->arch->default_read_ports ? s->arch->default_read_ports : tn->nports;
             s->speedup = f->set.speedup;
             s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
+            s->pb_local = l->pb_local ? l->pb_local[i] : 0x7f;
+            if (f->set.adaptive > 0)
+                s->adapt = adapt_policies[f->set.adaptive - 1];
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
-            size_t nq = s->arch == SWITCH_VOQ ? np * np * (size_t)f->nvs : np * (size_t)f->nvs;
-            s->q = xmalloc(nq * sizeof *s->q);
-            for (size_t k = 0; k < nq; k++)
-                pktq_init(&s->q[k]);
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
@@ -333,6 +338,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int p = 0; p <= tn->nports; p++)
             port_init(f, &n->port[p], n, p);
         f->nodes[i] = n;
+        if (n->is_switch && node_sw(n)->adapt && node_sw(n)->adapt->init)
+            node_sw(n)->adapt->init(f, node_sw(n));
     }
     /* Cables, rates, buffers and initial credits; hosts. */
     f->hosts = xcalloc((size_t)t->nnodes * 4 + 1, sizeof *f->hosts);
@@ -386,6 +393,13 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int lid = pt->lid; lid < pt->lid + (1 << pt->lmc) && lid <= f->max_lid; lid++)
             f->host_of_lid[lid] = h;
     }
+    /* The switches' input memories, now that cables, buffers and hosts are known. */
+    for (int i = 0; i < f->nnodes; i++)
+        if (f->nodes[i]->is_switch) {
+            struct sw *s = node_sw(f->nodes[i]);
+            if (s->arch->init(f, s, e))
+                return ibn_err_prefix(e, "switch.arch = %s, switch %s: ", s->arch->name, s->n.name);
+        }
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
@@ -470,6 +484,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             return -1;
     }
     transport_init(f);
+    if (drop_init(f, e))
+        return -1;
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -529,6 +545,7 @@ void fabric_free(struct fabric *f)
     for (int i = 0; i < f->ndsets; i++)
         free(f->dsets[i]);
     free(f->dsets);
+    drop_free(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)
@@ -541,7 +558,10 @@ void fabric_free(struct fabric *f)
         free(n->port);
         if (n->is_switch) {
             struct sw *s = node_sw(n);
-            free(s->q);
+            if (s->arch)
+                s->arch->free(s);
+            if (s->adapt && s->adapt->free)
+                s->adapt->free(s);
             free(s->req);
             free(s->rr);
             free(s->reads);
@@ -554,6 +574,7 @@ void fabric_free(struct fabric *f)
     free(f->hosts);
     free(f->host_of_lid);
     free(f->short_off);
+    free(f->msgs);
     eventq_free(&f->q);
     pktpool_free(&f->pool);
     memset(f, 0, sizeof *f);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fabric/drop.h"
 #include "fabric/transport.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
@@ -108,6 +109,28 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
         }
         fprintf(s->ports, "\n");
     }
+    return 0;
+}
+
+int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e)
+{
+    if (f->sample_interval <= 0)
+        return 0;
+    double rows = (double)(f->end / f->sample_interval), cols = 1;
+    if (flows)
+        cols += f->nflows + f->nhosts + 16;
+    if (f->hooks.series_row)
+        cols += f->nflows;
+    if (ports)
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch)
+                cols += f->nodes[i]->nports;
+    double bytes = rows * cols * 10; /* "12.345678," */
+    if (bytes > SERIES_MAX_BYTES)
+        return ibn_err_set(e, "the time series would take about %.0f GB (%.0f samples of %.0f columns), "
+                           "more than %.0f GB: give a longer simulation.sample_interval, or turn "
+                           "output.port_series or output.flow_series off", bytes / 1e9, rows, cols,
+                           SERIES_MAX_BYTES / 1e9);
     return 0;
 }
 
@@ -373,6 +396,29 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "packets_delivered", json_integer((json_int_t)f->cnt.delivered));
     json_t *dropped = json_object();
     json_object_set_new(dropped, "unroutable", json_integer((json_int_t)f->cnt.dropped_unroutable));
+    if (f->drop) {
+        json_object_set_new(dropped, "hoq_lifetime", json_integer((json_int_t)f->cnt.dropped_hoq));
+        json_object_set_new(dropped, "switch_lifetime", json_integer((json_int_t)f->cnt.dropped_sll));
+        json_object_set_new(dropped, "kept_past_limit", json_integer((json_int_t)f->cnt.kept_past_limit));
+        /* Where: every switch input port that dropped or kept a packet past a limit. */
+        json_t *at = json_array();
+        for (int i = 0; i < f->nnodes; i++) {
+            if (!f->nodes[i]->is_switch)
+                continue;
+            const struct sw_drop *d = node_sw(f->nodes[i])->drop;
+            for (int p = 1; p <= f->nodes[i]->nports; p++)
+                if (d->hoq[p] || d->sll[p] || d->kept[p]) {
+                    json_t *o = json_object();
+                    json_object_set_new(o, "switch", json_string(f->nodes[i]->name));
+                    json_object_set_new(o, "port", json_integer(p));
+                    json_object_set_new(o, "hoq_lifetime", json_integer((json_int_t)d->hoq[p]));
+                    json_object_set_new(o, "switch_lifetime", json_integer((json_int_t)d->sll[p]));
+                    json_object_set_new(o, "kept_past_limit", json_integer((json_int_t)d->kept[p]));
+                    json_array_append_new(at, o);
+                }
+        }
+        json_object_set_new(dropped, "by_input_port", at);
+    }
     json_object_set_new(inv, "packets_dropped", dropped);
     json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));

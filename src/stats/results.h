@@ -32,6 +32,9 @@ struct series {
  * `contributors` ("F2,F3", may be empty) names the flows whose treatment variation is measured. */
 int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
                 const char *contributors, struct ibn_err *e);
+/* The time series of one run may take at most this much (estimated before the run). */
+#define SERIES_MAX_BYTES 4e9
+int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e);
 /* The sampling observer: one row per call, flushed so that an interrupted run keeps it. */
 void series_sample(struct fabric *f, void *ctx);
 /* Close the series files: -1 with the first output error (e->output set). */
