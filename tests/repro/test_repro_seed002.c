@@ -78,10 +78,12 @@ static const char *const misses[] = {
     "p2.single.h6_over_h3", "p2.single.newest_2s", "p2.single.newest_3s",
     "timer.20.victim", /* the victim suffers only below ~20 us here */
     "timer.50.victim",
+    "timer.var_rises", /* holds in 4 of 5 seeds: the seeds disagree */
     "p4.silent.off.other", "p4.silent.on.hot", "p4fp.silent.on.hot", "p4fp.silent.on.other",
     "p4.windy.p00.on_share", "p4fp.windy.p00.on_share", "p4.windy.p00.off",
     "p4.windy.p10.on_share", "p4fp.windy.p10.on_share", "p4.windy.p10.gain", "p4fp.windy.p10.gain",
     "p4.windy.p60.on_share", "p4fp.windy.p60.on_share", "p4fp.windy.p60.gain",
+    "p4.windy.p60.gain", /* 16.95 +- 2.44 vs 16.3: within the band, but the seeds disagree */
     "p4.windy.p00.hot_on", "p4fp.windy.p00.hot_on", "p4.windy.p10.hot_on", "p4fp.windy.p10.hot_on",
     "p4.windy.p60.hot_on", "p4fp.windy.p60.hot_on", "p4.windy.p60.total_gain",
     "p4fp.windy.p60.total_gain",
