@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cc/ibcc_int.h"
+#include "core/output.h"
 #include "core/rng.h"
 #include "fabric/transport.h"
 
@@ -297,8 +298,10 @@ static void ibcc_destroy(struct fabric *f)
 
 static void series_header(struct fabric *f, FILE *out)
 {
-    for (uint32_t i = 0; i < f->nflows; i++)
-        fprintf(out, ",%s", f->flows[i].name);
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        fputc(',', out);
+        csv_field(out, f->flows[i].name);
+    }
 }
 
 static double index_mean(const struct ibcc_index *ix, simtime_t now)
@@ -360,14 +363,17 @@ static void table_ports(struct fabric *f, FILE *out)
                 continue;
             if (n->is_switch) {
                 struct ibcc_oport *o = pt->cc;
-                for (int s = 0; s < f->set.nvls; s++)
-                    fprintf(out, "%s:%d,%d,switch,%llu,%.9g,%.6f,%llu,,,\n", n->name, p, s,
+                for (int s = 0; s < f->set.nvls; s++) {
+                    csv_field_port(out, n->name, p);
+                    fprintf(out, ",%d,switch,%llu,%.9g,%.6f,%llu,,,\n", s,
                             (unsigned long long)o->marked[s], (double)o->cong_time[s] / 1e12,
                             secs > 0 ? (double)o->cong_time[s] / 1e12 / secs : 0.0,
                             (unsigned long long)o->entered[s]);
+                }
             } else {
                 struct ibcc_aport *a = pt->cc;
-                fprintf(out, "%s:%d,,adapter,,,,,%llu,%llu,%llu\n", n->name, p,
+                csv_field_port(out, n->name, p);
+                fprintf(out, ",,adapter,,,,,%llu,%llu,%llu\n",
                         (unsigned long long)a->fecn_received, (unsigned long long)a->cnp_sent,
                         (unsigned long long)a->becn_received);
             }
@@ -384,7 +390,8 @@ static void table_flows(struct fabric *f, FILE *out)
         if (!cf)
             continue;
         struct ibcc_flow_ccti r = ibcc_flow_ccti(f, cf);
-        fprintf(out, "%s,%d,%llu,%llu,%llu,%d,%d,%.4f,%d\n", f->flows[i].name, f->flows[i].sl,
+        csv_field(out, f->flows[i].name);
+        fprintf(out, ",%d,%llu,%llu,%llu,%d,%d,%.4f,%d\n", f->flows[i].sl,
                 (unsigned long long)cf->fecn_marked, (unsigned long long)cf->fecn_received,
                 (unsigned long long)cf->becn_received, r.now, r.max, r.mean, r.qps);
     }

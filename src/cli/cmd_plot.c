@@ -71,8 +71,11 @@ static int read_wide(const char *dir, const char *file, struct wide_csv *w, stru
                 fclose(fp);
                 return ibn_err_set(e, "%s: expected a header starting with time_s", path);
             }
-            for (char *c = line; *c; c++)
-                w->ncols += *c == ',';
+            int quoted = 0; /* names may be quoted (RFC 4180): commas inside do not count */
+            for (char *c = line; *c; c++) {
+                quoted ^= *c == '"';
+                w->ncols += *c == ',' && !quoted;
+            }
             first = 0;
             continue;
         }

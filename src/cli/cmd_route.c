@@ -1,6 +1,7 @@
 /* cmd_route.c: `ibnetsim route`: compute routes with an engine, dump them in OpenSM's format,
  * check tables (validity, hop counts, routes per port, deadlock, OpenSM's min-hop tables) and
  * compare two dumps. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
+#include "topology/linkspeed.h"
+#include "topology/topo_addr.h"
 
 static void usage(FILE *f)
 {
@@ -22,6 +25,8 @@ static void usage(FILE *f)
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
             "                            [--deadlock-free] [--ports CSV]\n"
             "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
+            "       ibnetsim route trace TOPO SRC DST [-e ENGINE | --lfts DUMP] [--sl N]\n"
+            "                            [--offset K]\n"
             "       ibnetsim route pathbits TOPO [--roots SWITCH] [--path-bits K] [--slack N]\n"
             "                            [--table SWITCH]\n"
             "       ibnetsim route list\n\n"
@@ -41,6 +46,11 @@ static void usage(FILE *f)
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
             "         --ports CSV writes the routes leaving every cabled switch port.\n"
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
+            "trace    the path from SRC to DST through the tables, like ibtracert: every hop's\n"
+            "         node, LID, GUID, input and output port and link; the DLID (base LID +\n"
+            "         --offset K with LMC), SL and VL. SRC and DST: a name, alias, lid:N, GUID,\n"
+            "         H-/S- id or unique description ('ibnetsim topo hosts'). Exit 1 when the\n"
+            "         tables do not lead there.\n"
             "pathbits seed 004's path bits: the cycles (one per non-tree edge of a BFS tree from\n"
             "         --roots, default the switch of highest degree), the cycles through each\n"
             "         switch and its multipath table size (2^k x destinations), the paths,\n"
@@ -57,7 +67,7 @@ static void usage(FILE *f)
 struct opts {
     const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
     const char *table;
-    int lmc, deadlock_free;
+    int lmc, deadlock_free, sl, offset;
     uint64_t seed;
     struct route_opts ro;
 };
@@ -140,6 +150,100 @@ static int get_tables(struct opts *o, const struct topo *t, struct lfts *l, stru
     if (o->lfts)
         return lft_dump_read(o->lfts, t, l, e);
     return route_compute(t, o->engine, &o->ro, l, e);
+}
+
+/* `route trace TOPO SRC DST`: the hops of one path through the tables, like ibtracert. */
+static int do_trace(struct opts *o, const struct topo *t, const char *src, const char *dst)
+{
+    struct ibn_err e = { { 0 } };
+    int sn, sp, dn, dp;
+    if (topo_resolve(t, src, &sn, &sp, &e) || topo_resolve(t, dst, &dn, &dp, &e)) {
+        fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
+        return 2;
+    }
+    const struct topo_node *S = &t->node[sn], *D = &t->node[dn];
+    if (!sp && S->type == TOPO_CA)
+        for (sp = 1; sp < S->nports && S->port[sp].peer_node < 0; sp++)
+            ;
+    if (!dp && D->type == TOPO_CA)
+        for (dp = 1; dp < D->nports && D->port[dp].peer_node < 0; dp++)
+            ;
+    int dlid = D->type == TOPO_CA ? D->port[dp].lid : D->port[0].lid;
+    int dlmc = D->type == TOPO_CA ? D->port[dp].lmc : D->port[0].lmc;
+    if (!dlid) {
+        fprintf(stderr, "ibnetsim route trace: %s has no LID\n", D->name);
+        return 2;
+    }
+    if (o->offset < 0 || o->offset >= 1 << dlmc) {
+        fprintf(stderr, "ibnetsim route trace: --offset %d: %s has LMC %d (offsets 0-%d)\n",
+                o->offset, D->name, dlmc, (1 << dlmc) - 1);
+        return 2;
+    }
+    dlid += o->offset;
+    struct lfts l;
+    if (get_tables(o, t, &l, &e)) {
+        fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
+        return 1;
+    }
+    int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl;
+    printf("route from %s to %s: DLID %d (0x%04x), SL %d, VL %d%s, %s\n",
+           S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, o->sl, vl,
+           l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
+           o->lfts ? o->lfts : o->engine);
+    int wa = 5;
+    for (int i = 0; i < t->nnodes; i++) {
+        int a = (int)strlen(t->node[i].alias ? t->node[i].alias : t->node[i].name);
+        wa = a > wa ? a : wa;
+    }
+    printf("%-4s %-*s %-5s %-18s %-4s %-4s %-8s %s\n", "hop", wa, "node", "lid", "guid", "in",
+           "out", "link", "name");
+    int node = sn, in = 0, out = S->type == TOPO_CA ? sp : -1, rc = 0;
+    for (int hop = 0;; hop++) {
+        const struct topo_node *n = &t->node[node];
+        if (n->type == TOPO_SWITCH) {
+            out = lft_port(&l, node, dlid);
+            if (out == 0 && node == dn) {
+                out = -1;
+            } else if (out == LFT_NONE || out > n->nports || n->port[out].peer_node < 0) {
+                printf("no route: switch %s has no %s for DLID %d\n", n->name,
+                       out == LFT_NONE ? "entry" : "cabled port", dlid);
+                rc = 1;
+                break;
+            }
+        } else if (hop > 0) {
+            out = -1;
+        }
+        char ins[8] = "-", outs[8] = "-", link[24] = "-";
+        if (hop > 0)
+            snprintf(ins, sizeof ins, "%d", in);
+        if (out > 0) {
+            snprintf(outs, sizeof outs, "%d", out);
+            const struct topo_port *x = &n->port[out];
+            if (x->rate_bps > 0)
+                snprintf(link, sizeof link, "%.4g Gb/s", x->rate_bps / 1e9);
+            else
+                ib_format_width_speed(x->width, (enum ib_speed)x->speed, link, sizeof link);
+        }
+        int lid = n->type == TOPO_SWITCH ? n->port[0].lid : n->port[hop ? in : sp].lid;
+        printf("%-4d %-*s %-5d 0x%016" PRIx64 " %-4s %-4s %-8s %s\n", hop, wa,
+               n->alias ? n->alias : n->name, lid, n->guid, ins, outs, link, n->name);
+        if (out < 0) {
+            if (node != dn) {
+                printf("no route: the path ends at %s, not at %s\n", n->name, D->name);
+                rc = 1;
+            }
+            break;
+        }
+        if (hop > t->nnodes) {
+            printf("no route: a loop (more hops than nodes)\n");
+            rc = 1;
+            break;
+        }
+        in = n->port[out].peer_port;
+        node = n->port[out].peer_node;
+    }
+    lfts_free(&l);
+    return rc;
 }
 
 static int do_check(struct opts *o, const struct topo *t)
@@ -358,7 +462,15 @@ int cmd_route(int argc, char **argv)
                 fprintf(stderr, "ibnetsim route: --lmc expects 0 to 7\n");
                 return 2;
             }
-        } else if (!strcmp(a, "--deadlock-free"))
+        } else if (!strcmp(a, "--sl") && more) {
+            o.sl = atoi(argv[++i]);
+            if (o.sl < 0 || o.sl > 15) {
+                fprintf(stderr, "ibnetsim route: --sl expects 0 to 15\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--offset") && more)
+            o.offset = atoi(argv[++i]);
+        else if (!strcmp(a, "--deadlock-free"))
             o.deadlock_free = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ibnetsim route: unknown option %s (or it lacks its value); see "
@@ -377,16 +489,18 @@ int cmd_route(int argc, char **argv)
             printf("%-10s %s\n", route_engines[i]->name, route_engines[i]->summary);
         return 0;
     }
-    int need = !strcmp(o.sub, "diff") ? 3 : 1;
+    int need = !strcmp(o.sub, "diff") || !strcmp(o.sub, "trace") ? 3 : 1;
     if (strcmp(o.sub, "compute") && strcmp(o.sub, "check") && strcmp(o.sub, "diff") &&
-        strcmp(o.sub, "pathbits")) {
+        strcmp(o.sub, "pathbits") && strcmp(o.sub, "trace")) {
         fprintf(stderr, "ibnetsim route: unknown subcommand \"%s\" (expected compute, check, "
-                "diff, pathbits or list)\n", o.sub);
+                "diff, trace, pathbits or list)\n", o.sub);
         return 2;
     }
     if (npos != need) {
         fprintf(stderr, "ibnetsim route %s: expected %s\n", o.sub,
-                need == 3 ? "TOPO LFT_DUMP_A LFT_DUMP_B" : "one topology (a file or gen:NAME:ARGS)");
+                !strcmp(o.sub, "trace") ? "TOPO SRC DST"
+                : need == 3             ? "TOPO LFT_DUMP_A LFT_DUMP_B"
+                                        : "one topology (a file or gen:NAME:ARGS)");
         return 2;
     }
     if (!route_engine_find(o.engine)) {
@@ -416,6 +530,8 @@ int cmd_route(int argc, char **argv)
         rc = do_diff(&o, &t);
     } else if (!strcmp(o.sub, "pathbits")) {
         rc = do_pathbits(&o, &t);
+    } else if (!strcmp(o.sub, "trace")) {
+        rc = do_trace(&o, &t, pos[1], pos[2]);
     } else {
         struct lfts l;
         if (get_tables(&o, &t, &l, &e)) {

@@ -120,6 +120,27 @@ static void tick(struct fabric *f, void *ctx)
     progress(f, &((struct observer_ctx *)ctx)->prog);
 }
 
+/* One setting as JSON with its JSON type: whole numbers and numbers as numbers, switches as
+ * true/false, names and quantities with their unit ("10 ms", "64 KiB", "13.5 Gb/s") as the
+ * scenario writes them. */
+static json_t *param_json(const struct param *p, const void *obj)
+{
+    const char *field = (const char *)obj + p->offset;
+    switch (p->type) {
+    case P_INT:
+        return json_integer((json_int_t)*(const long long *)field);
+    case P_DOUBLE:
+        return json_real(*(const double *)field);
+    case P_BOOL:
+        return json_boolean(*(const int *)field);
+    default: {
+        char buf[1024];
+        param_format_value(p, obj, buf, sizeof buf);
+        return json_string(buf);
+    }
+    }
+}
+
 /* The resolved settings as JSON (every key of the model's sections), so that every result
  * says which model made it. */
 static json_t *settings_json(const struct scenario *sc)
@@ -130,31 +151,19 @@ static json_t *settings_json(const struct scenario *sc)
         { "fabric", fabric_params, offsetof(struct scenario, set) },
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
-        { "transport", transport_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
     };
     json_t *o = json_object();
-    char buf[1024];
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         json_t *g = json_object();
-        for (const struct param *p = secs[i].tab; p->key; p++) {
-            param_format_value(p, (const char *)sc + secs[i].off, buf, sizeof buf);
-            json_object_set_new(g, p->key, json_string(buf));
-        }
+        for (const struct param *p = secs[i].tab; p->key; p++)
+            json_object_set_new(g, p->key, param_json(p, (const char *)sc + secs[i].off));
         json_object_set_new(o, secs[i].name, g);
     }
     json_t *cc = json_object();
     json_object_set_new(cc, "plugin", json_string(sc->cc));
-    for (const struct param *p = sc->ccp->params; p->key; p++) {
-        param_format(p, sc->cc_desc, buf, sizeof buf);
-        size_t n = strlen(buf);
-        if (n >= 2 && buf[0] == '"') {
-            buf[n - 1] = 0;
-            json_object_set_new(cc, p->key, json_string(buf + 1));
-        } else {
-            json_object_set_new(cc, p->key, json_string(buf));
-        }
-    }
+    for (const struct param *p = sc->ccp->params; p->key; p++)
+        json_object_set_new(cc, p->key, param_json(p, sc->cc_desc));
     if (sc->cc_note)
         json_object_set_new(cc, "opensm_conf_note", json_string(sc->cc_note));
     json_object_set_new(o, "cc", cc);

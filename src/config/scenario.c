@@ -16,6 +16,7 @@
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "topology/generate.h"
+#include "topology/topo_addr.h"
 #include "topology/topo_read.h"
 
 #define SOFF(f) offsetof(struct sim_desc, f)
@@ -99,7 +100,8 @@ const struct param flow_params[] = {
       "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
       "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
       "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
-      "fewest hops, lowest offset on ties: a connection's probe)", flow_path_names, 0, 0 },
+      "fewest hops, lowest offset on ties: a connection's probe), adaptive (chosen at each switch "
+      "by switch.adaptive: datagrams)", flow_path_names, 0, 0 },
     PARAM_END,
 };
 #undef FOFF
@@ -848,6 +850,7 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
     }
     t->source = xstrdup("links");
     topo_assign_lids(t, 0);
+    topo_assign_aliases(t);
     if (topo_check(t, e))
         return ibn_err_prefix(e, "%s:%d: topology.links: ", sc->path, d->line);
     return 0;

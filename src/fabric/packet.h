@@ -23,6 +23,8 @@ enum pkt_flags {
     PKT_LAST = 1 << 4,  /* last packet of its message */
     PKT_MCAST = 1 << 5, /* multicast destination */
     PKT_MEASURED = 1 << 6, /* created after the warm-up: counted in statistics */
+    PKT_KEEP = 1 << 7,  /* never dropped by the lifetime limits (seed 004: an I frame's packets,
+                           the first and last packet of a B or P frame) */
 };
 
 #define FLOW_CONTROL UINT32_MAX /* flow index of control packets (CNPs, ACKs) */
@@ -47,6 +49,8 @@ struct packet {
     uint8_t in_port;      /* input port at the current switch */
     uint8_t out_port;     /* output port chosen at the current switch */
     uint8_t out_vl;       /* VL on the output link at the current switch */
+    uint8_t pb;           /* adaptive choice (fabric/adapt.h): PB_ADAPTIVE and the LMC bits
+                             fixed so far */
 };
 
 /* Wire size of a packet with this payload: LRH, optional GRH, BTH, payload padded to 4 bytes,

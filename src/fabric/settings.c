@@ -1,6 +1,7 @@
 /* settings.c: parameter tables of the model's settings, their defaults, and the translation of
  * QoS settings (OpenSM's sl2vl and VLArb forms) into the tables the data path uses. */
 #include "fabric/settings.h"
+#include "fabric/swarch.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/adapt.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct fabric_settings, field)
@@ -23,7 +25,6 @@ static int check_mtu(const void *field, char *why, size_t whylen)
     return -1;
 }
 
-static const char *const arch_names[] = { "voq", "fifo", NULL };
 static const char *const cut_through_names[] = { "hold", "late", NULL };
 static const char *const basis_names[] = { "payload", "wire", NULL };
 
@@ -43,7 +44,7 @@ const struct param fabric_params[] = {
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
       "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
-      "(one FIFO per input and VL: head-of-line blocking)", arch_names, 0, 0 },
+      "(one FIFO per input and VL: head-of-line blocking)", sw_arch_names, 0, 0 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
       "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
       NULL, 0, 0 },
@@ -61,6 +62,19 @@ const struct param switch_params[] = {
       cut_through_names, 0, 0 },
     { "buffer", P_SIZE, OFF(switch_buffer), "64 KiB",
       "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, BUFFER_MAX },
+    { "hoq_life", P_INT, OFF(hoq_life), "20",
+      "HV of IBA's Head-of-Queue Lifetime: a packet at the head of a queue for longer than "
+      "4.096 us x 2^HV is dropped (seed 004's selective dropping: never control packets, an I "
+      "frame's, or the first and last of a B or P frame); 0-19, more = infinite", NULL, 0, 31 },
+    { "adaptive", P_ENUM, OFF(adaptive), "none",
+      "adaptive output choice for packets of flows with path = adaptive (seed 004's unreliable "
+      "datagrams): lfu (the output that has routed the fewest packets) or max_credit (the output "
+      "whose downstream buffer grants the most credits); the candidates are the LMC LIDs that "
+      "differ in the bits this switch decides (fabric/adapt.h)", adapt_policy_names, 0, 0 },
+    { "switch_life", P_INT, OFF(switch_life), "20",
+      "LV of IBA's Switch Lifetime Limit: a packet at the head of a queue more than 4.096 us x "
+      "2^LV after it was wholly received by the switch is dropped (the same protection); 0-19, "
+      "more = infinite", NULL, 0, 31 },
     PARAM_END,
 };
 

@@ -379,8 +379,23 @@ static int load(const char *path, const char *const *over, int nover, struct sce
     return rc;
 }
 
+static int run_scenario(const char *file, const char *const *over, int nover,
+                        struct repro_series *s, int may_stick, struct ibn_err *e);
+
 int repro_run(const char *file, const char *const *over, int nover, struct repro_series *s,
               struct ibn_err *e)
+{
+    return run_scenario(file, over, nover, s, 0, e);
+}
+
+int repro_run_may_stick(const char *file, const char *const *over, int nover,
+                        struct repro_series *s, struct ibn_err *e)
+{
+    return run_scenario(file, over, nover, s, 1, e);
+}
+
+static int run_scenario(const char *file, const char *const *over, int nover,
+                        struct repro_series *s, int may_stick, struct ibn_err *e)
 {
     memset(s, 0, sizeof *s);
     char path[4096];
@@ -445,7 +460,17 @@ int repro_run(const char *file, const char *const *over, int nover, struct repro
                 s->port_wait[k] = f.end > 0 ? (double)w / (double)f.end : 0;
             }
         }
-        if (!rc && rep.outcome != RUN_DRAINED)
+        double lat = 0;
+        uint64_t n = 0;
+        for (uint32_t i = 0; i < f.nflows; i++) {
+            lat += hist_mean(&f.flows[i].st.net_latency) * (double)f.flows[i].st.net_latency.count;
+            n += f.flows[i].st.net_latency.count;
+        }
+        s->net_latency_us = n ? lat / (double)n / 1e6 : 0;
+        s->delivered = f.cnt.delivered;
+        s->dropped = f.cnt.dropped_hoq + f.cnt.dropped_sll + f.cnt.dropped_unroutable;
+        s->drained = rep.outcome == RUN_DRAINED;
+        if (!rc && !may_stick && rep.outcome != RUN_DRAINED)
             rc = ibn_err_set(e, "%s: the fabric did not drain (%llu packets left)", file,
                              (unsigned long long)rep.in_flight);
     }

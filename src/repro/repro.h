@@ -119,6 +119,11 @@ struct repro_series {
     double inject_gbps, sink_gbps; /* the run's hca.inject_limit and hca.sink_limit (0: none) */
     double wall_s;
     unsigned long long events, hops;
+    /* Packet-weighted mean network latency over every flow's measured packets (us), packets
+     * delivered and dropped, and whether the fabric drained (0: stuck, a deadlock). */
+    double net_latency_us;
+    unsigned long long delivered, dropped;
+    int drained;
     int nports;            /* switch ports */
     char **port_names;     /* "SWITCH:PORT" */
     double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
@@ -132,6 +137,10 @@ void repro_set_overrides(const char *const *over, int nover);
 /* Run scenarios/<file> (relative to the source tree) with `-s`-style overrides. */
 int repro_run(const char *file, const char *const *over, int nover, struct repro_series *s,
               struct ibn_err *e);
+/* The same, but a fabric that does not drain (a deadlock) is a result (s->drained = 0), not an
+ * error. */
+int repro_run_may_stick(const char *file, const char *const *over, int nover,
+                        struct repro_series *s, struct ibn_err *e);
 void repro_series_free(struct repro_series *s);
 
 /* Replications and parallel runs. A stochastic run is repeated over repro_seeds() seeds

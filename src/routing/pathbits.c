@@ -487,6 +487,9 @@ int route_pathbits(const struct topo *t, const struct route_opts *o, struct lfts
                 }
         }
     }
+    out->pb_local = xcalloc((size_t)t->nnodes, 1);
+    for (int v = 0; v < pb.nsw; v++)
+        out->pb_local[pb.node[v]] = (uint8_t)pb.on[v];
     /* Switch LIDs (management): the shortest-path port, pattern 0. */
     for (int s = 0; s < pb.nsw; s++) {
         int lid = t->node[pb.node[s]].port[0].lid;

@@ -1,9 +1,11 @@
 /* results.c: the run's summary (JSON), time series (CSV) and terminal summary. */
 #include "stats/results.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
+#include "fabric/drop.h"
 #include "fabric/transport.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
@@ -248,6 +250,20 @@ int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e
     return 0;
 }
 
+static const char *dst_label(const struct fabric *f, const struct flow *fl)
+{
+    return fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
+           : fl->pattern == 3 ? "group"
+           : fl->pattern    ? "uniform"
+                            : f->hosts[fl->dst_host].node->name;
+}
+
+/* The same in a terminal table: hosts by alias. */
+static const char *dst_short(const struct fabric *f, const struct flow *fl)
+{
+    return fl->pattern ? dst_label(f, fl) : f->hosts[fl->dst_host].node->alias;
+}
+
 static json_t *latency_json(const struct histogram *h)
 {
     json_t *o = json_object();
@@ -380,6 +396,29 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "packets_delivered", json_integer((json_int_t)f->cnt.delivered));
     json_t *dropped = json_object();
     json_object_set_new(dropped, "unroutable", json_integer((json_int_t)f->cnt.dropped_unroutable));
+    if (f->drop) {
+        json_object_set_new(dropped, "hoq_lifetime", json_integer((json_int_t)f->cnt.dropped_hoq));
+        json_object_set_new(dropped, "switch_lifetime", json_integer((json_int_t)f->cnt.dropped_sll));
+        json_object_set_new(dropped, "kept_past_limit", json_integer((json_int_t)f->cnt.kept_past_limit));
+        /* Where: every switch input port that dropped or kept a packet past a limit. */
+        json_t *at = json_array();
+        for (int i = 0; i < f->nnodes; i++) {
+            if (!f->nodes[i]->is_switch)
+                continue;
+            const struct sw_drop *d = node_sw(f->nodes[i])->drop;
+            for (int p = 1; p <= f->nodes[i]->nports; p++)
+                if (d->hoq[p] || d->sll[p] || d->kept[p]) {
+                    json_t *o = json_object();
+                    json_object_set_new(o, "switch", json_string(f->nodes[i]->name));
+                    json_object_set_new(o, "port", json_integer(p));
+                    json_object_set_new(o, "hoq_lifetime", json_integer((json_int_t)d->hoq[p]));
+                    json_object_set_new(o, "switch_lifetime", json_integer((json_int_t)d->sll[p]));
+                    json_object_set_new(o, "kept_past_limit", json_integer((json_int_t)d->kept[p]));
+                    json_array_append_new(at, o);
+                }
+        }
+        json_object_set_new(dropped, "by_input_port", at);
+    }
     json_object_set_new(inv, "packets_dropped", dropped);
     json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
@@ -412,9 +451,7 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(fl->name));
         json_object_set_new(o, "src", json_string(fl->src->node->name));
-        json_object_set_new(o, "dst", json_string(fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
-                                                  : fl->pattern ? "uniform"
-                                                                : f->hosts[fl->dst_host].node->name));
+        json_object_set_new(o, "dst", json_string(dst_label(f, fl)));
         json_object_set_new(o, "sl", json_integer(fl->sl));
         if (fl->cls)
             json_object_set_new(o, "class", json_string(fl->cls));
@@ -550,6 +587,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_t *o = json_object();
             json_object_set_new(o, "node", json_string(n->name));
             json_object_set_new(o, "port", json_integer(p));
+            char guid[24];
+            snprintf(guid, sizeof guid, "0x%016" PRIx64, n->guid);
+            json_object_set_new(o, "guid", json_string(guid));
+            json_object_set_new(o, "lid", json_integer(n->is_switch ? n->lid : pt->lid));
             json_object_set_new(o, "peer", json_string(pt->peer->node->name));
             json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
             counters_json(o, pt->vl, f->nvs, f);
@@ -589,17 +630,28 @@ int results_write_json(json_t *j, const char *path, struct ibn_err *e)
 void results_print(FILE *out, struct fabric *f, const struct run_report *r)
 {
     double total = 0;
-    fprintf(out, "%-24s %-10s %-10s %12s %14s %14s\n", "flow", "src", "dst", "Gb/s", "net lat p50 ns",
-            "net lat p99 ns");
+    /* Columns as wide as the longest name shown (real fabrics have long node descriptions). */
+    int wn = 4, ws = 3, wd = 3;
+    for (uint32_t i = 0; i < f->nflows && i < 20; i++) {
+        const struct flow *fl = &f->flows[i];
+        int a = (int)strlen(fl->name), b = (int)strlen(fl->src->node->alias),
+            c = (int)strlen(dst_short(f, fl));
+        wn = a > wn ? a : wn;
+        ws = b > ws ? b : ws;
+        wd = c > wd ? c : wd;
+    }
+    wn = wn < 24 ? 24 : wn;
+    ws = ws < 10 ? 10 : ws;
+    wd = wd < 10 ? 10 : wd;
+    fprintf(out, "%-*s %-*s %-*s %12s %14s %14s\n", wn, "flow", ws, "src", wd, "dst", "Gb/s",
+            "net lat p50 ns", "net lat p99 ns");
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
         double g = flow_throughput_gbps(f, fl);
         total += g;
         if (i < 20)
-            fprintf(out, "%-24s %-10s %-10s %12.4f %14.0f %14.0f\n", fl->name, fl->src->node->name,
-                    fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
-                    : fl->pattern    ? "uniform"
-                                     : f->hosts[fl->dst_host].node->name, g,
+            fprintf(out, "%-*s %-*s %-*s %12.4f %14.0f %14.0f\n", wn, fl->name, ws,
+                    fl->src->node->alias, wd, dst_short(f, fl), g,
                     hist_quantile(&fl->st.net_latency, 0.5) / 1e3,
                     hist_quantile(&fl->st.net_latency, 0.99) / 1e3);
     }

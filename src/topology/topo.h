@@ -31,6 +31,7 @@ struct topo_node {
     enum topo_node_type type;
     char *name;          /* short unique name, e.g. "H1", "S1", or the node description */
     char *desc;          /* node description (ibnetdiscover's quoted string), may equal name */
+    char *alias;         /* short unique alias (topo_addr.h), NULL until topo_assign_aliases */
     uint64_t guid;       /* node GUID, 0 if unknown */
     uint64_t sysimgguid;
     int nports;

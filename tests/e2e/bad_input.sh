@@ -43,8 +43,10 @@ printf 'flows = ( { name = "F"; src = "H1"; dst = "H2"; } );\ntopology = {\n  ge
 expect "LMC beyond the LID space" 'lidspace.cfg:2: topology.lmc: LMC 7 gives each of the 648 adapter ports 128 LIDs' -- run "$tmp/lidspace.cfg" -o "$tmp/r"
 printf 'flows = ( { name = "F"; src = "H1"; dst = "H2"; } );\ntopology = { generator = "irregular";\n  args = "switches=15,ports=5,hosts=1,links=23,planar=1"; routing = "pathbits"; };\n' > "$tmp/pathbits9.cfg"
 expect "9 path bits" 'pathbits9.cfg:2: topology: routing = pathbits: 9 path bits (independent cycles) do not fit' -- run "$tmp/pathbits9.cfg" -o "$tmp/r"
+printf '%s\ntransport = { mode = "rc"; };\nswitch = { hoq_life = 4; };\n' "$good" > "$tmp/droprc.cfg"
+expect "dropping under RC" 'transport.mode = rc models no retransmission' -- run "$tmp/droprc.cfg" -o "$tmp/r"
 printf 'topology = { generator = "single_switch"; args = "ports=4"; };\nflows = ( { name = "F"; src = "H1"; dst = "H9"; } );\n' > "$tmp/nohost.cfg"
-expect "unknown destination" 'nohost.cfg:2: flow F: destination "H9" is not a host' -- run "$tmp/nohost.cfg" -o "$tmp/r"
+expect "unknown destination" 'nohost.cfg:2: flow F: destination: "H9" is not a node of the topology' -- run "$tmp/nohost.cfg" -o "$tmp/r"
 printf '%s\n' "$good" > "$tmp/good.cfg"
 expect "bad override" '\-s switch.speedup=fast: speedup expects a number' -- run "$tmp/good.cfg" -o "$tmp/r" -s switch.speedup=fast
 expect "unknown override section" 'unknown section "swich"' -- run "$tmp/good.cfg" -o "$tmp/r" -s swich.arch=voq

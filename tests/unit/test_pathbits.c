@@ -22,29 +22,7 @@
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "topology/generate.h"
-
-/* Fig. 4a with a host per switch (port 5). */
-static void fig4(struct topo *t)
-{
-    struct ibn_err e = { { 0 } };
-    topo_init(t);
-    const char *sw[4] = { "a", "b", "c", "d" };
-    int id[4], h[4];
-    for (int i = 0; i < 4; i++)
-        id[i] = topo_add_node(t, TOPO_SWITCH, sw[i], 5);
-    for (int i = 0; i < 4; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "H%s", sw[i]);
-        h[i] = topo_add_node(t, TOPO_CA, name, 1);
-        assert_int_equal(topo_connect(t, id[i], 5, h[i], 1, 1, IB_SDR, 2.5e9, 0, &e), 0);
-    }
-    /* a:1-b:1, a:2-c:1, b:2-c:2, b:3-d:1, c:3-d:2 */
-    int links[5][4] = { { 0, 1, 1, 1 }, { 0, 2, 2, 1 }, { 1, 2, 2, 2 }, { 1, 3, 3, 1 }, { 2, 3, 3, 2 } };
-    for (int i = 0; i < 5; i++)
-        assert_int_equal(topo_connect(t, id[links[i][0]], links[i][1], id[links[i][2]], links[i][3],
-                                      1, IB_SDR, 2.5e9, 0, &e), 0);
-    topo_assign_lids(t, 0);
-}
+#include "../support/fig4.h"
 
 static const char *bits_of(struct pathbits *pb, struct topo *t, const char *path)
 {
@@ -75,7 +53,7 @@ static void test_fig4_path_bits(void **st)
     struct topo t;
     struct pathbits pb;
     struct ibn_err e = { { 0 } };
-    fig4(&t);
+    fig4_topo(&t);
     assert_int_equal(pathbits_build(&t, "b", 0, -1, &pb, &e), 0);
     assert_int_equal(pb.ncycles, 2);
     char cyc[16];
@@ -139,7 +117,7 @@ static void test_fig5_spf_updn(void **st)
     struct topo t;
     struct lfts l;
     struct ibn_err e = { { 0 } };
-    fig4(&t);
+    fig4_topo(&t);
     int a = topo_find(&t, "a");
     int lid_b = t.node[topo_find(&t, "Hb")].port[1].lid, lid_c = t.node[topo_find(&t, "Hc")].port[1].lid;
     int lid_d = t.node[topo_find(&t, "Hd")].port[1].lid;
