@@ -35,6 +35,9 @@ static const struct section_ref refs[] = {
     { "cc (plugin = \"ecnrate\")", "seed 000's ECN rate control: two-counter marking, the mark in RC "
                                   "ACKs, PIPD / FIMD source rates per SL (docs/ecnrate.md); needs "
                                   "transport.mode = rc", ecnrate_params },
+    { "cc (plugin = \"hostcredit\")", "seed 003's credit-based congestion control at the host: "
+                                     "completion-queue credits as RC message windows (src/cc/"
+                                     "hostcredit.c); needs transport.mode = rc", hostcredit_params },
     { "output", "what a run writes besides summary.json", output_params },
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },

@@ -97,6 +97,12 @@ int out_check_stdout(struct ibn_err *e)
     errno = 0;
     int bad = fflush(stdout) != 0;
     int err = errno;
+    if (!bad && ferror(stdout) && !err) {
+        /* A write failed earlier, its errno since overwritten (output longer than the stream's
+         * buffer): the output is incomplete anyway, so one more byte finds the reason. */
+        if (write(STDOUT_FILENO, "\n", 1) < 0)
+            err = errno;
+    }
     if (bad || ferror(stdout))
         return out_err(e, "standard output", err);
     return 0;

@@ -204,7 +204,10 @@ struct rc_qp {
     uint32_t psn_acked;      /* packets acknowledged (cumulative: every PSN below it) */
     uint32_t msg_begun;      /* messages started */
     uint32_t msg_acked;      /* messages whose last packet is acknowledged */
-    uint8_t win;             /* a window limits this flow (RC with transport.window >= 1) */
+    uint8_t win;             /* a window limits this flow (RC with transport.window >= 1, or a
+                                plug-in's per-flow window) */
+    uint8_t win_msgs;        /* the window counts messages (else packets) */
+    uint32_t window;         /* its size */
     uint8_t blocked;         /* the window stopped it: an ACK re-evaluates it */
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */

@@ -76,10 +76,18 @@ void transport_init(struct fabric *f)
         return;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
-        fl->rc.win = f->set.window > 0;
+        if (f->set.window > 0)
+            transport_set_window(fl, (uint32_t)f->set.window, f->set.window_unit == WINDOW_MESSAGES);
         if (fl->dst_host < 0 && !fl->rc.becn_dest)
             fl->rc.becn_dest = xcalloc((size_t)f->nhosts, 1);
     }
+}
+
+void transport_set_window(struct flow *fl, uint32_t window, int messages)
+{
+    fl->rc.win = 1;
+    fl->rc.win_msgs = (uint8_t)(messages != 0);
+    fl->rc.window = window;
 }
 
 int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e)

@@ -31,20 +31,25 @@ void transport_on_data(struct fabric *f, struct port *at, const struct packet *x
 /* The requester: ACK x arrived. */
 void transport_on_ack(struct fabric *f, const struct packet *x);
 
+/* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
+void transport_set_window(struct flow *fl, uint32_t window, int messages);
+
 /* Whether flow fl's window lets it send its next packet (fl->rc.win set). */
 static inline int transport_window_open(const struct fabric *f, const struct flow *fl)
 {
-    if (f->set.window_unit == WINDOW_PACKETS)
-        return fl->rc.psn_next - fl->rc.psn_acked < (uint32_t)f->set.window;
-    return fl->cur_open || fl->rc.msg_begun - fl->rc.msg_acked < (uint32_t)f->set.window;
+    (void)f;
+    if (!fl->rc.win_msgs)
+        return fl->rc.psn_next - fl->rc.psn_acked < fl->rc.window;
+    return fl->cur_open || fl->rc.msg_begun - fl->rc.msg_acked < fl->rc.window;
 }
 
 /* Whether it may start a new message. */
 static inline int transport_may_begin(const struct fabric *f, const struct flow *fl)
 {
-    if (f->set.window_unit == WINDOW_PACKETS)
-        return fl->rc.psn_next - fl->rc.psn_acked < (uint32_t)f->set.window;
-    return fl->rc.msg_begun - fl->rc.msg_acked < (uint32_t)f->set.window;
+    (void)f;
+    if (!fl->rc.win_msgs)
+        return fl->rc.psn_next - fl->rc.psn_acked < fl->rc.window;
+    return fl->rc.msg_begun - fl->rc.msg_acked < fl->rc.window;
 }
 
 #endif
