@@ -11,7 +11,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
 "$build"/bench_eventq
-for s in bench/switch36.cfg bench/fattree648.cfg bench/*-cc.cfg; do
+for s in bench/switch36.cfg bench/fattree648.cfg bench/fattree648-rc.cfg bench/*-cc.cfg; do
   [ -f "$s" ] || continue
   "$build"/bench_fabric "$s" | grep -v '^BENCH'
 done

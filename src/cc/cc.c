@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/ecnrate.h"
 #include "cc/ibcc.h"
 
 static const struct param none_params[] = { PARAM_END };
@@ -19,7 +20,7 @@ static const struct cc_plugin cc_none = {
     "none", "no congestion control: only link-level flow control", none_params, 0, none_attach,
 };
 
-const struct cc_plugin *const cc_plugins[] = { &cc_none, &ibcc_plugin, NULL };
+const struct cc_plugin *const cc_plugins[] = { &cc_none, &ibcc_plugin, &ecnrate_plugin, &hostcredit_plugin, NULL };
 
 const struct cc_plugin *cc_find(const char *name, struct ibn_err *e)
 {

@@ -22,6 +22,8 @@ struct cc_plugin {
 };
 
 extern const struct cc_plugin *const cc_plugins[];
+extern const struct cc_plugin hostcredit_plugin; /* hostcredit.c */
+extern const struct param hostcredit_params[];
 
 /* The plug-in named `name`, or NULL (e then says which names exist). */
 const struct cc_plugin *cc_find(const char *name, struct ibn_err *e);

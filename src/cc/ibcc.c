@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "cc/ibcc_int.h"
+#include "core/output.h"
 #include "core/rng.h"
+#include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct ibcc_desc, field)
 
@@ -59,10 +61,11 @@ const struct param ibcc_params[] = {
       "probability: each eligible packet is marked with probability 1/(marking_rate+1) (Paper II); "
       "counter: every (marking_rate+1)-th eligible packet", marking_names, 0, 0 },
     { "becn", P_ENUM, OFF(becn), "packet",
-      "how a destination answers FECN: packet = a CNP with BECN for every FECN-marked packet "
-      "(seed 002's simulator); message = at most one BECN per message, sent when its last packet "
-      "arrives if any of its packets carried FECN (BECN in the reliable connection's ACK of the "
-      "message)", becn_names, 0, 0 },
+      "how a destination answers FECN under transport.mode = ud: packet = a CNP with BECN for "
+      "every FECN-marked packet (seed 002's simulator). Under transport.mode = rc BECN rides the "
+      "ACKs (transport.ack) and no CNP is sent. message: deprecated, kept readable: it maps onto "
+      "transport.mode = rc with transport.ack = message (BECN in the ACK of each message whose "
+      "packets carried FECN; the ACKs now travel through the fabric)", becn_names, 0, 0 },
     { "level", P_ENUM, OFF(level), "qp",
       "Port_Control: qp = a CCTI per queue pair; a flow to one host is one reliable-connection "
       "queue pair, a flow to many hosts (a pattern) one per destination host, each throttled on "
@@ -295,8 +298,10 @@ static void ibcc_destroy(struct fabric *f)
 
 static void series_header(struct fabric *f, FILE *out)
 {
-    for (uint32_t i = 0; i < f->nflows; i++)
-        fprintf(out, ",%s", f->flows[i].name);
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        fputc(',', out);
+        csv_field(out, f->flows[i].name);
+    }
 }
 
 static double index_mean(const struct ibcc_index *ix, simtime_t now)
@@ -358,14 +363,17 @@ static void table_ports(struct fabric *f, FILE *out)
                 continue;
             if (n->is_switch) {
                 struct ibcc_oport *o = pt->cc;
-                for (int s = 0; s < f->set.nvls; s++)
-                    fprintf(out, "%s:%d,%d,switch,%llu,%.9g,%.6f,%llu,,,\n", n->name, p, s,
+                for (int s = 0; s < f->set.nvls; s++) {
+                    csv_field_port(out, n->name, p);
+                    fprintf(out, ",%d,switch,%llu,%.9g,%.6f,%llu,,,\n", s,
                             (unsigned long long)o->marked[s], (double)o->cong_time[s] / 1e12,
                             secs > 0 ? (double)o->cong_time[s] / 1e12 / secs : 0.0,
                             (unsigned long long)o->entered[s]);
+                }
             } else {
                 struct ibcc_aport *a = pt->cc;
-                fprintf(out, "%s:%d,,adapter,,,,,%llu,%llu,%llu\n", n->name, p,
+                csv_field_port(out, n->name, p);
+                fprintf(out, ",,adapter,,,,,%llu,%llu,%llu\n",
                         (unsigned long long)a->fecn_received, (unsigned long long)a->cnp_sent,
                         (unsigned long long)a->becn_received);
             }
@@ -382,7 +390,8 @@ static void table_flows(struct fabric *f, FILE *out)
         if (!cf)
             continue;
         struct ibcc_flow_ccti r = ibcc_flow_ccti(f, cf);
-        fprintf(out, "%s,%d,%llu,%llu,%llu,%d,%d,%.4f,%d\n", f->flows[i].name, f->flows[i].sl,
+        csv_field(out, f->flows[i].name);
+        fprintf(out, ",%d,%llu,%llu,%llu,%d,%d,%.4f,%d\n", f->flows[i].sl,
                 (unsigned long long)cf->fecn_marked, (unsigned long long)cf->fecn_received,
                 (unsigned long long)cf->becn_received, r.now, r.max, r.mean, r.qps);
     }
@@ -501,6 +510,11 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         free(c->cct_ps), free(c->cct_shift), free(c->cct_mult), free(c);
         return ibn_err_set(e, "cc.victim_mask: expected \"ca\", \"none\", \"all\" or a hex port mask "
                            "\"0x...\", got \"%s\"", vm);
+    }
+    if (d->becn == IBCC_BECN_MESSAGE && transport_enable_rc(f, ACK_PER_MESSAGE, e)) {
+        free(c->cct_ps), free(c->cct_shift), free(c->cct_mult), free(c);
+        return ibn_err_prefix(e, "cc.becn = message (deprecated: it means transport.mode = rc, "
+                              "transport.ack = message): ");
     }
     uint32_t mtu_wire = pkt_wire_bytes((uint32_t)f->set.mtu, f->set.grh);
     c->mtu_credits = (int32_t)bytes_to_credits(mtu_wire);
@@ -648,7 +662,11 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
              "BECN per %s; CCTI per %s%s, timer %s, CCT %s with %d entries, CCTI_Limit %d",
              d->threshold, map_names[d->threshold_map], (long long)c->thr_hi, (long long)c->thr_lo,
              detect_names[d->detect], thr_names[d->thresholds], vm, d->packet_size, d->marking_rate,
-             marking_names[d->marking], becn_names[d->becn], level_names[d->level],
+             marking_names[d->marking],
+             f->set.transport != TRANSPORT_RC      ? "packet"
+             : f->set.ack_per == ACK_PER_MESSAGE ? "message, in the RC ACKs"
+                                                 : "packet, in the RC ACKs",
+             level_names[d->level],
              nmulti ? " (a queue pair per destination for flows to many hosts)" : "", timer_names[d->timer_policy],
              form_names[d->cct_form], c->ncct, c->ccti_limit);
     /* Strings of the copy are not kept: they may be freed by the caller. */

@@ -1,6 +1,7 @@
-/* ibcc_hca.c: the adapter side of IB congestion control. A destination answers a FECN-marked
- * data packet with a CNP carrying BECN, queued on the adapter's priority path (multicast, ACK
- * and CNP packets are never answered). A source that receives a BECN raises the CCTI of the
+/* ibcc_hca.c: the adapter side of IB congestion control. Under UD a destination answers a
+ * FECN-marked data packet with a CNP carrying BECN, queued on the adapter's priority path
+ * (multicast, ACK and CNP packets are never answered); under RC the transport's next ACK for the
+ * queue pair carries the BECN (transport.c) and no CNP is sent. A source that receives a BECN raises the CCTI of the
  * flow's index (its QP, or its port SL) by CCTI_Increase up to CCTI_Limit and handles the
  * CCTI_Timer by the chosen policy; each expiry lowers the CCTIs of the port SL (or the flow) by
  * one, never below CCTI_Min. After each packet a throttled flow waits its transmission time
@@ -9,6 +10,7 @@
  * pair per destination host, each with its own CCTI, timer and delay: the adapter sends to the
  * others while one waits (fabric_flow_pace_by_dest). */
 #include "cc/ibcc_int.h"
+#include "fabric/transport.h"
 
 static inline struct ibcc *ctx(struct fabric *f)
 {
@@ -164,33 +166,17 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
     }
     if (p->flow == FLOW_CONTROL || (p->flags & (PKT_MCAST | PKT_ACK | PKT_CNP)))
         return;
-    struct ibcc_flow *cf = p->flow < f->nflows ? f->flows[p->flow].cc : NULL;
-    if (c->d.becn == IBCC_BECN_MESSAGE && cf) {
-        /* One BECN per message, in the ACK the responder returns for its last packet (the
-         * messages of one queue pair arrive one after the other). */
-        uint8_t *pending = cf->dest ? &cf->dest[at->hca->host].ix.fecn_pending : &cf->own.fecn_pending;
-        if (p->flags & PKT_FECN) {
-            cf->fecn_received++;
-            if (ap)
-                ap->fecn_received++;
-            *pending = 1;
-        }
-        if (!(p->flags & PKT_LAST) || !*pending)
-            return;
-        *pending = 0;
-        if (ap)
-            ap->cnp_sent++;
-        fabric_send_control(f, at, p->src_lid, p->sl, PKT_CNP | PKT_BECN, p->flow);
-        return;
-    }
     if (!(p->flags & PKT_FECN))
         return;
+    struct ibcc_flow *cf = p->flow < f->nflows ? f->flows[p->flow].cc : NULL;
     if (cf)
         cf->fecn_received++;
-    if (ap) {
+    if (ap)
         ap->fecn_received++;
+    if (f->set.transport == TRANSPORT_RC)
+        return; /* the responder's next ACK carries the BECN (transport.c) */
+    if (ap)
         ap->cnp_sent++;
-    }
     fabric_send_control(f, at, p->src_lid, p->sl, PKT_CNP | PKT_BECN, p->flow);
 }
 

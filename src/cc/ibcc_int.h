@@ -41,7 +41,6 @@ struct ibcc_index {
     uint16_t ccti, ccti_max;
     uint8_t sl;
     uint8_t raised;               /* in its port SL's list of indices above CCTI_Min */
-    uint8_t fecn_pending;         /* becn = message: a packet of the QP's current message had FECN */
     simtime_t last_change;
     double integral;              /* ccti x picoseconds, for the time-average */
 };

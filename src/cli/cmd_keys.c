@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cc/ecnrate.h"
 #include "cc/ibcc.h"
 #include "config/scenario.h"
 #include "fabric/settings.h"
@@ -24,11 +25,19 @@ static const struct section_ref refs[] = {
     { "fabric", "packets and flow control", fabric_params },
     { "switch", "switch architecture and timing", switch_params },
     { "hca", "host channel adapters", hca_params },
+    { "transport", "the queue pairs' transport: unreliable datagram, or reliable connection with "
+                   "ACKs through the fabric and a window (docs/transport.md)", transport_params },
     { "qos", "service levels, VL arbitration (OpenSM's forms); besides these keys, "
              "`sl2vl_pairs = (\"SWITCH IN OUT MAP\", ...)` sets a switch's SL-to-VL map for a port "
              "pair (IN or OUT 0: every port; MAP: 16 comma-separated VLs)", qos_params },
     { "cc", "congestion control: `plugin = \"none\"` (default) or `\"ibcc\"` (InfiniBand CC, IBA "
             "Annex A10; docs/cc.md), then the plug-in's keys; these are ibcc's", ibcc_params },
+    { "cc (plugin = \"ecnrate\")", "seed 000's ECN rate control: two-counter marking, the mark in RC "
+                                  "ACKs, PIPD / FIMD source rates per SL (docs/ecnrate.md); needs "
+                                  "transport.mode = rc", ecnrate_params },
+    { "cc (plugin = \"hostcredit\")", "seed 003's credit-based congestion control at the host: "
+                                     "completion-queue credits as RC message windows (src/cc/"
+                                     "hostcredit.c); needs transport.mode = rc", hostcredit_params },
     { "output", "what a run writes besides summary.json", output_params },
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },

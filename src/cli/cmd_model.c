@@ -21,6 +21,7 @@
 #include "analytic/gequeue.h"
 #include "analytic/threshold.h"
 #include "core/error.h"
+#include "core/output.h"
 #include "core/params.h"
 #include "core/rng.h"
 
@@ -625,23 +626,22 @@ static int make_dir(const char *dir, struct ibn_err *err)
                        errno ? strerror(errno) : "not a folder");
 }
 
-static FILE *open_out(const char *dir, const char *name, struct ibn_err *err)
+static struct outfile *open_out(const char *dir, const char *name, struct ibn_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        ibn_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    return f;
+    return out_open(path, err);
 }
 
 static int write_json_file(const char *dir, json_t *doc, struct ibn_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/model.json", dir);
-    if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0)
-        return ibn_err_set(err, "cannot write %s", path);
-    return 0;
+    struct outfile *o = out_open(path, err);
+    if (!o)
+        return -1;
+    json_dumpf(doc, o->fp, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    return out_close(o, err);
 }
 
 int cmd_model(int argc, char **argv)
@@ -806,17 +806,15 @@ int cmd_model(int argc, char **argv)
     }
 
     if (outdir) {
-        FILE *f = open_out(outdir, "model.csv", &err);
+        struct outfile *f = open_out(outdir, "model.csv", &err);
         if (!f) {
             rc = 1;
         } else {
-            csv_header(&res[0], have_sweep ? sw.label : NULL, f);
+            csv_header(&res[0], have_sweep ? sw.label : NULL, f->fp);
             for (int i = 0; i < sw.n; i++)
-                csv_row(&res[i], have_sweep ? xs[i] : 0, f);
-            if (fclose(f) != 0) {
-                ibn_err_set(&err, "cannot write %s/model.csv", outdir);
+                csv_row(&res[i], have_sweep ? xs[i] : 0, f->fp);
+            if (out_close(f, &err))
                 rc = 1;
-            }
         }
         if (rc == 0 && write_json_file(outdir, doc, &err))
             rc = 1;
@@ -825,9 +823,8 @@ int cmd_model(int argc, char **argv)
             if (!f) {
                 rc = 1;
             } else {
-                write_gp(m, &res[0], sw.label, f);
-                fclose(f);
-                int g = run_gnuplot(outdir);
+                write_gp(m, &res[0], sw.label, f->fp);
+                int g = out_close(f, &err) ? (rc = 1, 0) : run_gnuplot(outdir);
                 if (g == 1)
                     fprintf(stderr, "ibnetsim model: gnuplot not found; %s/model.gp written\n",
                             outdir);
@@ -835,8 +832,10 @@ int cmd_model(int argc, char **argv)
                     fprintf(stderr, "ibnetsim model: gnuplot failed on %s/model.gp\n", outdir);
             }
         }
-        if (rc)
+        if (rc) {
             fprintf(stderr, "ibnetsim model %s: %s\n", m->name, err.msg);
+            rc = err.output ? IBN_EXIT_OUTPUT : 1;
+        }
     }
     json_decref(doc);
     free(res);

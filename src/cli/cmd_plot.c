@@ -71,8 +71,11 @@ static int read_wide(const char *dir, const char *file, struct wide_csv *w, stru
                 fclose(fp);
                 return ibn_err_set(e, "%s: expected a header starting with time_s", path);
             }
-            for (char *c = line; *c; c++)
-                w->ncols += *c == ',';
+            int quoted = 0; /* names may be quoted (RFC 4180): commas inside do not count */
+            for (char *c = line; *c; c++) {
+                quoted ^= *c == '"';
+                w->ncols += *c == ',' && !quoted;
+            }
             first = 0;
             continue;
         }
@@ -111,12 +114,13 @@ static int write_series(const char *dir, const char *name, const char *file, int
     const char *unit;
     double scale;
     time_unit(w.last_time, &unit, &scale);
-    FILE *fp = gp_open(dir, name,
+    struct outfile *go = gp_open(dir, name,
                        is_cc ? "congestion control table index (CCTI) of every flow over time, from cc.csv"
                              : "payload throughput of every flow over time, from flows.csv",
                        e);
-    if (!fp)
+    if (!go)
         return -1;
+    FILE *fp = go->fp;
     int keyed = w.ncols <= 24;
     fprintf(fp, "set title \"%s%s\"\n",
             is_cc ? "CCTI per flow" : "Throughput per flow (payload, per sample interval)",
@@ -140,7 +144,7 @@ static int write_series(const char *dir, const char *name, const char *file, int
                     "lw 3 lc rgb \"black\" title \"mean of the %d flows\"", file, w.ncols);
     fprintf(fp, "\n");
     gp_svg(fp, name, 1100, 600, "replot");
-    return gp_close(fp, dir, name, e);
+    return gp_close(go, e);
 }
 
 /* Latency CDFs from latency.csv (latency,class,value_ns,count,cdf). */
@@ -185,9 +189,10 @@ static int write_latency(const char *dir, struct ibn_err *e)
     }
     free(line);
     fclose(in);
-    FILE *fp = gp_open(dir, "latency", "CDFs of packet latency per class (SL), from latency.csv", e);
-    if (!fp)
+    struct outfile *go = gp_open(dir, "latency", "CDFs of packet latency per class (SL), from latency.csv", e);
+    if (!go)
         return -1;
+    FILE *fp = go->fp;
     int per_class = ncls > 2; /* "all" and one class are the same curve */
     fprintf(fp, "set title \"Packet latency CDF per class: network (solid), end-to-end (dashed)\"\n"
                 "set xlabel \"latency (ns)\"\n"
@@ -226,7 +231,7 @@ static int write_latency(const char *dir, struct ibn_err *e)
         fprintf(fp, "\n");
     }
     gp_svg(fp, "latency", 1000, 600, "replot");
-    return gp_close(fp, dir, "latency", e);
+    return gp_close(go, e);
 }
 
 /* Per-port utilisation map: one row per node, one cell per cabled port. */
@@ -269,11 +274,12 @@ static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
     int shown = hosts_too ? nrows : nsw;
     char path[4200];
     snprintf(path, sizeof path, "%s/plot-ports.csv", dir);
-    FILE *d = fopen(path, "w");
-    if (!d) {
+    struct outfile *od = out_open(path, e);
+    if (!od) {
         free(rows);
-        return ibn_err_set(e, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
     }
+    FILE *d = od->fp;
     fprintf(d, "row,port,utilisation,node\n");
     /* Rows from the top: switches first, then adapters, each in topology order. */
     int y = shown - 1;
@@ -285,17 +291,20 @@ static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
                 json_t *p = json_array_get(ports, i);
                 if (strcmp(json_string_value(json_object_get(p, "node")), rows[r].name))
                     continue;
-                fprintf(d, "%d,%d,%.6f,%s\n", y, (int)json_integer_value(json_object_get(p, "port")),
-                        json_number_value(json_object_get(p, "utilisation")), rows[r].name);
+                fprintf(d, "%d,%d,%.6f,", y, (int)json_integer_value(json_object_get(p, "port")),
+                        json_number_value(json_object_get(p, "utilisation")));
+                csv_field(d, rows[r].name);
+                fputc('\n', d);
             }
             y--;
         }
     free(rows);
-    if (fclose(d))
-        return ibn_err_set(e, "%s: cannot write", path);
-    FILE *fp = gp_open(dir, "ports", "per-port utilisation map, from summary.json via plot-ports.csv", e);
-    if (!fp)
+    if (out_close(od, e))
         return -1;
+    struct outfile *go = gp_open(dir, "ports", "per-port utilisation map, from summary.json via plot-ports.csv", e);
+    if (!go)
+        return -1;
+    FILE *fp = go->fp;
     int width = 260 + maxport * 45, height = 140 + shown * 22;
     if (width < 700)
         width = 700;
@@ -323,7 +332,7 @@ static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
         fprintf(fp, ", \\\n  \"\" using 2:1:(sprintf(\"%%.0f%%%%\", 100*$3)) with labels font \",8\" notitle");
     fprintf(fp, "\n");
     gp_svg(fp, "ports", width, height, "replot");
-    return gp_close(fp, dir, "ports", e);
+    return gp_close(go, e);
 }
 
 int cmd_plot(int argc, char **argv)
@@ -373,7 +382,7 @@ int cmd_plot(int argc, char **argv)
         }
         if (write_series(dir, series[s].name, series[s].file, s == 1, &e)) {
             fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
-            status = 1;
+            status = e.output ? IBN_EXIT_OUTPUT : 1;
         } else {
             names[n++] = series[s].name;
         }
@@ -382,13 +391,13 @@ int cmd_plot(int argc, char **argv)
         fprintf(stderr, "ibnetsim plot: no %s/latency.csv (a run of an older ibnetsim?): no latency plot\n", dir);
     } else if (write_latency(dir, &e)) {
         fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
-        status = 1;
+        status = e.output ? IBN_EXIT_OUTPUT : 1;
     } else {
         names[n++] = "latency";
     }
     if (write_ports(dir, summary, &e)) {
         fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
-        status = 1;
+        status = e.output ? IBN_EXIT_OUTPUT : 1;
     } else {
         names[n++] = "ports";
     }

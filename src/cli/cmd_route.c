@@ -1,16 +1,21 @@
 /* cmd_route.c: `ibnetsim route`: compute routes with an engine, dump them in OpenSM's format,
  * check tables (validity, hop counts, routes per port, deadlock, OpenSM's min-hop tables) and
  * compare two dumps. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "routing/lft_build.h"
 #include "routing/lft_dump.h"
+#include "routing/pathbits.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
+#include "topology/linkspeed.h"
+#include "topology/topo_addr.h"
 
 static void usage(FILE *f)
 {
@@ -20,6 +25,10 @@ static void usage(FILE *f)
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
             "                            [--deadlock-free] [--ports CSV]\n"
             "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
+            "       ibnetsim route trace TOPO SRC DST [-e ENGINE | --lfts DUMP] [--sl N]\n"
+            "                            [--offset K]\n"
+            "       ibnetsim route pathbits TOPO [--roots SWITCH] [--path-bits K] [--slack N]\n"
+            "                            [--table SWITCH]\n"
             "       ibnetsim route list\n\n"
             "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
             "compute  routes with ENGINE (default minhop) and writes the forwarding tables as\n"
@@ -37,6 +46,17 @@ static void usage(FILE *f)
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
             "         --ports CSV writes the routes leaving every cabled switch port.\n"
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
+            "trace    the path from SRC to DST through the tables, like ibtracert: every hop's\n"
+            "         node, LID, GUID, input and output port and link; the DLID (base LID +\n"
+            "         --offset K with LMC), SL and VL. SRC and DST: a name, alias, lid:N, GUID,\n"
+            "         H-/S- id or unique description ('ibnetsim topo hosts'). Exit 1 when the\n"
+            "         tables do not lead there.\n"
+            "pathbits seed 004's path bits: the cycles (one per non-tree edge of a BFS tree from\n"
+            "         --roots, default the switch of highest degree), the cycles through each\n"
+            "         switch and its multipath table size (2^k x destinations), the paths,\n"
+            "         fallbacks and conflicts; --table prints one switch's table with X bits.\n"
+            "         --path-bits K keeps the first K cycles (the engine's LMC-limited form);\n"
+            "         --slack N enumerates paths up to shortest + N hops (default 4, -1 all).\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
             "         'best3'), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
@@ -46,16 +66,184 @@ static void usage(FILE *f)
 
 struct opts {
     const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
-    int lmc, deadlock_free;
+    const char *table;
+    int lmc, deadlock_free, sl, offset;
     uint64_t seed;
     struct route_opts ro;
 };
+
+/* `route pathbits`: the analysis of seed 004's path bits. */
+static int do_pathbits(const struct opts *o, const struct topo *t)
+{
+    struct pathbits pb;
+    struct ibn_err e = { { 0 } };
+    if (pathbits_build(t, o->ro.roots, o->ro.path_bits,
+                       o->ro.path_slack ? o->ro.path_slack : PB_SLACK_DEFAULT, &pb, &e)) {
+        fprintf(stderr, "ibnetsim route pathbits: %s\n", e.msg);
+        return 2;
+    }
+    printf("switches %d, links %d, independent cycles %d, path bits %d (root %s)\n", pb.nsw,
+           pb.nedges, pb.nback_all, pb.ncycles, t->node[pb.node[pb.root]].name);
+    if (pb.ncycles > PB_LMC_MAX)
+        printf("note: %d path bits do not fit IBA's LMC (at most %d): the engine needs "
+               "path_bits <= %d\n", pb.ncycles, PB_LMC_MAX, PB_LMC_MAX);
+    for (int c = 0; c < pb.ncycles; c++) {
+        printf("C%d:", c + 1);
+        for (int i = 0; i <= pb.cyc_len[c]; i++)
+            printf(" %s", t->node[pb.node[pb.cyc[c][i]]].name);
+        printf("\n");
+    }
+    long total = 0;
+    for (int v = 0; v < pb.nsw; v++) {
+        long n = pathbits_entries_per_dest(&pb, v) * pb.nsw;
+        total += n;
+        printf("%s: on %d cycle%s (", t->node[pb.node[v]].name, pb.nloc[v], pb.nloc[v] == 1 ? "" : "s");
+        for (int c = 0, first = 1; c < pb.ncycles; c++)
+            if (pb.on[v] >> c & 1) {
+                printf("%sC%d", first ? "" : " ", c + 1);
+                first = 0;
+            }
+        printf("), table %d x 2^%d = %ld entries\n", pb.nsw, pb.nloc[v], n);
+    }
+    printf("table entries in all: %ld; simple paths %ld (%ld with an undefined union), entries "
+           "from the shortest path %ld, conflicts resolved %ld, walks verified %ld\n", total,
+           pb.npaths, pb.undefined, pb.unset, pb.conflicts, pb.walks);
+    int rc = 0;
+    if (o->table) {
+        int v = pathbits_vertex(&pb, t, o->table);
+        if (v < 0) {
+            fprintf(stderr, "ibnetsim route pathbits: --table %s is not a switch\n", o->table);
+            rc = 2;
+        } else {
+            /* One line per destination and local pattern; the bits of the other cycles X. */
+            for (int d = 0; d < pb.nsw; d++) {
+                if (d == v)
+                    continue;
+                for (uint32_t q = 0; q < 1u << pb.nloc[v]; q++) {
+                    char bits[PB_MAX_CYCLES + 1];
+                    uint64_t P = 0;
+                    for (int c = 0, j = 0; c < pb.ncycles; c++) {
+                        int mine = (int)(pb.on[v] >> c & 1);
+                        bits[c] = mine ? (char)('0' + (q >> j & 1)) : 'X';
+                        if (mine)
+                            P |= (uint64_t)(q >> j++ & 1) << c;
+                    }
+                    bits[pb.ncycles] = 0;
+                    int w = pathbits_next(&pb, v, d, P);
+                    int port = 0;
+                    for (int k = 0; k < pb.deg[v]; k++)
+                        if (pb.adj[v * pb.maxdeg + k] == w)
+                            port = pb.adjport[v * pb.maxdeg + k];
+                    size_t at = ((size_t)d << pb.nloc[v]) | q;
+                    printf("  %s %s -> port %d%s\n", t->node[pb.node[d]].name, bits, port,
+                           pb.tab_spf[v][at] ? " (shortest path)" : "");
+                }
+            }
+        }
+    }
+    pathbits_free(&pb);
+    return rc;
+}
 
 static int get_tables(struct opts *o, const struct topo *t, struct lfts *l, struct ibn_err *e)
 {
     if (o->lfts)
         return lft_dump_read(o->lfts, t, l, e);
     return route_compute(t, o->engine, &o->ro, l, e);
+}
+
+/* `route trace TOPO SRC DST`: the hops of one path through the tables, like ibtracert. */
+static int do_trace(struct opts *o, const struct topo *t, const char *src, const char *dst)
+{
+    struct ibn_err e = { { 0 } };
+    int sn, sp, dn, dp;
+    if (topo_resolve(t, src, &sn, &sp, &e) || topo_resolve(t, dst, &dn, &dp, &e)) {
+        fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
+        return 2;
+    }
+    const struct topo_node *S = &t->node[sn], *D = &t->node[dn];
+    if (!sp && S->type == TOPO_CA)
+        for (sp = 1; sp < S->nports && S->port[sp].peer_node < 0; sp++)
+            ;
+    if (!dp && D->type == TOPO_CA)
+        for (dp = 1; dp < D->nports && D->port[dp].peer_node < 0; dp++)
+            ;
+    int dlid = D->type == TOPO_CA ? D->port[dp].lid : D->port[0].lid;
+    int dlmc = D->type == TOPO_CA ? D->port[dp].lmc : D->port[0].lmc;
+    if (!dlid) {
+        fprintf(stderr, "ibnetsim route trace: %s has no LID\n", D->name);
+        return 2;
+    }
+    if (o->offset < 0 || o->offset >= 1 << dlmc) {
+        fprintf(stderr, "ibnetsim route trace: --offset %d: %s has LMC %d (offsets 0-%d)\n",
+                o->offset, D->name, dlmc, (1 << dlmc) - 1);
+        return 2;
+    }
+    dlid += o->offset;
+    struct lfts l;
+    if (get_tables(o, t, &l, &e)) {
+        fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
+        return 1;
+    }
+    int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl;
+    printf("route from %s to %s: DLID %d (0x%04x), SL %d, VL %d%s, %s\n",
+           S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, o->sl, vl,
+           l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
+           o->lfts ? o->lfts : o->engine);
+    int wa = 5;
+    for (int i = 0; i < t->nnodes; i++) {
+        int a = (int)strlen(t->node[i].alias ? t->node[i].alias : t->node[i].name);
+        wa = a > wa ? a : wa;
+    }
+    printf("%-4s %-*s %-5s %-18s %-4s %-4s %-8s %s\n", "hop", wa, "node", "lid", "guid", "in",
+           "out", "link", "name");
+    int node = sn, in = 0, out = S->type == TOPO_CA ? sp : -1, rc = 0;
+    for (int hop = 0;; hop++) {
+        const struct topo_node *n = &t->node[node];
+        if (n->type == TOPO_SWITCH) {
+            out = lft_port(&l, node, dlid);
+            if (out == 0 && node == dn) {
+                out = -1;
+            } else if (out == LFT_NONE || out > n->nports || n->port[out].peer_node < 0) {
+                printf("no route: switch %s has no %s for DLID %d\n", n->name,
+                       out == LFT_NONE ? "entry" : "cabled port", dlid);
+                rc = 1;
+                break;
+            }
+        } else if (hop > 0) {
+            out = -1;
+        }
+        char ins[8] = "-", outs[8] = "-", link[24] = "-";
+        if (hop > 0)
+            snprintf(ins, sizeof ins, "%d", in);
+        if (out > 0) {
+            snprintf(outs, sizeof outs, "%d", out);
+            const struct topo_port *x = &n->port[out];
+            if (x->rate_bps > 0)
+                snprintf(link, sizeof link, "%.4g Gb/s", x->rate_bps / 1e9);
+            else
+                ib_format_width_speed(x->width, (enum ib_speed)x->speed, link, sizeof link);
+        }
+        int lid = n->type == TOPO_SWITCH ? n->port[0].lid : n->port[hop ? in : sp].lid;
+        printf("%-4d %-*s %-5d 0x%016" PRIx64 " %-4s %-4s %-8s %s\n", hop, wa,
+               n->alias ? n->alias : n->name, lid, n->guid, ins, outs, link, n->name);
+        if (out < 0) {
+            if (node != dn) {
+                printf("no route: the path ends at %s, not at %s\n", n->name, D->name);
+                rc = 1;
+            }
+            break;
+        }
+        if (hop > t->nnodes) {
+            printf("no route: a loop (more hops than nodes)\n");
+            rc = 1;
+            break;
+        }
+        in = n->port[out].peer_port;
+        node = n->port[out].peer_node;
+    }
+    lfts_free(&l);
+    return rc;
 }
 
 static int do_check(struct opts *o, const struct topo *t)
@@ -95,11 +283,12 @@ static int do_check(struct opts *o, const struct topo *t)
                 printf(" %d:%ld", k, s.hop_hist[k]);
         printf("\n");
         if (o->ports) {
-            FILE *f = fopen(o->ports, "w");
-            if (!f) {
-                fprintf(stderr, "ibnetsim route check: cannot create %s\n", o->ports);
-                rc = 2;
+            struct outfile *of = out_open(o->ports, &e);
+            if (!of) {
+                fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+                rc = IBN_EXIT_OUTPUT;
             } else {
+                FILE *f = of->fp;
                 fprintf(f, "switch,port,peer,peer_port,routes\n");
                 for (int i = 0; i < t->nnodes; i++) {
                     if (t->node[i].type != TOPO_SWITCH)
@@ -108,13 +297,18 @@ static int do_check(struct opts *o, const struct topo *t)
                         const struct topo_port *x = &t->node[i].port[p];
                         if (x->peer_node < 0)
                             continue;
-                        fprintf(f, "\"%s\",%d,\"%s\",%d,%ld\n", t->node[i].name, p,
-                                t->node[x->peer_node].name, x->peer_port,
-                                s.port_routes[s.port_off[i] + p]);
+                        csv_quote(f, t->node[i].name);
+                        fprintf(f, ",%d,", p);
+                        csv_quote(f, t->node[x->peer_node].name);
+                        fprintf(f, ",%d,%ld\n", x->peer_port, s.port_routes[s.port_off[i] + p]);
                     }
                 }
-                fclose(f);
-                printf("routes per port: written to %s\n", o->ports);
+                if (out_close(of, &e)) {
+                    fprintf(stderr, "ibnetsim route check: %s\n", e.msg);
+                    rc = IBN_EXIT_OUTPUT;
+                } else {
+                    printf("routes per port: written to %s\n", o->ports);
+                }
             }
         }
     }
@@ -252,6 +446,12 @@ int cmd_route(int argc, char **argv)
             o.ro.roots = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
+        else if (!strcmp(a, "--path-bits") && more)
+            o.ro.path_bits = atoi(argv[++i]);
+        else if (!strcmp(a, "--slack") && more)
+            o.ro.path_slack = atoi(argv[++i]);
+        else if (!strcmp(a, "--table") && more)
+            o.table = argv[++i];
         else if (!strcmp(a, "--max-vls") && more)
             o.ro.max_vls = atoi(argv[++i]);
         else if (!strcmp(a, "--seed") && more)
@@ -262,7 +462,15 @@ int cmd_route(int argc, char **argv)
                 fprintf(stderr, "ibnetsim route: --lmc expects 0 to 7\n");
                 return 2;
             }
-        } else if (!strcmp(a, "--deadlock-free"))
+        } else if (!strcmp(a, "--sl") && more) {
+            o.sl = atoi(argv[++i]);
+            if (o.sl < 0 || o.sl > 15) {
+                fprintf(stderr, "ibnetsim route: --sl expects 0 to 15\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--offset") && more)
+            o.offset = atoi(argv[++i]);
+        else if (!strcmp(a, "--deadlock-free"))
             o.deadlock_free = 1;
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ibnetsim route: unknown option %s (or it lacks its value); see "
@@ -281,15 +489,18 @@ int cmd_route(int argc, char **argv)
             printf("%-10s %s\n", route_engines[i]->name, route_engines[i]->summary);
         return 0;
     }
-    int need = !strcmp(o.sub, "diff") ? 3 : 1;
-    if (strcmp(o.sub, "compute") && strcmp(o.sub, "check") && strcmp(o.sub, "diff")) {
+    int need = !strcmp(o.sub, "diff") || !strcmp(o.sub, "trace") ? 3 : 1;
+    if (strcmp(o.sub, "compute") && strcmp(o.sub, "check") && strcmp(o.sub, "diff") &&
+        strcmp(o.sub, "pathbits") && strcmp(o.sub, "trace")) {
         fprintf(stderr, "ibnetsim route: unknown subcommand \"%s\" (expected compute, check, "
-                "diff or list)\n", o.sub);
+                "diff, trace, pathbits or list)\n", o.sub);
         return 2;
     }
     if (npos != need) {
         fprintf(stderr, "ibnetsim route %s: expected %s\n", o.sub,
-                need == 3 ? "TOPO LFT_DUMP_A LFT_DUMP_B" : "one topology (a file or gen:NAME:ARGS)");
+                !strcmp(o.sub, "trace") ? "TOPO SRC DST"
+                : need == 3             ? "TOPO LFT_DUMP_A LFT_DUMP_B"
+                                        : "one topology (a file or gen:NAME:ARGS)");
         return 2;
     }
     if (!route_engine_find(o.engine)) {
@@ -317,6 +528,10 @@ int cmd_route(int argc, char **argv)
         rc = do_check(&o, &t);
     } else if (!strcmp(o.sub, "diff")) {
         rc = do_diff(&o, &t);
+    } else if (!strcmp(o.sub, "pathbits")) {
+        rc = do_pathbits(&o, &t);
+    } else if (!strcmp(o.sub, "trace")) {
+        rc = do_trace(&o, &t, pos[1], pos[2]);
     } else {
         struct lfts l;
         if (get_tables(&o, &t, &l, &e)) {
@@ -326,9 +541,11 @@ int cmd_route(int argc, char **argv)
         }
         if (l.note[0])
             fprintf(stderr, "note: %s\n", l.note);
-        rc = lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e);
-        if (rc)
+        rc = 0;
+        if (lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            rc = e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_BROKEN;
+        }
         lfts_free(&l);
     }
     topo_free(&t);

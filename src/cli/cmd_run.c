@@ -1,7 +1,9 @@
 /* cmd_run.c: `ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q]`: loads the
  * scenario, builds the fabric, runs it with a progress line on a terminal, and writes the
  * results folder: scenario.cfg (the resolved scenario), summary.json, flows.csv, ports.csv.
- * An interrupt (Ctrl-C) stops the run early; what was measured so far is still written. */
+ * The folder is written beside its target and renamed into place (cli/resdir). An interrupt
+ * (Ctrl-C, SIGTERM) stops the run early; what was measured so far is still written, as
+ * DIR.partial. Every output is checked (core/output): a failed write exits 3. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,17 +15,31 @@
 
 #include "config/scenario.h"
 #include "cc/cc.h"
+#include "cli/resdir.h"
+#include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
 #include "stats/latency_csv.h"
 #include "stats/results.h"
 
-static volatile int interrupted;
+/* Why the run stops early: 0 it does not, SIGINT or SIGTERM, or STOP_OUTPUT (a series file
+ * could not be written). The engine polls it (fabric.interrupt) every 2^14 events. */
+#define STOP_OUTPUT (-1)
+static volatile int stop;
+static char again_msg[4400];
+static size_t again_len;
 
+/* The first SIGINT/SIGTERM stops the run, whose results so far are still written (as
+ * DIR.partial); a second one exits at once, leaving the temporary folder. */
 static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    if (stop > 0) {
+        if (write(2, again_msg, again_len) < 0) {
+            /* nothing more can be done */
+        }
+        _exit(sig == SIGTERM ? IBN_EXIT_SIGTERM : IBN_EXIT_SIGINT);
+    }
+    stop = sig;
 }
 
 static void usage(FILE *f)
@@ -49,22 +65,14 @@ static void usage(FILE *f)
             "  -o DIR         the results folder (created if needed)\n"
             "  -q             no summary on standard output, no progress line\n"
             "  --check        only load the scenario and build the fabric, then stop\n\n"
-            "Exit status: 0 success, 1 the run broke a model invariant or did not drain, 2 bad input.\n"
+            "The results are written into DIR.tmp-XXXXXX beside DIR and renamed to DIR when complete,\n"
+            "replacing an earlier results folder DIR as a whole (a folder that is not a results folder\n"
+            "is refused). An interrupted run (SIGINT, SIGTERM) puts what it measured in DIR.partial\n"
+            "and leaves DIR as it was; a second signal exits at once, leaving DIR.tmp-XXXXXX.\n\n"
+            "Exit status: 0 success, 1 the run broke a model invariant or did not drain, 2 bad input,\n"
+            "3 an output could not be written (the message names the file and the reason),\n"
+            "130 interrupted by SIGINT, 143 stopped by SIGTERM.\n"
             "The scenario format is described in docs/scenario.md; `ibnetsim keys` lists every key.\n");
-}
-
-static int mkdirs(const char *dir)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, 0777) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
 struct progress {
@@ -101,12 +109,36 @@ struct observer_ctx {
 
 static void sample(struct fabric *f, void *ctx)
 {
-    series_sample(f, &((struct observer_ctx *)ctx)->series);
+    struct observer_ctx *oc = ctx;
+    series_sample(f, &oc->series);
+    if (series_failed(&oc->series))
+        stop = STOP_OUTPUT; /* no use running on: the results cannot be written */
 }
 
 static void tick(struct fabric *f, void *ctx)
 {
     progress(f, &((struct observer_ctx *)ctx)->prog);
+}
+
+/* One setting as JSON with its JSON type: whole numbers and numbers as numbers, switches as
+ * true/false, names and quantities with their unit ("10 ms", "64 KiB", "13.5 Gb/s") as the
+ * scenario writes them. */
+static json_t *param_json(const struct param *p, const void *obj)
+{
+    const char *field = (const char *)obj + p->offset;
+    switch (p->type) {
+    case P_INT:
+        return json_integer((json_int_t)*(const long long *)field);
+    case P_DOUBLE:
+        return json_real(*(const double *)field);
+    case P_BOOL:
+        return json_boolean(*(const int *)field);
+    default: {
+        char buf[1024];
+        param_format_value(p, obj, buf, sizeof buf);
+        return json_string(buf);
+    }
+    }
 }
 
 /* The resolved settings as JSON (every key of the model's sections), so that every result
@@ -122,31 +154,126 @@ static json_t *settings_json(const struct scenario *sc)
         { "qos", qos_params, offsetof(struct scenario, qos) },
     };
     json_t *o = json_object();
-    char buf[1024];
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
         json_t *g = json_object();
-        for (const struct param *p = secs[i].tab; p->key; p++) {
-            param_format_value(p, (const char *)sc + secs[i].off, buf, sizeof buf);
-            json_object_set_new(g, p->key, json_string(buf));
-        }
+        for (const struct param *p = secs[i].tab; p->key; p++)
+            json_object_set_new(g, p->key, param_json(p, (const char *)sc + secs[i].off));
         json_object_set_new(o, secs[i].name, g);
     }
     json_t *cc = json_object();
     json_object_set_new(cc, "plugin", json_string(sc->cc));
-    for (const struct param *p = sc->ccp->params; p->key; p++) {
-        param_format(p, sc->cc_desc, buf, sizeof buf);
-        size_t n = strlen(buf);
-        if (n >= 2 && buf[0] == '"') {
-            buf[n - 1] = 0;
-            json_object_set_new(cc, p->key, json_string(buf + 1));
-        } else {
-            json_object_set_new(cc, p->key, json_string(buf));
-        }
-    }
+    for (const struct param *p = sc->ccp->params; p->key; p++)
+        json_object_set_new(cc, p->key, param_json(p, sc->cc_desc));
     if (sc->cc_note)
         json_object_set_new(cc, "opensm_conf_note", json_string(sc->cc_note));
     json_object_set_new(o, "cc", cc);
     return o;
+}
+
+/* Run the built fabric and write its results folder DIR (cli/resdir); the exit status. */
+static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir, int quiet)
+{
+    struct resdir rd;
+    struct ibn_err e;
+    if (series_check_size(f, sc->out.flow_series, sc->out.port_series, &e)) {
+        fprintf(stderr, "ibnetsim run: %s\n", e.msg);
+        return IBN_EXIT_INPUT;
+    }
+    if (resdir_begin(&rd, dir, &e)) {
+        fprintf(stderr, "ibnetsim run: %s\n", e.msg);
+        return e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
+    }
+    snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once; "
+             "what was written is in %s\n", rd.tmp);
+    again_len = strlen(again_msg);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    f->interrupt = &stop;
+
+    char path[4300];
+    struct ibn_err we;
+    int werr = 0;
+    snprintf(path, sizeof path, "%s/scenario.cfg", rd.tmp);
+    struct outfile *cfg = out_open(path, &we);
+    if (!cfg)
+        werr = -1;
+    else {
+        scenario_write(sc, cfg->fp);
+        werr = out_close(cfg, &we);
+    }
+    struct observer_ctx oc;
+    memset(&oc, 0, sizeof oc);
+    if (!werr && series_open(&oc.series, f, rd.tmp, sc->out.flow_series, sc->out.port_series,
+                             sc->out.contributors, &we))
+        werr = -1;
+    if (werr) { /* a file could not be written, or output.contributors names no flow */
+        int output = we.output;
+        series_close(&oc.series, NULL);
+        resdir_abandon(&rd);
+        fprintf(stderr, "ibnetsim run: %s\n", we.msg);
+        return output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
+    }
+    oc.prog.on = !quiet && sc->out.progress == 1 && isatty(2);
+    clock_gettime(CLOCK_MONOTONIC, &oc.prog.start);
+    oc.prog.last = oc.prog.start;
+    struct fabric_observer obs = { sample, tick, &oc };
+
+    struct run_report rep;
+    int broken = fabric_run(f, &obs, &rep, &e);
+    double wall = since(&oc.prog.start);
+    if (oc.prog.on && wall >= 1.0)
+        fprintf(stderr, "\n");
+    json_t *j = results_summary(f, &rep, settings_json(sc), &oc.series);
+    werr = series_close(&oc.series, &we);
+    if (f->hooks.report)
+        f->hooks.report(f, j);
+    if (!werr)
+        werr = results_write_cc_tables(f, rd.tmp, &we);
+    snprintf(path, sizeof path, "%s/summary.json", rd.tmp);
+    if (!werr)
+        werr = results_write_json(j, path, &we);
+    if (!werr)
+        werr = latency_csv_write(f, rd.tmp, &we);
+    json_decref(j);
+    int partial = rep.outcome == RUN_INTERRUPTED;
+    char final[4300];
+    if (werr)
+        resdir_abandon(&rd);
+    else if (resdir_commit(&rd, partial, final, sizeof final, &we))
+        werr = -1;
+    if (!quiet) {
+        results_print(stdout, f, &rep);
+        printf("wall %.3f s, %.3g events/s, %.3g packet-hops/s; ", wall,
+               wall > 0 ? (double)f->events / wall : 0.0, wall > 0 ? (double)f->hops / wall : 0.0);
+        if (werr)
+            printf("the results could not be written\n");
+        else
+            printf("results in %s/\n", final);
+    }
+    int status = 0;
+    if (broken) {
+        fprintf(stderr, "ibnetsim run: %s", e.msg);
+        status = IBN_EXIT_BROKEN;
+    } else if (rep.outcome == RUN_STUCK || rep.outcome == RUN_DRAIN_TIMEOUT) {
+        fprintf(stderr, "ibnetsim run: the fabric did not drain: %llu packets still in it %s\n",
+                (unsigned long long)rep.in_flight,
+                rep.outcome == RUN_STUCK ? "and nothing can move (a deadlock)"
+                                         : "when the drain limit (simulation.drain_limit) ran out");
+        status = IBN_EXIT_BROKEN;
+    } else if (partial && stop > 0) {
+        if (!werr)
+            fprintf(stderr, "ibnetsim run: %s; results so far are in %s/\n",
+                    stop == SIGTERM ? "stopped by SIGTERM" : "interrupted", final);
+        status = stop == SIGTERM ? IBN_EXIT_SIGTERM : IBN_EXIT_SIGINT;
+    }
+    if (werr) {
+        fprintf(stderr, "ibnetsim run: %s\n", we.msg);
+        status = IBN_EXIT_OUTPUT;
+    }
+    return status;
 }
 
 int cmd_run(int argc, char **argv)
@@ -210,97 +337,18 @@ int cmd_run(int argc, char **argv)
     struct run_desc d;
     struct fabric f;
     memset(&f, 0, sizeof f);
+    int status;
     if (scenario_topology(&sc, &t, &l, &e) || scenario_run_desc(&sc, &t, &d, &e) ||
         fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e) ||
         cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
-        fabric_free(&f);
-        lfts_free(&l);
-        topo_free(&t);
-        scenario_free(&sc);
-        return 2;
-    }
-    if (check_only) {
+        status = IBN_EXIT_INPUT;
+    } else if (check_only) {
         printf("%s: the scenario loads and the fabric builds (%d nodes, %d hosts, %u flows)\n", scen,
                f.nnodes, f.nhosts, f.nflows);
-        fabric_free(&f);
-        lfts_free(&l);
-        topo_free(&t);
-        scenario_free(&sc);
-        return 0;
-    }
-    if (mkdirs(dir)) {
-        fprintf(stderr, "ibnetsim run: cannot create the results folder %s: %s\n", dir, strerror(errno));
-        return 2;
-    }
-    char path[4200];
-    snprintf(path, sizeof path, "%s/scenario.cfg", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
-        fprintf(stderr, "ibnetsim run: cannot write %s\n", path);
-        return 2;
-    }
-    scenario_write(&sc, fp);
-    fclose(fp);
-
-    struct observer_ctx oc;
-    memset(&oc, 0, sizeof oc);
-    if (series_open(&oc.series, &f, dir, sc.out.flow_series, sc.out.port_series,
-                    sc.out.contributors, &e)) {
-        fprintf(stderr, "ibnetsim run: %s\n", e.msg);
-        return 2;
-    }
-    oc.prog.on = !quiet && sc.out.progress == 1 && isatty(2);
-    clock_gettime(CLOCK_MONOTONIC, &oc.prog.start);
-    oc.prog.last = oc.prog.start;
-    struct fabric_observer obs = { sample, tick, &oc };
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    f.interrupt = &interrupted;
-
-    struct run_report rep;
-    int broken = fabric_run(&f, &obs, &rep, &e);
-    double wall = since(&oc.prog.start);
-    if (oc.prog.on && wall >= 1.0)
-        fprintf(stderr, "\n");
-    json_t *j = results_summary(&f, &rep, settings_json(&sc), &oc.series);
-    series_close(&oc.series);
-    if (f.hooks.report)
-        f.hooks.report(&f, j);
-    struct ibn_err te;
-    if (results_write_cc_tables(&f, dir, &te))
-        fprintf(stderr, "ibnetsim run: %s\n", te.msg);
-    snprintf(path, sizeof path, "%s/summary.json", dir);
-    struct ibn_err we;
-    int werr = results_write_json(j, path, &we);
-    if (!werr)
-        werr = latency_csv_write(&f, dir, &we);
-    json_decref(j);
-    if (!quiet) {
-        results_print(stdout, &f, &rep);
-        printf("wall %.3f s, %.3g events/s, %.3g packet-hops/s; results in %s/\n", wall,
-               wall > 0 ? (double)f.events / wall : 0.0, wall > 0 ? (double)f.hops / wall : 0.0, dir);
-    }
-    int status = 0;
-    if (werr) {
-        fprintf(stderr, "ibnetsim run: %s\n", we.msg);
-        status = 1;
-    }
-    if (broken) {
-        fprintf(stderr, "ibnetsim run: %s", e.msg);
-        status = 1;
-    } else if (rep.outcome == RUN_STUCK || rep.outcome == RUN_DRAIN_TIMEOUT) {
-        fprintf(stderr, "ibnetsim run: the fabric did not drain: %llu packets still in it %s\n",
-                (unsigned long long)rep.in_flight,
-                rep.outcome == RUN_STUCK ? "and nothing can move (a deadlock)"
-                                         : "when the drain limit (simulation.drain_limit) ran out");
-        status = 1;
-    } else if (rep.outcome == RUN_INTERRUPTED) {
-        fprintf(stderr, "ibnetsim run: interrupted; results so far are in %s/\n", dir);
-        status = 130;
+        status = IBN_EXIT_OK;
+    } else {
+        status = run_and_write(&sc, &f, dir, quiet);
     }
     fabric_free(&f);
     lfts_free(&l);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "core/rng.h"
 #include "core/units.h"
 
@@ -183,11 +184,13 @@ int cmd_scenario(int argc, char **argv)
                         "switch with room for a contributor, and another host on the hot spot's switch)\n", nv);
     if (!duration)
         duration = stagger * (ncontrib + 1);
-    FILE *o = out ? fopen(out, "w") : stdout;
-    if (!o) {
-        fprintf(stderr, "ibnetsim scenario: cannot write %s\n", out);
-        return 2;
+    struct ibn_err oe;
+    struct outfile *of = NULL;
+    if (out && !(of = out_open(out, &oe))) {
+        fprintf(stderr, "ibnetsim scenario: %s\n", oe.msg);
+        return IBN_EXIT_OUTPUT;
     }
+    FILE *o = of ? of->fp : stdout;
     char dur[64], stag[64];
     units_format_time(duration, dur, sizeof dur);
     units_format_time(stagger, stag, sizeof stag);
@@ -222,8 +225,11 @@ int cmd_scenario(int argc, char **argv)
                 c + 1 < ncontrib ? "," : "");
     }
     fprintf(o, ");\n");
-    if (out)
-        fclose(o);
+    int status = 0;
+    if (out_close(of, &oe)) {
+        fprintf(stderr, "ibnetsim scenario: %s\n", oe.msg);
+        status = IBN_EXIT_OUTPUT;
+    }
     free(hosts);
     free(cand);
     free(used);
@@ -233,5 +239,5 @@ int cmd_scenario(int argc, char **argv)
     free(vdst);
     free(dsts);
     topo_free(&t);
-    return 0;
+    return status;
 }

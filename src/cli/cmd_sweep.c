@@ -37,7 +37,7 @@ static void usage(FILE *f)
             "                      [-j JOBS] [-o DIR] [-q] [--no-plot]\n\n"
             "Runs SCENARIO once per point of a grid of parameter values, on all cores, and\n"
             "collects the results in one folder DIR (default: sweeps/NAME):\n"
-            "  point-NNN/    each point's results folder (as `ibnetsim run -o`), and its run.log\n"
+            "  point-NNN/    each point's results folder (as `ibnetsim run -o`); point-NNN.log its messages\n"
             "  sweep.csv     one row per point: the swept keys' values, offered_gbps (sum of the\n"
             "                flows' configured rates; empty if a flow has none, e.g. saturate),\n"
             "                accepted_gbps (payload delivered in the measured period),\n"
@@ -279,17 +279,8 @@ static pid_t launch(const struct sweep *s, int p, struct ibn_err *e)
 {
     char dir[4200], path[4300];
     point_dir(s, p, dir, sizeof dir);
-    if (mkdirs(dir)) {
-        ibn_err_set(e, "cannot create %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    /* Results of an earlier sweep in the same folder must not pass for this one's. */
-    static const char *const old[] = { "summary.json", "latency.csv", "flows.csv", "ports.csv" };
-    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, old[i]);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/run.log", dir);
+    /* The run replaces the folder as a whole (cli/resdir), so its log lives beside it. */
+    snprintf(path, sizeof path, "%s.log", dir);
     int log = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (log < 0) {
         ibn_err_set(e, "cannot write %s: %s", path, strerror(errno));
@@ -339,7 +330,7 @@ static void last_error(const struct sweep *s, int p, char *buf, size_t size)
 {
     char path[4300];
     point_dir(s, p, path, sizeof path);
-    strncat(path, "/run.log", sizeof path - strlen(path) - 1);
+    strncat(path, ".log", sizeof path - strlen(path) - 1);
     buf[0] = 0;
     FILE *fp = fopen(path, "r");
     if (!fp)
@@ -366,7 +357,7 @@ static void report_failure(const struct sweep *s, int p)
         snprintf(how, sizeof how, "exit status %d", WEXITSTATUS(st));
     else
         snprintf(how, sizeof how, "killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    fprintf(stderr, "ibnetsim sweep: point-%0*d (%s) failed, %s%s%s (log: %s/point-%0*d/run.log)\n",
+    fprintf(stderr, "ibnetsim sweep: point-%0*d (%s) failed, %s%s%s (log: %s/point-%0*d.log)\n",
             s->width, p, label, how, *err ? ": " : "", err, s->dir, s->width, p);
 }
 
@@ -471,16 +462,21 @@ static int write_csv(const struct sweep *s, struct ibn_err *e)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/sweep.csv", s->dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return ibn_err_set(e, "%s: cannot write: %s", path, strerror(errno));
-    for (int i = 0; i < s->nkeys; i++)
-        fprintf(fp, "%s,", s->keys[i].key);
+    struct outfile *out = out_open(path, e);
+    if (!out)
+        return -1;
+    FILE *fp = out->fp;
+    for (int i = 0; i < s->nkeys; i++) {
+        csv_field(fp, s->keys[i].key);
+        fputc(',', fp);
+    }
     fprintf(fp, "offered_gbps,accepted_gbps,net_latency_mean_ns,net_latency_p99_ns,"
                 "e2e_latency_mean_ns,e2e_latency_p99_ns,outcome\n");
     for (int p = 0; p < s->npts; p++) {
-        for (int i = 0; i < s->nkeys; i++)
-            fprintf(fp, "%s,", s->keys[i].vals[s->pts[p].vi[i]]);
+        for (int i = 0; i < s->nkeys; i++) {
+            csv_field(fp, s->keys[i].vals[s->pts[p].vi[i]]);
+            fputc(',', fp);
+        }
         if (s->pts[p].offered_bps >= 0)
             fprintf(fp, "%.6f", s->pts[p].offered_bps / 1e9);
         char dir[4200], jpath[4300];
@@ -505,20 +501,18 @@ static int write_csv(const struct sweep *s, struct ibn_err *e)
             fprintf(fp, ",,,,,,failed (signal %d)\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
         }
     }
-    int bad = ferror(fp);
-    if (fclose(fp) || bad)
-        return ibn_err_set(e, "%s: cannot write", path);
-    return 0;
+    return out_close(out, e);
 }
 
 /* plot-sweep.gp: latency (top) and accepted/offered traffic (bottom) against the first key,
  * one colour per combination of the other keys. */
 static int write_plot(const struct sweep *s, struct ibn_err *e)
 {
-    FILE *fp = gp_open(s->dir, "sweep", "latency and accepted traffic against the first swept key, "
+    struct outfile *go = gp_open(s->dir, "sweep", "latency and accepted traffic against the first swept key, "
                                         "from sweep.csv", e);
-    if (!fp)
+    if (!go)
         return -1;
+    FILE *fp = go->fp;
     const struct sweep_key *k0 = &s->keys[0];
     int nk = s->nkeys, c_off = nk + 1, n1 = k0->nvals;
     fprintf(fp, "# sweep.csv columns: the %d swept keys, then offered_gbps (%d), accepted_gbps (%d),\n"
@@ -597,7 +591,7 @@ static int write_plot(const struct sweep *s, struct ibn_err *e)
     fprintf(fp, "%s\n", block);
     gp_svg(fp, "sweep", 1000, 900, block);
     free(block);
-    return gp_close(fp, s->dir, "sweep", e);
+    return gp_close(go, e);
 }
 
 static void sweep_free(struct sweep *s)
@@ -732,11 +726,11 @@ int cmd_sweep(int argc, char **argv)
     int status = failed ? 1 : 0;
     if (write_csv(&s, &e)) {
         fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
-        status = 1;
+        status = e.output ? IBN_EXIT_OUTPUT : 1;
     }
     if (write_plot(&s, &e)) {
         fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
-        status = 1;
+        status = e.output ? IBN_EXIT_OUTPUT : 1;
     } else if (plot && failed == s.npts) {
         fprintf(stderr, "ibnetsim sweep: no point succeeded: no sweep.png/.svg\n");
     } else if (plot && !gp_available()) {
@@ -754,7 +748,7 @@ int cmd_sweep(int argc, char **argv)
                drawn ? " and sweep.png/.svg" : "");
     if (sweep_interrupted) {
         fprintf(stderr, "ibnetsim sweep: interrupted; sweep.csv has the points that finished\n");
-        status = 130;
+        status = IBN_EXIT_SIGINT;
     }
     sweep_free(&s);
     return status;

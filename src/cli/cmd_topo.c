@@ -1,9 +1,11 @@
 /* cmd_topo.c: `ibnetsim topo`: generate a topology, convert a file, describe one. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/topo_arg.h"
+#include "core/output.h"
 #include "routing/hoptab.h"
 #include "topology/generate.h"
 #include "topology/topo_metrics.h"
@@ -16,6 +18,7 @@ static void usage(FILE *f)
             "                                  [--guid2lid FILE]\n"
             "       ibnetsim topo convert TOPO [--lmc N] [-o FILE] [--guid2lid FILE]\n"
             "       ibnetsim topo describe TOPO [--seed N]\n"
+            "       ibnetsim topo hosts|switches TOPO [--seed N]\n"
             "       ibnetsim topo list\n\n"
             "TOPO is a file (ibnetdiscover output or an ibsim net file, detected from its\n"
             "content) or gen:NAME[:KEY=VALUE,...] for a generator, e.g. gen:fattree:ports=36.\n\n"
@@ -25,6 +28,11 @@ static void usage(FILE *f)
             "          skipped lines, loopback cables or disagreeing link ends go to stderr.\n"
             "describe  prints switches, hosts, links, link kinds, LIDs, diameter (links on the\n"
             "          longest shortest host-to-host path) and bisection width where defined.\n"
+            "hosts     lists every host port: alias, port, LID (range with LMC), node and port\n"
+            "          GUID, the switch port it is cabled to, the link, the full name. A scenario\n"
+            "          or command may name a host or switch by name, alias, lid:N, GUID, H-/S- id\n"
+            "          or unique description; groups: a comma list, a glob, switch:X, leaf:N.\n"
+            "switches  lists every switch: alias, LID, GUID, ports, hosts on it, cabled ports.\n"
             "list      lists the generators and their arguments.\n"
             "--guid2lid FILE also writes OpenSM's guid2lid file so that OpenSM keeps the LIDs.\n"
             "--lmc N assigns every host port 2^N LIDs (LMC multipath); --seed N seeds the\n"
@@ -44,26 +52,25 @@ static int set_lmc(struct topo *t, int lmc)
 
 static int write_out(const struct topo *t, const char *out, const char *g2l)
 {
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "ibnetsim topo: cannot create %s\n", out);
-        return 1;
+    struct ibn_err e;
+    struct outfile *o = NULL;
+    if (out && !(o = out_open(out, &e))) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
     }
-    int rc = topo_write_ibnetdiscover(f, t);
-    if (out)
-        rc |= fclose(f);
+    topo_write_ibnetdiscover(o ? o->fp : stdout, t);
+    if (out_close(o, &e)) {
+        fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
+    }
     if (g2l) {
-        FILE *g = fopen(g2l, "w");
-        if (!g) {
-            fprintf(stderr, "ibnetsim topo: cannot create %s\n", g2l);
-            return 1;
+        struct outfile *g = out_open(g2l, &e);
+        if (g)
+            topo_write_guid2lid(g->fp, t);
+        if (!g || out_close(g, &e)) {
+            fprintf(stderr, "ibnetsim topo: %s\n", e.msg);
+            return IBN_EXIT_OUTPUT;
         }
-        rc |= topo_write_guid2lid(g, t);
-        rc |= fclose(g);
-    }
-    if (rc) {
-        fprintf(stderr, "ibnetsim topo: writing failed\n");
-        return 1;
     }
     return 0;
 }
@@ -118,6 +125,80 @@ static int describe(const struct topo *t)
         printf("bisection: %ld links\n", b);
     else
         printf("bisection: not defined for this topology\n");
+    return 0;
+}
+
+/* The link of a port as ibnetdiscover writes it (4xQDR) or its abstract rate. */
+static void link_label(const struct topo_port *x, char *out, size_t len)
+{
+    if (x->rate_bps > 0)
+        snprintf(out, len, "%.4g Gb/s", x->rate_bps / 1e9);
+    else
+        ib_format_width_speed(x->width, (enum ib_speed)x->speed, out, len);
+}
+
+static const char *alias_of(const struct topo *t, int i)
+{
+    return t->node[i].alias ? t->node[i].alias : t->node[i].name;
+}
+
+/* `topo hosts` / `topo switches`: one line per CA port or per switch, aligned columns, the
+ * (possibly long) name last. */
+static int list_nodes(const struct topo *t, enum topo_node_type type)
+{
+    int wa = 5, wc = 10;
+    for (int i = 0; i < t->nnodes; i++) {
+        if (t->node[i].type != type)
+            continue;
+        int a = (int)strlen(alias_of(t, i));
+        wa = a > wa ? a : wa;
+        for (int p = 1; p <= t->node[i].nports && type == TOPO_CA; p++) {
+            int q = t->node[i].port[p].peer_node;
+            if (q >= 0) {
+                int c = (int)strlen(alias_of(t, q)) + 4;
+                wc = c > wc ? c : wc;
+            }
+        }
+    }
+    if (type == TOPO_CA) {
+        printf("%-*s %-4s %-11s %-18s %-18s %-*s %-8s %s\n", wa, "alias", "port", "lid",
+               "node_guid", "port_guid", wc, "cabled_to", "link", "name");
+        for (int i = 0; i < t->nnodes; i++) {
+            const struct topo_node *n = &t->node[i];
+            if (n->type != TOPO_CA)
+                continue;
+            for (int p = 1; p <= n->nports; p++) {
+                const struct topo_port *x = &n->port[p];
+                if (x->peer_node < 0)
+                    continue;
+                char lid[24], to[300], link[24];
+                if (x->lmc)
+                    snprintf(lid, sizeof lid, "%d-%d", x->lid, x->lid + (1 << x->lmc) - 1);
+                else
+                    snprintf(lid, sizeof lid, "%d", x->lid);
+                snprintf(to, sizeof to, "%s:%d", alias_of(t, x->peer_node), x->peer_port);
+                link_label(x, link, sizeof link);
+                printf("%-*s %-4d %-11s 0x%016" PRIx64 " 0x%016" PRIx64 " %-*s %-8s %s\n", wa,
+                       alias_of(t, i), p, lid, n->guid, x->guid, wc, to, link, n->name);
+            }
+        }
+        return 0;
+    }
+    printf("%-*s %-5s %-18s %-5s %-5s %-6s %s\n", wa, "alias", "lid", "node_guid", "ports",
+           "hosts", "cabled", "name");
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        if (n->type != TOPO_SWITCH)
+            continue;
+        int hosts = 0, cabled = 0;
+        for (int p = 1; p <= n->nports; p++) {
+            int q = n->port[p].peer_node;
+            cabled += q >= 0;
+            hosts += q >= 0 && t->node[q].type == TOPO_CA;
+        }
+        printf("%-*s %-5d 0x%016" PRIx64 " %-5d %-5d %-6d %s\n", wa, alias_of(t, i), n->port[0].lid,
+               n->guid, n->nports, hosts, cabled, n->name);
+    }
     return 0;
 }
 
@@ -192,7 +273,8 @@ int cmd_topo(int argc, char **argv)
         topo_free(&t);
         return rc;
     }
-    if (!strcmp(sub, "convert") || !strcmp(sub, "describe")) {
+    if (!strcmp(sub, "convert") || !strcmp(sub, "describe") || !strcmp(sub, "hosts") ||
+        !strcmp(sub, "switches")) {
         if (!pos[0] || pos[1]) {
             fprintf(stderr, "ibnetsim topo %s: expected one topology (a file or gen:NAME:ARGS)\n",
                     sub);
@@ -207,11 +289,14 @@ int cmd_topo(int argc, char **argv)
             topo_free(&t);
             return 2;
         }
-        int rc = !strcmp(sub, "convert") ? write_out(&t, out, g2l) : describe(&t);
+        int rc = !strcmp(sub, "convert")    ? write_out(&t, out, g2l)
+                 : !strcmp(sub, "hosts")    ? list_nodes(&t, TOPO_CA)
+                 : !strcmp(sub, "switches") ? list_nodes(&t, TOPO_SWITCH)
+                                            : describe(&t);
         topo_free(&t);
         return rc;
     }
     fprintf(stderr, "ibnetsim topo: unknown subcommand \"%s\" (expected generate, convert, "
-            "describe or list)\n", sub);
+            "describe, hosts, switches or list)\n", sub);
     return 2;
 }

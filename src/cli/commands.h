@@ -1,5 +1,6 @@
 /* commands.h: the subcommands of the ibnetsim command. Each takes the arguments after its
- * name and returns the process exit status (0 success, 1 run failure, 2 bad usage/input). */
+ * name and returns the process exit status (IBN_EXIT_* of core/output.h: 0 success, 1 run
+ * failure, 2 bad usage/input, 3 output error, 130/143 signals). */
 #ifndef IBN_COMMANDS_H
 #define IBN_COMMANDS_H
 

@@ -7,16 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-FILE *gp_open(const char *dir, const char *name, const char *what, struct ibn_err *e)
+struct outfile *gp_open(const char *dir, const char *name, const char *what, struct ibn_err *e)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/plot-%s.gp", dir, name);
-    FILE *fp = fopen(path, "w");
-    if (!fp) {
-        ibn_err_set(e, "%s: cannot write: %s", path, strerror(errno));
+    struct outfile *o = out_open(path, e);
+    if (!o)
         return NULL;
-    }
-    fprintf(fp, "# plot-%s.gp: %s.\n"
+    fprintf(o->fp, "# plot-%s.gp: %s.\n"
                 "# Written by ibnetsim; edit it and run `gnuplot plot-%s.gp` in this folder.\n"
                 "set datafile separator \",\"\n"
                 "set datafile missing \"\"\n"
@@ -26,7 +24,7 @@ FILE *gp_open(const char *dir, const char *name, const char *what, struct ibn_er
                 "set key noenhanced\n"
                 "set encoding utf8\n",
             name, what, name);
-    return fp;
+    return o;
 }
 
 void gp_png(FILE *fp, const char *name, int width, int height)
@@ -51,12 +49,9 @@ void gp_svg(FILE *fp, const char *name, int width, int height, const char *replo
             width, height, name, replot);
 }
 
-int gp_close(FILE *fp, const char *dir, const char *name, struct ibn_err *e)
+int gp_close(struct outfile *o, struct ibn_err *e)
 {
-    int bad = ferror(fp);
-    if (fclose(fp) || bad)
-        return ibn_err_set(e, "%s/plot-%s.gp: cannot write", dir, name);
-    return 0;
+    return out_close(o, e);
 }
 
 int gp_available(void)

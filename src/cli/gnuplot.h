@@ -9,18 +9,20 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/output.h"
 
 /* Open DIR/plot-NAME.gp for writing and write its head: what it draws, how to re-run it, and
- * the CSV settings. Returns NULL (and e) if it cannot be written. */
-FILE *gp_open(const char *dir, const char *name, const char *what, struct ibn_err *e);
+ * the CSV settings. Returns NULL (and e) if it cannot be written;
+ * write to its ->fp. */
+struct outfile *gp_open(const char *dir, const char *name, const char *what, struct ibn_err *e);
 /* Select the PNG terminal (pngcairo if available, else png) of width x height pixels and the
  * output NAME.png; the plot commands follow. */
 void gp_png(FILE *fp, const char *name, int width, int height);
 /* After the plot commands: write the same figure again as NAME.svg. `replot` is the
  * command that draws it again (for multiplots, the whole multiplot block). */
 void gp_svg(FILE *fp, const char *name, int width, int height, const char *replot);
-/* Close the script; -1 (and e) if writing failed. */
-int gp_close(FILE *fp, const char *dir, const char *name, struct ibn_err *e);
+/* Close the script; -1 (and e, an output error) if writing failed. */
+int gp_close(struct outfile *o, struct ibn_err *e);
 
 /* Whether an executable gnuplot is on the PATH. */
 int gp_available(void);

@@ -3,6 +3,19 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/output.h"
+
+/* Standard output is an output like any other: a command whose printed result could not be
+ * written (a full disk, a closed pipe) fails with the output status. */
+static int finish(int status)
+{
+    struct ibn_err e;
+    if (out_check_stdout(&e)) {
+        fprintf(stderr, "ibnetsim: %s\n", e.msg);
+        return IBN_EXIT_OUTPUT;
+    }
+    return status;
+}
 
 static void usage(FILE *f)
 {
@@ -11,7 +24,10 @@ static void usage(FILE *f)
                "commands:\n");
     for (const struct command *c = ibn_commands; c->name; c++)
         fprintf(f, "  %-8s %s\n", c->name, c->summary);
-    fprintf(f, "\n'ibnetsim COMMAND --help' describes a command; 'man ibnetsim' the whole tool.\n");
+    fprintf(f, "\n'ibnetsim COMMAND --help' describes a command; 'man ibnetsim' the whole tool.\n\n"
+               "Exit status: 0 success; 1 a run broke a model invariant or did not drain, or a check\n"
+               "failed; 2 bad usage or input; 3 an output could not be written (the message names the\n"
+               "file and the reason); 130 interrupted by SIGINT; 143 stopped by SIGTERM.\n");
 }
 
 int main(int argc, char **argv)
@@ -22,15 +38,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return finish(0);
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
         printf("ibnetsim %s\n", IBN_VERSION);
-        return 0;
+        return finish(0);
     }
     for (const struct command *c = ibn_commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
-            return c->main(argc - 1, argv + 1);
+            return finish(c->main(argc - 1, argv + 1));
     fprintf(stderr, "ibnetsim: unknown command \"%s\"\n\n", argv[1]);
     usage(stderr);
     return 2;

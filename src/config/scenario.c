@@ -2,16 +2,21 @@
  * modules' parameter tables, command-line overrides, and writing the resolved scenario. */
 #include "config/scenario.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <libconfig.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/opensm_conf.h"
 #include "core/units.h"
 #include "routing/lft_dump.h"
+#include "routing/pathbits.h"
 #include "routing/route.h"
 #include "topology/generate.h"
+#include "topology/topo_addr.h"
 #include "topology/topo_read.h"
 
 #define SOFF(f) offsetof(struct sim_desc, f)
@@ -51,6 +56,13 @@ const struct param topo_params[] = {
     { "tie", P_STRING, TOFF(tie), "",
       "routing = spf: among equal shortest paths the lowest (default), highest or balance port",
       NULL, 0, 0 },
+    { "roots", P_STRING, TOFF(roots), "",
+      "routing = updn, updn_tree: root switches (names or GUIDs, \"best3\"); pathbits: the root "
+      "of the BFS tree (default the switch of highest degree)", NULL, 0, 0 },
+    { "path_bits", P_INT, TOFF(path_bits), "0",
+      "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
+      "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
+      "form). With lmc = 0 the LMC is set to the number of path bits", NULL, 0, 7 },
     PARAM_END,
 };
 #undef TOFF
@@ -88,7 +100,8 @@ const struct param flow_params[] = {
       "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
       "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
       "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
-      "fewest hops, lowest offset on ties: a connection's probe)", flow_path_names, 0, 0 },
+      "fewest hops, lowest offset on ties: a connection's probe), adaptive (chosen at each switch "
+      "by switch.adaptive: datagrams)", flow_path_names, 0, 0 },
     PARAM_END,
 };
 #undef FOFF
@@ -287,6 +300,7 @@ static const struct section {
     { "fabric", fabric_params, offsetof(struct scenario, set) },
     { "switch", switch_params, offsetof(struct scenario, set) },
     { "hca", hca_params, offsetof(struct scenario, set) },
+    { "transport", transport_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
 };
@@ -507,7 +521,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return 0;
         }
     return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
-                       "switch, hca, qos, cc, flows, output)", text, section);
+                       "switch, hca, transport, qos, cc, flows, output)", text, section);
 }
 
 static int check(struct scenario *sc, struct ibn_err *e)
@@ -516,6 +530,15 @@ static int check(struct scenario *sc, struct ibn_err *e)
         return ibn_err_at(e, sc->path, 0, "simulation.duration must be positive");
     if (sc->sim.warmup >= sc->sim.duration)
         return ibn_err_at(e, sc->path, 0, "simulation.warmup must be shorter than simulation.duration");
+    if (sc->sim.sample_interval > 0 && sc->sim.duration / sc->sim.sample_interval > SCENARIO_MAX_SAMPLES) {
+        char d[64], iv[64];
+        units_format_time(sc->sim.duration, d, sizeof d);
+        units_format_time(sc->sim.sample_interval, iv, sizeof iv);
+        return ibn_err_at(e, sc->path, 0, "simulation.sample_interval = %s over simulation.duration = %s "
+                          "gives %lld samples of the time series, more than %d: give a longer interval "
+                          "(or 0 for none)", iv, d, (long long)(sc->sim.duration / sc->sim.sample_interval),
+                          SCENARIO_MAX_SAMPLES);
+    }
     if (sc->nflows == 0)
         return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
                           "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
@@ -531,15 +554,83 @@ static int check(struct scenario *sc, struct ibn_err *e)
     return qos_apply(&sc->qos, &sc->set, e) ? (ibn_err_prefix(e, "%s: ", sc->path), -1) : 0;
 }
 
+/* libconfig (1.5, Debian's) keeps an integer literal without an L suffix in 32 bits and one
+ * that overflows 64 bits as -1, silently: a seed of 12345678901234567890 became -1 and
+ * 99999999999 became 1215752191. So the integer literals of the file are checked against
+ * what libconfig will hold before it reads them (strings and comments skipped). */
+static int check_int_literals(const char *path, struct ibn_err *e)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ibn_err_set(e, "%s: cannot open the scenario file", path);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = xmalloc(cap + 1);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, fp)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = xrealloc(buf, (cap *= 2) + 1);
+    }
+    fclose(fp);
+    buf[n] = 0;
+    int line = 1, rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char c = buf[i];
+        if (c == '\n') {
+            line++;
+        } else if (c == '#' || (c == '/' && buf[i + 1] == '/')) {
+            while (i + 1 < n && buf[i + 1] != '\n')
+                i++;
+        } else if (c == '/' && buf[i + 1] == '*') {
+            for (i += 2; i + 1 < n && !(buf[i] == '*' && buf[i + 1] == '/'); i++)
+                line += buf[i] == '\n';
+            i++;
+        } else if (c == '"') {
+            for (i++; i < n && buf[i] != '"'; i++) {
+                if (buf[i] == '\\' && i + 1 < n)
+                    i++;
+                line += buf[i] == '\n';
+            }
+        } else if ((c >= '0' && c <= '9') && (i == 0 || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.0123456789", buf[i - 1]))) {
+            size_t j = i;
+            int hex = c == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X');
+            j += hex ? 2 : 0;
+            while (j < n && (hex ? isxdigit((unsigned char)buf[j]) : isdigit((unsigned char)buf[j])))
+                j++;
+            if (!hex && j < n && strchr(".eE", buf[j])) { /* a float */
+                i = j;
+                continue;
+            }
+            int neg = i > 0 && buf[i - 1] == '-';
+            int wide = j < n && buf[j] == 'L';
+            char num[64];
+            size_t len = j - i < sizeof num - 2 ? j - i : sizeof num - 2;
+            snprintf(num, sizeof num, "%s%.*s", neg ? "-" : "", (int)len, buf + i);
+            errno = 0;
+            long long v = hex ? (long long)strtoull(num, NULL, 16) : strtoll(num, NULL, 10);
+            int over = errno == ERANGE || j - i >= sizeof num - 2;
+#if !defined(LIBCONFIG_VER_MAJOR) || LIBCONFIG_VER_MAJOR == 1 && LIBCONFIG_VER_MINOR < 7
+            if (!wide && !over)
+                over = hex ? (unsigned long long)v > 0xffffffffULL : v < INT32_MIN || v > INT32_MAX;
+#endif
+            if (over)
+                rc = ibn_err_at(e, path, line, "the number %s is too large for the scenario syntax "
+                                "(whole numbers without quotes are 32-bit); write it in quotes "
+                                "(\"%s\"), where a key takes up to 64 bits", num, num);
+            i = j - 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
 int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
                   struct ibn_err *e)
 {
     defaults(sc);
     sc->path = xstrdup(path);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return ibn_err_set(e, "%s: cannot open the scenario file", path);
-    fclose(fp);
+    if (check_int_literals(path, e))
+        return -1;
     config_t cfg;
     config_init(&cfg);
     if (!config_read_file(&cfg, path)) {
@@ -588,7 +679,7 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             rc = read_cc(&L, s, sc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, qos, cc, flows, output)", name);
+                        "fabric, switch, hca, transport, qos, cc, flows, output)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
@@ -759,6 +850,7 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
     }
     t->source = xstrdup("links");
     topo_assign_lids(t, 0);
+    topo_assign_aliases(t);
     if (topo_check(t, e))
         return ibn_err_prefix(e, "%s:%d: topology.links: ", sc->path, d->line);
     return 0;
@@ -778,11 +870,26 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
         return -1;
     if (*d->file && topo_check(t, e))
         return ibn_err_prefix(e, "%s: ", d->file);
-    if (d->lmc > 0 && topo_set_lmc(t, (int)d->lmc, e))
+    long long lmc = d->lmc;
+    if (!lmc && !*d->lft_file && !strcmp(d->routing, "pathbits")) {
+        /* The path bits are the LMC bits: as many LIDs as patterns. */
+        struct pathbits pb;
+        if (pathbits_build(t, d->roots, (int)d->path_bits, 0, &pb, e))
+            return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
+        lmc = pb.ncycles;
+        pathbits_free(&pb);
+        if (lmc > PB_LMC_MAX)
+            return ibn_err_at(e, sc->path, d->line, "topology: routing = pathbits: %lld path bits "
+                              "(independent cycles) do not fit IBA's LMC (at most %d): set "
+                              "path_bits = %d or fewer (the LMC-limited form)", lmc, PB_LMC_MAX,
+                              PB_LMC_MAX);
+    }
+    if (lmc > 0 && topo_set_lmc(t, (int)lmc, e))
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
-    struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL };
+    struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
+                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
     if (route_compute(t, d->routing, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

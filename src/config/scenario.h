@@ -1,5 +1,5 @@
 /* scenario.h: the scenario, the user's description of one simulation, as a plain struct: the
- * sections simulation, topology, fabric, switch, hca, qos, flows, output (and cc for
+ * sections simulation, topology, fabric, switch, hca, transport, qos, flows, output (and cc for
  * congestion control). scenario_load() reads a scenario file (libconfig syntax), checks every
  * key against the parameter tables of the modules, applies `-s section.key=value` overrides,
  * and reports errors as FILE:LINE: what was expected. scenario_write() writes the resolved
@@ -36,6 +36,8 @@ struct topo_desc {
     char *lft_file;           /* or forwarding tables from an OpenSM LFT dump */
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
     char *tie;                /* spf's tie rule */
+    char *roots;              /* updn, updn_tree, pathbits: root switches */
+    long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     int line;                 /* where the section starts */
 };
 
@@ -91,5 +93,8 @@ int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *
 
 /* Write the resolved scenario (every key, defaults included). */
 void scenario_write(const struct scenario *sc, FILE *out);
+
+/* The most samples of the time series a run may take (simulation.duration / sample_interval). */
+#define SCENARIO_MAX_SAMPLES 1000000
 
 #endif

@@ -9,6 +9,7 @@ int ibn_err_at(struct ibn_err *e, const char *file, int line, const char *fmt, .
 {
     if (!e)
         return -1;
+    e->output = 0;
     int n = 0;
     if (file && line > 0)
         n = snprintf(e->msg, sizeof e->msg, "%s:%d: ", file, line);
@@ -27,6 +28,7 @@ int ibn_err_set(struct ibn_err *e, const char *fmt, ...)
 {
     if (!e)
         return -1;
+    e->output = 0;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);

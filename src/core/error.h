@@ -9,6 +9,7 @@
 
 struct ibn_err {
     char msg[1024];
+    int output;      /* 1 when the error is a failed output (core/output.h), else 0 */
 };
 
 /* Set the message: "FILE:LINE: text" when file is given (line 0 omits the line), else "text". */

@@ -15,10 +15,41 @@
 #define FIELD(obj, p, T) ((T *)((char *)(obj) + (p)->offset))
 #define CFIELD(obj, p, T) ((const T *)((const char *)(obj) + (p)->offset))
 
+/* What the storing type holds, whatever the table says (see params.h). */
+static int type_bounds(const struct param *p, double v, const char *text, char *why, size_t whylen)
+{
+    switch (p->type) {
+    case P_TIME:
+        if (v < 0 || v > (double)SIMTIME_HORIZON) {
+            snprintf(why, whylen, "%s must be between 0 and 2^62 ps (about 53 days), got %s", p->key, text);
+            return -1;
+        }
+        return 0;
+    case P_SIZE:
+        if (v > 4611686018427387904.0) {
+            snprintf(why, whylen, "%s must be at most 2^62 bytes, got %s", p->key, text);
+            return -1;
+        }
+        return 0;
+    case P_RATE:
+        if (v != 0 && (!(v >= BYTERATE_MIN_BPS * (1 + 1e-12)) || v > BYTERATE_MAX_BPS)) {
+            snprintf(why, whylen, "%s must be 0 or between 0.434 b/s and 8000 Tb/s (a byte's time in "
+                     "attoseconds must fit 64 bits), got %s", p->key, text);
+            return -1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 static int bounds(const struct param *p, double v, const char *text, char *why, size_t whylen)
 {
+    if (type_bounds(p, v, text, why, whylen))
+        return -1;
     if (p->min < p->max && (v < p->min || v > p->max)) {
-        snprintf(why, whylen, "%s must be between %g and %g, got %s", p->key, p->min, p->max, text);
+        snprintf(why, whylen, "%s must be between %.15g and %.15g%s, got %s", p->key, p->min, p->max,
+                 p->type == P_SIZE ? " bytes" : p->type == P_TIME ? " ps" : p->type == P_RATE ? " b/s" : "", text);
         return -1;
     }
     return 0;
@@ -32,7 +63,8 @@ static int parse_value(const struct param *p, void *obj, const char *text, char 
         errno = 0;
         long long v = strtoll(text, &end, 10);
         if (end == text || *end || errno) {
-            snprintf(why, whylen, "%s expects a whole number, got \"%s\"", p->key, text);
+            snprintf(why, whylen, "%s expects a whole number%s, got \"%s\"", p->key,
+                     errno == ERANGE ? " that fits 64 bits" : "", text);
             return -1;
         }
         if (bounds(p, (double)v, text, why, whylen))
@@ -74,34 +106,50 @@ static int parse_value(const struct param *p, void *obj, const char *text, char 
     }
     case P_TIME: {
         char w[200];
-        if (units_parse_time(text, FIELD(obj, p, simtime_t), w, sizeof w)) {
+        simtime_t t;
+        if (units_parse_time(text, &t, w, sizeof w)) {
             snprintf(why, whylen, "%s: %s", p->key, w);
             return -1;
         }
+        if (bounds(p, (double)t, text, why, whylen))
+            return -1;
+        *FIELD(obj, p, simtime_t) = t;
         return 0;
     }
     case P_SIZE: {
         char w[200];
         uint64_t v;
         /* A bare whole number is accepted as bytes for sizes. */
+        errno = 0;
         unsigned long long n = strtoull(text, &end, 10);
         if (end != text && !*end && text[0] != '-') {
+            if (errno || bounds(p, (double)n, text, why, whylen)) {
+                if (errno)
+                    snprintf(why, whylen, "%s must be at most 2^62 bytes, got %s", p->key, text);
+                return -1;
+            }
             *FIELD(obj, p, uint64_t) = n;
-            return bounds(p, (double)n, text, why, whylen);
+            return 0;
         }
         if (units_parse_size(text, &v, w, sizeof w)) {
             snprintf(why, whylen, "%s: %s", p->key, w);
             return -1;
         }
+        if (bounds(p, (double)v, text, why, whylen))
+            return -1;
         *FIELD(obj, p, uint64_t) = v;
-        return bounds(p, (double)v, text, why, whylen);
+        return 0;
     }
     case P_RATE: {
         char w[200];
-        if (units_parse_rate(text, FIELD(obj, p, double), w, sizeof w)) {
+        double r;
+        if (units_parse_rate(text, &r, w, sizeof w)) {
             snprintf(why, whylen, "%s: %s", p->key, w);
             return -1;
         }
+        if (bounds(p, r, text, why, whylen))
+            return -1;
+        *FIELD(obj, p, double) = r;
         return 0;
     }
     case P_ENUM: {

@@ -27,7 +27,13 @@ struct param {
     const char *def;             /* default as text; NULL means the key is required */
     const char *help;
     const char *const *choices;  /* P_ENUM: NULL-terminated names */
-    double min, max;             /* P_INT, P_DOUBLE: inclusive bounds when min < max */
+    /* Inclusive bounds when min < max (P_INT, P_DOUBLE, P_SIZE, P_TIME in ps, P_RATE in b/s).
+     * Whatever they say, every type keeps the bounds of what stores it (param_set checks
+     * both, in one place): P_INT a long long, P_DOUBLE a finite double, P_TIME 0 to
+     * SIMTIME_HORIZON, P_SIZE 0 to 2^62 bytes, P_RATE 0 (the key's "none") or a rate a
+     * byterate_t holds (BYTERATE_MIN_BPS to BYTERATE_MAX_BPS). A table's bounds state what
+     * narrower type or use a value ends in (a buffer as an int32_t count of credits). */
+    double min, max;
     /* Optional: a further check of the parsed value (e.g. an MTU must be a power of two);
      * returns -1 and writes what is expected into why. */
     int (*check)(const void *field, char *why, size_t whylen);

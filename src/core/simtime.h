@@ -12,6 +12,13 @@ typedef int64_t simtime_t;
 #define PS_PER_MS ((simtime_t)1000000000)
 #define PS_PER_S  ((simtime_t)1000000000000LL)
 #define SIMTIME_NEVER INT64_MAX
+/* The longest time a setting may give or a draw may produce: 2^62 ps (about 53 days), so that a
+ * time plus another such time never overflows simtime_t. */
+#define SIMTIME_HORIZON ((simtime_t)1 << 62)
+/* The slowest and fastest rates a byterate_t holds: at most 2^64-1 attoseconds per byte
+ * (about 0.434 b/s), at least 1000 (8000 Tb/s, keeping three digits below a picosecond). */
+#define BYTERATE_MIN_BPS (8e18 / 18446744073709551615.0)
+#define BYTERATE_MAX_BPS 8e15
 
 /* A data rate expressed as attoseconds per byte, so that serialising B bytes takes
  * ceil(B * as_per_byte / 10^6) ps. Exact for every 8b/10b rate and for FDR10/EDR/HDR/NDR;

@@ -8,6 +8,11 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "fabric/transport.h"
+#include "fabric/adapt.h"
+#include "fabric/drop.h"
+#include "fabric/swarch.h"
+#include "topology/topo_addr.h"
 
 static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
 {
@@ -71,7 +76,8 @@ int fabric_find_host(const struct fabric *f, const char *name)
     return -1;
 }
 
-const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", NULL };
+const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", "adaptive",
+                                        NULL };
 
 /* Switch hops of the route from adapter port `from` to `lid` through the switches' tables, or
  * INT_MAX when it does not arrive (a missing entry or a loop). */
@@ -108,9 +114,60 @@ static void build_short_off(struct fabric *f)
         }
 }
 
+/* The host (adapter port) a topology node and port name: the port's, or the node's first. */
+static int node_host(const struct fabric *f, int node, int port)
+{
+    for (int h = 0; h < f->nhosts; h++)
+        if (f->hosts[h].node->index == node && (!port || f->hosts[h].port->num == port))
+            return h;
+    return -1;
+}
+
+/* One host named any way topo_resolve knows; -1 with e set. */
+static int resolve_host(const struct fabric *f, const struct topo *t, const char *spec,
+                        struct ibn_err *e)
+{
+    int node, port;
+    if (topo_resolve(t, spec, &node, &port, e))
+        return -1;
+    int h = node_host(f, node, port);
+    if (h < 0)
+        return ibn_err_set(e, "\"%s\" is %s, not a cabled host port", spec, t->node[node].name);
+    return h;
+}
+
+/* The hosts (every cabled port of each CA) of a set expression (topo_host_set); *out to free. */
+static int host_set(const struct fabric *f, const struct topo *t, const char *spec, int **out,
+                    struct ibn_err *e)
+{
+    int *nodes;
+    int nn = topo_host_set(t, spec, &nodes, e);
+    if (nn < 0)
+        return -1;
+    char *in = xcalloc((size_t)t->nnodes + 1, 1);
+    for (int i = 0; i < nn; i++)
+        in[nodes[i]] = 1;
+    free(nodes);
+    int *o = xmalloc(((size_t)f->nhosts + 1) * sizeof *o), n = 0;
+    for (int h = 0; h < f->nhosts; h++)
+        if (in[f->hosts[h].node->index])
+            o[n++] = h;
+    free(in);
+    *out = o;
+    return n;
+}
+
+/* Where a flow entry sends: dst_host >= 0, or a group (dset, owned by the fabric), or neither
+ * (uniform over all, or a pattern). */
+struct dst_res {
+    int host;
+    const int *set;
+    int nset;
+};
+
 /* pat_class: -1, or the class (1 hot spot, 0 uniform) of a split pattern flow. */
-static int add_flow(struct fabric *f, const struct flow_desc *d, const char *name, int src,
-                    int pat_class, struct ibn_err *e)
+static int add_flow(struct fabric *f, const struct flow_desc *d, const struct dst_res *dr,
+                    const char *name, int src, int pat_class, struct ibn_err *e)
 {
     struct flow *fl = &f->flows[f->nflows];
     memset(fl, 0, sizeof *fl);
@@ -130,11 +187,20 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const char *nam
             return ibn_err_at(e, d->file, d->line, "flow %s: a uniform destination needs at least two hosts", name);
         fl->pattern = 1;
         fl->dst_host = -1;
+    } else if (dr->set) {
+        fl->pattern = 3;
+        fl->dst_host = -1;
+        fl->dset = dr->set;
+        fl->ndset = dr->nset;
+        fl->dset_self = -1;
+        for (int i = 0; i < dr->nset; i++)
+            if (dr->set[i] == src)
+                fl->dset_self = i;
+        if (dr->nset - (fl->dset_self >= 0) < 1)
+            return ibn_err_at(e, d->file, d->line, "flow %s: the destination group \"%s\" has no "
+                              "host but the source", name, d->dst);
     } else {
-        fl->dst_host = fabric_find_host(f, d->dst);
-        if (fl->dst_host < 0)
-            return ibn_err_at(e, d->file, d->line, "flow %s: destination \"%s\" is not a host of "
-                              "the topology (expected a CA name or \"uniform\")", name, d->dst);
+        fl->dst_host = dr->host;
         if (fl->dst_host == src)
             return ibn_err_at(e, d->file, d->line, "flow %s sends to its own host %s", name, d->dst);
     }
@@ -200,10 +266,10 @@ static int add_split(struct fabric *f, const struct flow_desc *d, const char *na
 {
     char qp[320];
     snprintf(qp, sizeof qp, "%s/hot", name);
-    if (add_flow(f, d, qp, src, 1, e))
+    if (add_flow(f, d, NULL, qp, src, 1, e))
         return -1;
     snprintf(qp, sizeof qp, "%s/uni", name);
-    return add_flow(f, d, qp, src, 0, e);
+    return add_flow(f, d, NULL, qp, src, 0, e);
 }
 
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
@@ -226,6 +292,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         f->sink_rate = byterate_from_bps(f->set.sink_limit_bps);
     eventq_init(&f->q, 4096);
     pktpool_init(&f->pool, 4096);
+    f->msgs_free = UINT32_MAX;
     f->nnodes = t->nnodes;
     f->nodes = xcalloc((size_t)t->nnodes, sizeof *f->nodes);
     f->max_lid = l->max_lid;
@@ -238,19 +305,19 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             struct sw *s = xcalloc(1, sizeof *s);
             n = &s->n;
             n->is_switch = 1;
-            s->arch = f->set.arch;
+            s->arch = sw_archs[f->set.arch];
             s->latency = f->set.switch_latency;
-            s->read_ports = f->set.read_ports ? (int)f->set.read_ports : tn->nports;
+            s->read_ports = f->set.read_ports ? (int)f->set.read_ports
+                            : s->arch->default_read_ports ? s->arch->default_read_ports : tn->nports;
             s->speedup = f->set.speedup;
             s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
+            s->pb_local = l->pb_local ? l->pb_local[i] : 0x7f;
+            if (f->set.adaptive > 0)
+                s->adapt = adapt_policies[f->set.adaptive - 1];
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
-            size_t nq = s->arch == SWITCH_VOQ ? np * np * (size_t)f->nvs : np * (size_t)f->nvs;
-            s->q = xmalloc(nq * sizeof *s->q);
-            for (size_t k = 0; k < nq; k++)
-                pktq_init(&s->q[k]);
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
@@ -260,6 +327,9 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         }
         n->index = i;
         n->name = tn->name;
+        n->alias = tn->alias ? tn->alias : tn->name;
+        n->guid = tn->guid;
+        n->lid = tn->port[0].lid;
         n->nports = tn->nports;
         /* Cache-line aligned, as struct port_vl asks. */
         n->port = aligned_alloc(_Alignof(struct port), ((size_t)tn->nports + 1) * sizeof *n->port);
@@ -268,6 +338,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int p = 0; p <= tn->nports; p++)
             port_init(f, &n->port[p], n, p);
         f->nodes[i] = n;
+        if (n->is_switch && node_sw(n)->adapt && node_sw(n)->adapt->init)
+            node_sw(n)->adapt->init(f, node_sw(n));
     }
     /* Cables, rates, buffers and initial credits; hosts. */
     f->hosts = xcalloc((size_t)t->nnodes * 4 + 1, sizeof *f->hosts);
@@ -321,10 +393,17 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int lid = pt->lid; lid < pt->lid + (1 << pt->lmc) && lid <= f->max_lid; lid++)
             f->host_of_lid[lid] = h;
     }
+    /* The switches' input memories, now that cables, buffers and hosts are known. */
+    for (int i = 0; i < f->nnodes; i++)
+        if (f->nodes[i]->is_switch) {
+            struct sw *s = node_sw(f->nodes[i]);
+            if (s->arch->init(f, s, e))
+                return ibn_err_prefix(e, "switch.arch = %s, switch %s: ", s->arch->name, s->n.name);
+        }
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
-        total += (strcmp(d->flows[i].src, "*") ? 1 : f->nhosts) *
+        total += (topo_is_set(d->flows[i].src) ? f->nhosts : 1) * /* a group: at most all */
                  (d->flows[i].has_pattern && d->flows[i].pat.split ? 2 : 1);
     f->flows = xcalloc((size_t)total + 1, sizeof *f->flows);
     f->patterns = xcalloc((size_t)d->nflows + 1, sizeof *f->patterns);
@@ -346,25 +425,67 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             f->patterns[f->npatterns++] = pt;
         }
         int split = fd->has_pattern && fd->pat.split;
-        if (!strcmp(fd->src, "*")) {
-            for (int h = 0; h < f->nhosts; h++) {
-                char name[300];
-                snprintf(name, sizeof name, "%s@%s", fd->name, f->hosts[h].node->name);
-                if (!fd->has_pattern && !strcmp(fd->dst, f->hosts[h].node->name))
-                    continue; /* a host does not send to itself */
-                if (split ? add_split(f, fd, name, h, e) : add_flow(f, fd, name, h, -1, e))
-                    return -1;
+        struct dst_res dr = { -1, NULL, 0 };
+        if (!fd->has_pattern && strcmp(fd->dst, "uniform")) {
+            struct ibn_err single = { { 0 } };
+            dr.host = resolve_host(f, t, fd->dst, &single);
+            if (dr.host < 0 && !topo_is_set(fd->dst)) {
+                *e = single;
+                return ibn_err_prefix(e, "%s:%d: flow %s: destination: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
             }
+            if (dr.host < 0) {
+                int *set, n = host_set(f, t, fd->dst, &set, e);
+                if (n < 0)
+                    return ibn_err_prefix(e, "%s:%d: flow %s: destination group: ",
+                                          fd->file ? fd->file : "", fd->line, fd->name);
+                f->dsets = xrealloc(f->dsets, ((size_t)f->ndsets + 1) * sizeof *f->dsets);
+                f->dsets[f->ndsets++] = set;
+                dr.set = set;
+                dr.nset = n;
+            }
+        }
+        int *srcs = NULL, nsrc = 0, one = -1;
+        if (strcmp(fd->src, "*")) {
+            struct ibn_err single = { { 0 } };
+            one = resolve_host(f, t, fd->src, &single);
+            if (one < 0 && !topo_is_set(fd->src)) {
+                *e = single;
+                return ibn_err_prefix(e, "%s:%d: flow %s: source: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
+            }
+            if (one < 0 && (nsrc = host_set(f, t, fd->src, &srcs, e)) < 0)
+                return ibn_err_prefix(e, "%s:%d: flow %s: source group: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
+        } else {
+            srcs = xmalloc(((size_t)f->nhosts + 1) * sizeof *srcs);
+            for (int h = 0; h < f->nhosts; h++)
+                srcs[nsrc++] = h;
+        }
+        if (one >= 0) {
+            if (split ? add_split(f, fd, fd->name, one, e) : add_flow(f, fd, &dr, fd->name, one, -1, e))
+                return -1;
             continue;
         }
-        int src = fabric_find_host(f, fd->src);
-        if (src < 0)
-            return ibn_err_at(e, fd->file, fd->line, "flow %s: source \"%s\" is not a host of the "
-                              "topology (expected a CA name, \"NAME:PORT\" or \"*\" for every host)",
-                              fd->name, fd->src);
-        if (split ? add_split(f, fd, fd->name, src, e) : add_flow(f, fd, fd->name, src, -1, e))
+        /* A set of sources: one flow per host, NAME@HOST (the host's alias in a group, its name
+         * for "*"); a host does not send to itself. */
+        int rc = 0;
+        for (int k = 0; k < nsrc && !rc; k++) {
+            int h = srcs[k];
+            char name[300];
+            snprintf(name, sizeof name, "%s@%s", fd->name,
+                     strcmp(fd->src, "*") ? f->hosts[h].node->alias : f->hosts[h].node->name);
+            if (h == dr.host)
+                continue;
+            rc = split ? add_split(f, fd, name, h, e) : add_flow(f, fd, &dr, name, h, -1, e);
+        }
+        free(srcs);
+        if (rc)
             return -1;
     }
+    transport_init(f);
+    if (drop_init(f, e))
+        return -1;
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -405,6 +526,7 @@ void fabric_free(struct fabric *f)
         free(fl->mq);
         free(fl->path_pkts);
         free(fl->held);
+        free(fl->rc.becn_dest);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);
@@ -420,6 +542,10 @@ void fabric_free(struct fabric *f)
         free(f->patterns[i]);
     }
     free(f->patterns);
+    for (int i = 0; i < f->ndsets; i++)
+        free(f->dsets[i]);
+    free(f->dsets);
+    drop_free(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)
@@ -432,7 +558,10 @@ void fabric_free(struct fabric *f)
         free(n->port);
         if (n->is_switch) {
             struct sw *s = node_sw(n);
-            free(s->q);
+            if (s->arch)
+                s->arch->free(s);
+            if (s->adapt && s->adapt->free)
+                s->adapt->free(s);
             free(s->req);
             free(s->rr);
             free(s->reads);
@@ -445,6 +574,7 @@ void fabric_free(struct fabric *f)
     free(f->hosts);
     free(f->host_of_lid);
     free(f->short_off);
+    free(f->msgs);
     eventq_free(&f->q);
     pktpool_free(&f->pool);
     memset(f, 0, sizeof *f);

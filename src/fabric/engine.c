@@ -3,6 +3,8 @@
  * event dispatch, the end of the measured run and the drain, and the end-of-run invariants (no
  * packet lost, credits conserved, nothing delivered to the wrong LID). */
 #include "fabric/engine.h"
+#include "fabric/drop.h"
+#include "fabric/swarch.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -206,6 +208,12 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         c->fn(f, c->arg);
         break;
     }
+    case EV_SW_MSG:
+        sw_msg_arrive(f, ev->obj, ev->a);
+        break;
+    case EV_HOQ:
+        drop_check(f, ev->obj, ev->a);
+        break;
     default:
         ibn_panic("unknown event type %d", ev->type);
     }
@@ -262,7 +270,9 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
         if (f->q.n > f->peak_pending)
             f->peak_pending = f->q.n;
         dispatch(f, &ev, obs);
-        if ((f->events & 0xfffff) == 0) {
+        /* Every 2^14 events (well under a millisecond of wall time even on the largest
+         * fabrics): the progress line and the interrupt flag. */
+        if ((f->events & 0x3fff) == 0) {
             if (obs && obs->progress)
                 obs->progress(f, obs->ctx);
             if (f->interrupt && *f->interrupt) {
@@ -305,11 +315,7 @@ static uint64_t count_found(struct fabric *f)
         struct node *nd = f->nodes[i];
         if (nd->is_switch) {
             struct sw *s = node_sw(nd);
-            size_t nq = s->arch == SWITCH_VOQ
-                            ? (size_t)(nd->nports + 1) * (size_t)(nd->nports + 1) * (size_t)f->nvs
-                            : (size_t)(nd->nports + 1) * (size_t)f->nvs;
-            for (size_t k = 0; k < nq; k++)
-                n += s->q[k].n;
+            n += s->arch->held(f, s);
         } else {
             for (int p = 1; p <= nd->nports; p++)
                 if (nd->port[p].hca)
@@ -328,7 +334,8 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
 {
     r->invariants_ok = 1;
     r->violations[0] = 0;
-    uint64_t found = count_found(f), dropped = f->cnt.dropped_unroutable;
+    uint64_t found = count_found(f),
+             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll;
     if (f->cnt.created != f->cnt.delivered + dropped + found)
         violation(r, "packets: %llu created != %llu delivered + %llu dropped + %llu in the fabric",
                   (unsigned long long)f->cnt.created, (unsigned long long)f->cnt.delivered,

@@ -8,7 +8,7 @@
 
 struct fabric_observer {
     void (*sample)(struct fabric *f, void *ctx);   /* every sample interval up to the end */
-    void (*progress)(struct fabric *f, void *ctx); /* every ~10^6 events */
+    void (*progress)(struct fabric *f, void *ctx); /* every 2^14 events */
     void *ctx;
 };
 

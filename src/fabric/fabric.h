@@ -49,6 +49,9 @@
 #define FLOW_NIL UINT32_MAX
 
 struct node;
+struct drop_state;
+struct sw_drop;
+struct adapt_policy;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -116,20 +119,23 @@ struct port {
     struct port_vl vl[VL_SLOTS];
 };
 
-/* Switch architectures: how input buffers are organised. */
-enum switch_arch { SWITCH_VOQ, SWITCH_FIFO };
+struct sw_arch;
+struct sw_msg;
 
 struct node {
     int index;               /* in the topology */
     int is_switch;
     const char *name;
+    const char *alias;       /* short alias (topo_addr.h): terminal tables, group flow names */
     int nports;
     struct port *port;       /* port[0..nports]; port[0] unused in the data path */
+    uint64_t guid;           /* node GUID (results name nodes by it beside the name) */
+    uint16_t lid;            /* switches: the switch LID (port 0) */
 };
 
 struct sw {
     struct node n;
-    enum switch_arch arch;
+    const struct sw_arch *arch; /* the input-memory organisation (fabric/swarch.h) */
     simtime_t latency;       /* head arrival to earliest forwarding */
     int read_ports;          /* crossbar read ports per input */
     double speedup;          /* crossbar speed / output link speed */
@@ -139,11 +145,19 @@ struct sw {
     const uint8_t *lft;      /* output port per LID */
     int max_lid;
     uint8_t *sl2vl;          /* [in][out][16] or NULL: VL = SL mod nvls */
-    struct pktq *q;          /* VOQ: [in][out][slot]; FIFO: [in][slot] */
+    struct pktq *q;          /* the architecture's queues, in its own layout */
+    size_t nq;
+    void *arch_state;        /* anything else the architecture keeps */
+    uint8_t retry;           /* the architecture asked to retry stalled outputs after the
+                              * current arbitration */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
     uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
+    struct sw_drop *drop;    /* selective dropping's registers (drop.h), NULL when off */
+    const struct adapt_policy *adapt; /* adaptive output choice (adapt.h), NULL when off */
+    void *adapt_state;
+    uint8_t pb_local;        /* LMC bits this switch decides for adaptive packets */
 };
 
 /* A message waiting at its flow. */
@@ -152,6 +166,7 @@ struct msg {
     simtime_t deadline;
     uint32_t bytes;
     uint16_t dst_lid;
+    uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */
 };
 
 /* A started message set aside because its destination must wait (a destination-paced flow). */
@@ -182,6 +197,23 @@ struct flow_stats {
     uint8_t has_deadlines, has_jitter;
 };
 
+/* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
+ * responder's pending BECN (kept with the flow for convenience; the destination sets it). */
+struct rc_qp {
+    uint32_t psn_next;       /* PSN of the next data packet */
+    uint32_t psn_acked;      /* packets acknowledged (cumulative: every PSN below it) */
+    uint32_t msg_begun;      /* messages started */
+    uint32_t msg_acked;      /* messages whose last packet is acknowledged */
+    uint8_t win;             /* a window limits this flow (RC with transport.window >= 1, or a
+                                plug-in's per-flow window) */
+    uint8_t win_msgs;        /* the window counts messages (else packets) */
+    uint32_t window;         /* its size */
+    uint8_t blocked;         /* the window stopped it: an ACK re-evaluates it */
+    uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
+    uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
+    uint64_t acks;           /* ACKs received (measured or not) */
+};
+
 /* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
 enum flow_path {
     PATH_BASE,     /* the base LID */
@@ -189,6 +221,7 @@ enum flow_path {
     PATH_MESSAGE,  /* round robin per message: offset = message number mod 2^LMC */
     PATH_RANDOM,   /* uniform per packet (datagrams) */
     PATH_SHORTEST, /* the LID whose route has the fewest switch hops, lowest offset on ties */
+    PATH_ADAPTIVE, /* chosen at each switch by its adaptive policy (adapt.h), from offset 0 */
 };
 extern const char *const flow_path_names[];
 
@@ -198,7 +231,10 @@ struct flow {
     struct port *src;        /* source adapter port */
     int src_host;            /* index into fabric.hosts */
     int dst_host;            /* fixed destination host, or -1 for a pattern */
-    int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat` */
+    int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat`,
+                              * 3 uniform over the group dset (less the source) */
+    int ndset, dset_self;    /* pattern 3: hosts in dset; the source's position there or -1 */
+    const int *dset;         /* pattern 3: host indices, owned by fabric.dsets */
     struct pattern *pat;     /* shared by the flows of one scenario entry */
     int8_t pat_class;        /* a split pattern flow's class (1 hot spot, 0 uniform): it sends
                                 only that class, each message when the class budget admits it
@@ -233,6 +269,7 @@ struct flow {
     simtime_t wake_at;       /* the pending wake event's time, while waking */
     uint32_t ring_prev, ring_next;
     struct flow_stats st;
+    struct rc_qp rc;
     void *cc;                /* congestion-control state of this flow (plug-in owned) */
     /* Multipath (enum flow_path); with PATH_BASE nothing below is used. */
     uint8_t path;
@@ -256,7 +293,7 @@ struct fabric_settings {
     long long mtu;
     long long nvls;          /* data VLs in use, 1..15 */
     int grh;
-    int arch;                /* enum switch_arch */
+    int arch;                /* index into sw_archs[] (fabric/swarch.h) */
     simtime_t switch_latency;
     long long read_ports;
     double speedup;
@@ -267,7 +304,17 @@ struct fabric_settings {
     double sink_limit_bps;   /* 0: none */
     int limit_counts_wire;   /* rate limits count wire bytes (1) or payload (0) */
     simtime_t credit_delay;  /* extra delay of a credit update beyond the propagation delay */
+    long long hoq_life;      /* HV: Head-of-Queue Lifetime 4.096 us x 2^HV; > 19 infinite */
+    long long switch_life;   /* LV: Switch Lifetime Limit 4.096 us x 2^LV; > 19 infinite */
+    int adaptive;            /* 0 none, else adapt_policies[adaptive - 1] */
     long long max_pending;   /* messages a flow may hold before refusing new ones */
+    /* Transport (transport.c; the `transport` section). */
+    int transport;           /* enum transport_mode: UD (no ACKs) or RC */
+    int ack_per;             /* enum transport_ack: an ACK per packet or per message */
+    uint64_t ack_bytes;      /* ACK wire size; 0 = IBA's LRH+BTH+AETH+ICRC+VCRC (+GRH) */
+    long long ack_sl;        /* SL of the ACKs; -1 = the acknowledged packet's SL */
+    long long window;        /* outstanding packets or messages per queue pair; -1 = none */
+    int window_unit;         /* enum transport_window */
     uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
 };
@@ -276,7 +323,10 @@ struct fabric_settings {
 struct fabric_counts {
     uint64_t created, delivered, misdelivered;
     uint64_t dropped_unroutable;
+    uint64_t dropped_hoq, dropped_sll; /* Head-of-Queue Lifetime, Switch Lifetime Limit */
+    uint64_t kept_past_limit;          /* protected packets found past a limit (not dropped) */
     uint64_t ctrl_created;
+    uint64_t acks_created;   /* reliable connection: ACKs the responders sent */
 };
 
 enum fabric_event {
@@ -294,6 +344,9 @@ enum fabric_event {
     EV_SAMPLE,       /* time-series sample */
     EV_END,          /* end of the measured run: sources stop */
     EV_CALL,         /* obj: struct fabric_call */
+    EV_SW_MSG,       /* obj: port (the output port it reached); a: message in f->msgs */
+    EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
+                      * limit (drop.c) */
 };
 
 /* A plug-in timer. */
@@ -310,6 +363,8 @@ struct host {
 };
 
 struct fabric {
+    int **dsets;             /* destination groups of flows (pattern 3), freed with the fabric */
+    int ndsets;
     simtime_t now;
     uint64_t now_seq;        /* scheduling number of the event being handled */
     struct eventq q;
@@ -331,6 +386,12 @@ struct fabric {
     int npatterns;
     struct pattern **patterns;
     struct fabric_hooks hooks;
+    struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
+    /* Congestion-management messages of the switch architectures in flight (swarch.h): a pool
+     * with a free list; an adapter receives them through hca_on_msg if set. */
+    struct sw_msg *msgs;
+    uint32_t msgs_cap, msgs_free;
+    void (*hca_on_msg)(struct fabric *f, struct port *at, const struct sw_msg *m);
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
@@ -338,7 +399,7 @@ struct fabric {
     uint64_t events_by_type[16];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
-    volatile int *interrupt; /* set asynchronously to stop the run */
+    volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;
@@ -360,6 +421,11 @@ void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *cal
  * path, reporting on data flow `about`. */
 void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
                          uint8_t flags, uint32_t about);
+/* The same in two steps: a control packet of `wire_bytes` (0: header only) is made, the caller
+ * may fill more of it, then it is queued. Making it may grow the packet pool. */
+uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                            uint8_t flags, uint32_t about, uint32_t wire_bytes);
+void fabric_control_queue(struct fabric *f, struct port *from, uint32_t idx);
 /* A flow's pacing changed (next_ok moved): re-evaluate whether it may send. */
 void fabric_flow_repace(struct fabric *f, struct flow *fl);
 /* Pace flow `fl` per destination through hooks.dest_ready, holding at most `held_cap` started
@@ -380,6 +446,9 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
 void switch_read_done(struct fabric *f, struct port *in);
+/* After a packet left switch s other than by output arbitration (a drop): output `out` and the
+ * outputs new heads ask for may send. */
+void switch_after_removal(struct fabric *f, struct sw *s, int out);
 void hca_try_send(struct fabric *f, struct port *p);
 void hca_sink_arrive(struct fabric *f, struct port *p, uint32_t pidx);
 void hca_sink_done(struct fabric *f, struct port *p);

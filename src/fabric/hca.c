@@ -16,7 +16,9 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "fabric/adapt.h"
 #include "fabric/fabric.h"
+#include "fabric/transport.h"
 
 /* ---- ready rings: flows of one port and VL that may send now, served round robin ---- */
 
@@ -161,6 +163,10 @@ static int flow_choose(struct fabric *f, struct flow *fl)
         int cls = -1;
         simtime_t start = fl->qn > 0 || (fl->saturate && fl->active) ? budget_start(f, fl, &cls)
                                                                        : SIMTIME_NEVER;
+        if (start <= f->now && fl->rc.win && !transport_may_begin(f, fl)) {
+            fl->rc.blocked = 1; /* the window is full: an ACK brings it back */
+            start = SIMTIME_NEVER;
+        }
         if (start <= f->now) {
             if (!flow_begin_message(f, fl, cls))
                 fl->active = 0; /* the pattern gives this host nothing: it stays silent */
@@ -195,6 +201,13 @@ static void flow_update(struct fabric *f, struct flow *fl)
         has = flow_has_data(fl);
         if (has && !fl->cur_open && fl->pattern == 2)
             has = budget_admits(f, fl);
+    }
+    if (has && fl->rc.win && !transport_window_open(f, fl)) {
+        /* Reliable connection with its window full: out of the ring until an ACK comes. */
+        fl->rc.blocked = 1;
+        if (fl->ready)
+            ring_remove(f, fl);
+        return;
     }
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
@@ -243,6 +256,10 @@ static int pick_dest(struct fabric *f, struct flow *fl)
         return fl->dst_host;
     if (fl->pattern == 2)
         return pattern_dest(fl->pat, fl->src_host, f->now, fl->rng);
+    if (fl->pattern == 3) {
+        int k = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(fl->ndset - (fl->dset_self >= 0)));
+        return fl->dset[fl->dset_self >= 0 && k >= fl->dset_self ? k + 1 : k];
+    }
     int d = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(f->nhosts - 1));
     return d >= fl->src_host ? d + 1 : d;
 }
@@ -332,6 +349,7 @@ void flow_message(struct fabric *f, struct flow *fl)
         m->created = f->now;
         m->deadline = deadline ? f->now + deadline : 0;
         m->bytes = bytes;
+        m->ftype = fl->next_draw.frame_type;
         /* A split flow picks the destination when the message starts (flow_make_packet). */
         int split = fl->pat_class >= 0;
         int dst = split ? 0 : pick_dest(f, fl);
@@ -372,6 +390,7 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
             return 0;
         fl->cur.created = f->now;
         fl->cur.deadline = 0;
+        fl->cur.ftype = 0;
         fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
         fl->cur.dst_lid = host_lid(f, dst);
         fl->st.msgs_offered++;
@@ -380,6 +399,7 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
     fl->svc_start = f->now;
     fl->cur_left = fl->cur.bytes;
     fl->cur_open = 1;
+    fl->rc.msg_begun++;
     return 1;
 }
 
@@ -403,6 +423,8 @@ static int path_offset(struct fabric *f, struct flow *fl, int base)
     case PATH_SHORTEST:
         off = f->short_off[(size_t)fl->src_host * (size_t)f->nhosts + (size_t)dst];
         break;
+    case PATH_ADAPTIVE:
+        return 0; /* from the base LID; counted where it arrives */
     }
     fl->path_pkts[off]++;
     return (int)off;
@@ -424,6 +446,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->flow = fl->index;
     p->msg = fl->msg_seq;
     p->about_flow = fl->index;
+    p->psn = fl->rc.psn_next++;
     p->src_lid = fl->src->lid;
     p->dst_lid = fl->cur.dst_lid;
     if (fl->path != PATH_BASE)
@@ -434,7 +457,14 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->sl = fl->sl;
     p->vl = fl->vl;
     p->hops = 0;
+    p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = fl->cur.created >= f->warmup ? PKT_MEASURED : 0;
+    if (f->drop && fl->cur.ftype) {
+        /* Seed 004's protection: an I frame whole, a B or P frame's first and last packet. */
+        int first = fl->cur_left == fl->cur.bytes, last = fl->cur_left == payload;
+        if (fl->cur.ftype == 'I' || first || last)
+            p->flags |= PKT_KEEP;
+    }
     fl->cur_left -= payload;
     if (fl->cur_left == 0) {
         p->flags |= PKT_LAST;
@@ -553,8 +583,8 @@ void hca_try_send(struct fabric *f, struct port *p)
 
 /* ---- control path ---- */
 
-void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
-                         uint8_t flags, uint32_t about)
+uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                            uint8_t flags, uint32_t about, uint32_t wire_bytes)
 {
     uint32_t idx = pktpool_alloc(&f->pool);
     struct packet *c = pkt(&f->pool, idx);
@@ -564,19 +594,36 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
     c->about_flow = about;
     c->src_lid = from->lid;
     c->dst_lid = dst_lid;
+    if (f->short_off && f->host_of_lid[dst_lid] >= 0) {
+        /* With multipath, control packets take the shortest route. */
+        int h = f->host_of_lid[dst_lid];
+        if (dst_lid == f->hosts[h].port->lid)
+            c->dst_lid = (uint16_t)(dst_lid + f->short_off[(size_t)from->hca->host * (size_t)f->nhosts + (size_t)h]);
+    }
     c->payload = 0;
-    c->wire_bytes = (uint16_t)pkt_wire_bytes(0, f->set.grh);
+    c->wire_bytes = (uint16_t)(wire_bytes ? wire_bytes : pkt_wire_bytes(0, f->set.grh));
     c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
     c->sl = sl;
     c->vl = f->set.sl2vl[sl & 15];
     c->flags = flags;
     f->cnt.created++;
     f->cnt.ctrl_created++;
+    return idx;
+}
+
+void fabric_control_queue(struct fabric *f, struct port *from, uint32_t idx)
+{
     pktq_push(&from->hca->ctrl, &f->pool, idx);
     if (port_busy(f, from))
         port_need_done(f, from);
     else
         hca_try_send(f, from);
+}
+
+void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
+                         uint8_t flags, uint32_t about)
+{
+    fabric_control_queue(f, from, fabric_control_new(f, from, dst_lid, sl, flags, about, 0));
 }
 
 /* ---- sink ---- */
@@ -615,6 +662,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
     }
     if (x->flow != FLOW_CONTROL) {
         struct flow *fl = &f->flows[x->flow];
+        if (fl->path == PATH_ADAPTIVE) /* the LID the switches chose */
+            fl->path_pkts[x->dst_lid - at->lid]++;
         if (!f->ended) { /* the time series cover the whole run, warm-up included */
             fl->st.interval_bytes += x->payload;
             f->hosts[at->hca->host].interval_rx += x->payload;
@@ -635,6 +684,10 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         }
         if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);
+        if (f->set.transport == TRANSPORT_RC && !(x->flags & PKT_MCAST))
+            transport_on_data(f, at, x); /* may grow the pool: x is not used after this */
+    } else if (x->flags & PKT_ACK) {
+        transport_on_ack(f, x);
     }
     f->cnt.delivered++;
     pktpool_release(&f->pool, idx);

@@ -11,17 +11,20 @@
 #define PKT_NIL UINT32_MAX
 #define CREDIT_BYTES 64
 
-/* IBA header and trailer sizes in bytes. */
-enum { IB_LRH = 8, IB_GRH = 40, IB_BTH = 12, IB_ICRC = 4, IB_VCRC = 2 };
+/* IBA header and trailer sizes in bytes (AETH: the ACK extended transport header). */
+enum { IB_LRH = 8, IB_GRH = 40, IB_BTH = 12, IB_AETH = 4, IB_ICRC = 4, IB_VCRC = 2 };
 
 enum pkt_flags {
     PKT_FECN = 1 << 0,  /* forward explicit congestion notification (BTH) */
     PKT_BECN = 1 << 1,  /* backward explicit congestion notification (BTH) */
     PKT_CNP = 1 << 2,   /* congestion notification packet (control) */
-    PKT_ACK = 1 << 3,   /* acknowledgement (control) */
+    PKT_ACK = 1 << 3,   /* acknowledgement (control; BTH opcode Acknowledge): of packet `psn`
+                           and, with PKT_LAST, of the whole message `msg` */
     PKT_LAST = 1 << 4,  /* last packet of its message */
     PKT_MCAST = 1 << 5, /* multicast destination */
     PKT_MEASURED = 1 << 6, /* created after the warm-up: counted in statistics */
+    PKT_KEEP = 1 << 7,  /* never dropped by the lifetime limits (seed 004: an I frame's packets,
+                           the first and last packet of a B or P frame) */
 };
 
 #define FLOW_CONTROL UINT32_MAX /* flow index of control packets (CNPs, ACKs) */
@@ -34,6 +37,8 @@ struct packet {
     uint32_t flow;        /* index of the flow (QP) that sent it, or FLOW_CONTROL */
     uint32_t msg;         /* message number within the flow */
     uint32_t about_flow;  /* control packets: the data flow they report on */
+    uint32_t psn;         /* packet sequence number within the flow (BTH PSN); an ACK: the one
+                             it acknowledges (reliable connection, transport.c) */
     uint16_t src_lid, dst_lid;
     uint16_t wire_bytes;  /* LRH..VCRC */
     uint16_t payload;
@@ -44,6 +49,8 @@ struct packet {
     uint8_t in_port;      /* input port at the current switch */
     uint8_t out_port;     /* output port chosen at the current switch */
     uint8_t out_vl;       /* VL on the output link at the current switch */
+    uint8_t pb;           /* adaptive choice (fabric/adapt.h): PB_ADAPTIVE and the LMC bits
+                             fixed so far */
 };
 
 /* Wire size of a packet with this payload: LRH, optional GRH, BTH, payload padded to 4 bytes,

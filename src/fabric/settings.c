@@ -1,13 +1,20 @@
 /* settings.c: parameter tables of the model's settings, their defaults, and the translation of
  * QoS settings (OpenSM's sl2vl and VLArb forms) into the tables the data path uses. */
 #include "fabric/settings.h"
+#include "fabric/swarch.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/adapt.h"
+#include "fabric/transport.h"
+
 #define OFF(field) offsetof(struct fabric_settings, field)
+/* A receive buffer is held as an int32_t count of 64-byte credits (struct port_vl). */
+#define BUFFER_MAX ((double)INT32_MAX * CREDIT_BYTES)
 
 static int check_mtu(const void *field, char *why, size_t whylen)
 {
@@ -18,7 +25,6 @@ static int check_mtu(const void *field, char *why, size_t whylen)
     return -1;
 }
 
-static const char *const arch_names[] = { "voq", "fifo", NULL };
 static const char *const cut_through_names[] = { "hold", "late", NULL };
 static const char *const basis_names[] = { "payload", "wire", NULL };
 
@@ -38,7 +44,7 @@ const struct param fabric_params[] = {
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
       "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
-      "(one FIFO per input and VL: head-of-line blocking)", arch_names, 0, 0 },
+      "(one FIFO per input and VL: head-of-line blocking)", sw_arch_names, 0, 0 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
       "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
       NULL, 0, 0 },
@@ -55,13 +61,26 @@ const struct param switch_params[] = {
       "transmission can end as its tail arrives, the output serving other inputs meanwhile",
       cut_through_names, 0, 0 },
     { "buffer", P_SIZE, OFF(switch_buffer), "64 KiB",
-      "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
+      "receive buffer per switch port and data VL (granted as 64-byte credits)", NULL, 64, BUFFER_MAX },
+    { "hoq_life", P_INT, OFF(hoq_life), "20",
+      "HV of IBA's Head-of-Queue Lifetime: a packet at the head of a queue for longer than "
+      "4.096 us x 2^HV is dropped (seed 004's selective dropping: never control packets, an I "
+      "frame's, or the first and last of a B or P frame); 0-19, more = infinite", NULL, 0, 31 },
+    { "adaptive", P_ENUM, OFF(adaptive), "none",
+      "adaptive output choice for packets of flows with path = adaptive (seed 004's unreliable "
+      "datagrams): lfu (the output that has routed the fewest packets) or max_credit (the output "
+      "whose downstream buffer grants the most credits); the candidates are the LMC LIDs that "
+      "differ in the bits this switch decides (fabric/adapt.h)", adapt_policy_names, 0, 0 },
+    { "switch_life", P_INT, OFF(switch_life), "20",
+      "LV of IBA's Switch Lifetime Limit: a packet at the head of a queue more than 4.096 us x "
+      "2^LV after it was wholly received by the switch is dropped (the same protection); 0-19, "
+      "more = infinite", NULL, 0, 31 },
     PARAM_END,
 };
 
 const struct param hca_params[] = {
     { "buffer", P_SIZE, OFF(hca_buffer), "64 KiB",
-      "receive buffer per adapter port and data VL (granted as 64-byte credits)", NULL, 64, 1e12 },
+      "receive buffer per adapter port and data VL (granted as 64-byte credits)", NULL, 64, BUFFER_MAX },
     { "inject_limit", P_RATE, OFF(inject_limit_bps), "0 Gb/s",
       "most an adapter port injects (e.g. its host bus); 0 = the link rate", NULL, 0, 0 },
     { "sink_limit", P_RATE, OFF(sink_limit_bps), "0 Gb/s",
@@ -107,6 +126,7 @@ void fabric_settings_defaults(struct fabric_settings *s)
     defaults(fabric_params, s);
     defaults(switch_params, s);
     defaults(hca_params, s);
+    defaults(transport_params, s);
     struct qos_desc q;
     qos_desc_defaults(&q);
     struct ibn_err e;

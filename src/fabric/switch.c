@@ -1,6 +1,7 @@
-/* switch.c: the switch data path. Input buffers are organised by the switch architecture
- * (virtual output queues per input, output and VL; or one FIFO per input and VL, the
- * head-of-line-blocking baseline). Each output arbitrates in two levels: round robin over the
+/* switch.c: the switch data path common to every switch architecture: routing and SL-to-VL on
+ * arrival, output arbitration, crossbar read ports and cut-through timing. The input memory (its
+ * queues, how a packet is classified into one, which packets an input offers) belongs to the
+ * architecture (fabric/swarch.h: arch_voq.c, arch_fifo.c, ...). Each output arbitrates in two levels: round robin over the
  * inputs holding a packet for it on a VL ("an input that just had access does not get it again
  * until every other requesting input has been served"), then IBA VL arbitration over the VLs
  * with a sendable packet. Inputs feed the crossbar through a limited number of read ports;
@@ -10,52 +11,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "fabric/fabric.h"
-
-static inline uint64_t *req_bits(struct sw *s, const struct fabric *f, int out, int slot)
-{
-    return &s->req[((size_t)out * (size_t)f->nvs + (size_t)slot) * (size_t)s->words];
-}
-
-static inline struct pktq *voq(struct sw *s, const struct fabric *f, int in, int out, int slot)
-{
-    return &s->q[((size_t)in * (size_t)(s->n.nports + 1) + (size_t)out) * (size_t)f->nvs + (size_t)slot];
-}
-
-static inline struct pktq *fifo(struct sw *s, const struct fabric *f, int in, int slot)
-{
-    return &s->q[(size_t)in * (size_t)f->nvs + (size_t)slot];
-}
-
-static inline void bit_set(uint64_t *b, int i) { b[i >> 6] |= 1ULL << (i & 63); }
-static inline void bit_clr(uint64_t *b, int i) { b[i >> 6] &= ~(1ULL << (i & 63)); }
-static inline int bit_get(const uint64_t *b, int i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
-
-/* The packet at input `in` that is next in line for (out, slot), or PKT_NIL. */
-static uint32_t head_for(struct fabric *f, struct sw *s, int in, int out, int slot)
-{
-    if (s->arch == SWITCH_VOQ)
-        return voq(s, f, in, out, slot)->head;
-    for (int v = 0; v < f->nvs; v++) {
-        uint32_t h = fifo(s, f, in, v)->head;
-        if (h != PKT_NIL) {
-            const struct packet *p = pkt(&f->pool, h);
-            if (p->out_port == out && fabric_slot(f, p->out_vl) == slot)
-                return h;
-        }
-    }
-    return PKT_NIL;
-}
-
-/* FIFO architecture: after a FIFO's head changed, make the request bits of `in` for
- * (out, slot) true to what the heads of its FIFOs now ask for. */
-static void fifo_refresh(struct fabric *f, struct sw *s, int in, int out, int slot)
-{
-    if (head_for(f, s, in, out, slot) != PKT_NIL)
-        bit_set(req_bits(s, f, out, slot), in);
-    else
-        bit_clr(req_bits(s, f, out, slot), in);
-}
+#include "fabric/adapt.h"
+#include "fabric/swarch.h"
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
@@ -72,6 +29,12 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         return;
     }
     p->in_port = (uint8_t)in->num;
+    if (s->adapt) {
+        if (p->pb & PB_ADAPTIVE)
+            out = adapt_route(f, s, p, out);
+        if (s->adapt->routed)
+            s->adapt->routed(f, s, out, p);
+    }
     p->out_port = (uint8_t)out;
     if (p->vl == VL15)
         p->out_vl = VL15;
@@ -89,18 +52,8 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
             return;
         }
     }
-    int oslot = fabric_slot(f, p->out_vl);
-    if (s->arch == SWITCH_VOQ) {
-        struct pktq *q = voq(s, f, in->num, out, oslot);
-        pktq_push(q, &f->pool, pidx);
-        if (q->n == 1)
-            bit_set(req_bits(s, f, out, oslot), in->num);
-    } else {
-        struct pktq *q = fifo(s, f, in->num, fabric_slot(f, p->vl));
-        pktq_push(q, &f->pool, pidx);
-        if (q->n == 1)
-            bit_set(req_bits(s, f, out, oslot), in->num);
-    }
+    if (s->arch->enqueue(f, s, in->num, pidx) != SW_QUEUED)
+        return;
     if (f->hooks.on_enqueue)
         f->hooks.on_enqueue(f, in, &s->n.port[out], p);
     if (port_busy(f, &s->n.port[out]))
@@ -115,7 +68,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
                       int *credit_blocked, int *read_blocked)
 {
-    const uint64_t *bits = req_bits(s, f, out, slot);
+    const uint64_t *bits = sw_req(s, f, out, slot);
     int n = s->n.nports + 1, last = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
     int is15 = slot == f->set.nvls;
     /* Inputs after the last one served, then from the start up to it: set bits in order. */
@@ -133,7 +86,7 @@ static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t
             if (s->reads[i] >= s->read_ports) {
                 *read_blocked = 1;
             } else {
-                uint32_t h = head_for(f, s, i, out, slot);
+                uint32_t h = s->arch->head(f, s, i, out, slot);
                 if (h == PKT_NIL)
                     ibn_panic("switch %s: request bit set for input %d output %d with no packet",
                               s->n.name, i, out);
@@ -171,7 +124,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     uint32_t ready = 0;
     int read_blocked = 0, work = 0;
     for (int slot = 0; slot < f->nvs; slot++) {
-        const uint64_t *bits = req_bits(s, f, out, slot);
+        const uint64_t *bits = sw_req(s, f, out, slot);
         int any = 0;
         for (int w = 0; w < s->words && !any; w++)
             any = bits[w] != 0;
@@ -200,31 +153,9 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         return work; /* ready VLs have no weight in either table: they wait (reported at drain) */
     int slot = fabric_slot(f, vl), in = cand[slot];
     struct port *ip = &s->n.port[in];
-    uint32_t pidx;
-    if (s->arch == SWITCH_VOQ) {
-        struct pktq *q = voq(s, f, in, out, slot);
-        pidx = pktq_pop(q, &f->pool);
-        if (!q->n)
-            bit_clr(req_bits(s, f, out, slot), in);
-    } else {
-        pidx = head_for(f, s, in, out, slot);
-        struct packet *hp = pkt(&f->pool, pidx);
-        pktq_pop(fifo(s, f, in, fabric_slot(f, hp->vl)), &f->pool);
-        fifo_refresh(f, s, in, out, slot);
-        /* The FIFO's new head may ask for another output. */
-        for (int v = 0; v < f->nvs; v++) {
-            uint32_t h = fifo(s, f, in, v)->head;
-            if (h != PKT_NIL) {
-                const struct packet *np = pkt(&f->pool, h);
-                bit_set(req_bits(s, f, np->out_port, fabric_slot(f, np->out_vl)), in);
-                struct port *np_out = &s->n.port[np->out_port];
-                if (port_busy(f, np_out))
-                    port_need_done(f, np_out);
-                else if (np->out_port != out)
-                    s->stalled[np->out_port >> 6] |= 1ULL << (np->out_port & 63);
-            }
-        }
-    }
+    uint32_t pidx = s->arch->dequeue(f, s, in, out, slot);
+    if (s->drop && (sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
+        drop_head_start(f, s, in, out, slot); /* the next head for (out, slot) */
     s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
     struct packet *p = pkt(&f->pool, pidx);
     vlarb_charge(op->vlarb, &op->arb, vl, p->wire_bytes);
@@ -244,9 +175,11 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         s->reads[in]++;
         fabric_schedule(f, read_end, EV_READ_DONE, ip, 0, 0);
     }
-    /* FIFO: outputs that the new heads of this input ask for may now be able to send. */
-    if (s->arch == SWITCH_FIFO)
+    /* Outputs that new heads of this input ask for may now be able to send. */
+    if (s->retry) {
+        s->retry = 0;
         retry_stalled(f, s);
+    }
     return work;
 }
 
@@ -264,7 +197,7 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     }
     /* Sent: if more packets wait for this output, the end of the transmission is an event. */
     for (int slot = 0; slot < f->nvs; slot++) {
-        const uint64_t *bits = req_bits(s, f, out, slot);
+        const uint64_t *bits = sw_req(s, f, out, slot);
         for (int w = 0; w < s->words; w++)
             if (bits[w]) {
                 port_need_done(f, op);

@@ -9,6 +9,7 @@ void lfts_init(struct lfts *l, const struct topo *t)
     l->nnodes = t->nnodes;
     l->note[0] = 0;
     l->dlid_vl = NULL;
+    l->pb_local = NULL;
     l->nvl = 1;
     l->max_lid = topo_max_lid(t);
     l->table = xcalloc((size_t)t->nnodes, sizeof *l->table);
@@ -26,6 +27,7 @@ void lfts_free(struct lfts *l)
             free(l->table[i]);
     free(l->table);
     free(l->dlid_vl);
+    free(l->pb_local);
     memset(l, 0, sizeof *l);
 }
 

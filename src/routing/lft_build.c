@@ -17,7 +17,7 @@ static int cmp_load(const void *a, const void *b)
     const struct sw_load *x = a, *y = b;
     if (x->endports != y->endports)
         return y->endports - x->endports;
-    return (x->guid > y->guid) - (x->guid < y->guid);
+    return topo_guid_cmp_osm(x->guid, y->guid);
 }
 
 struct guid_ent {
@@ -29,7 +29,7 @@ static int cmp_guid(const void *a, const void *b)
 {
     const struct guid_ent *x = a, *y = b;
     if (x->guid != y->guid)
-        return (x->guid > y->guid) - (x->guid < y->guid);
+        return topo_guid_cmp_osm(x->guid, y->guid);
     if (x->node != y->node)
         return x->node - y->node;
     return x->port - y->port;

@@ -1,8 +1,9 @@
 /* lft_build.h: filling linear forwarding tables from a hop table the way OpenSM's unicast
  * manager does (osm_ucast_mgr.c, osm_switch_recommend_path):
  *  - destinations in OpenSM's order: switches sorted by how many CAs hang off them (most
- *    first, equal counts in switch GUID order), each switch's CA ports in port order; then
- *    every other port (switch port 0s, CAs not on a switch) in port GUID order; for LMC > 0 the
+ *    first, equal counts in OpenSM's GUID order: topo_guid_cmp_osm), each switch's CA ports
+ *    in port order; then
+ *    every other port (switch port 0s, CAs not on a switch) in that GUID order; for LMC > 0 the
  *    whole list once per LID offset;
  *  - on each switch, a LID of a CA on it goes out of that port, the switch's own LID to port 0;
  *    otherwise among the ports with the least hops to the destination's switch the one that

@@ -1,5 +1,6 @@
 /* lft_dump.c: reading and writing opensm-lfts.dump, and checking opensm-lid-matrix.dump. */
 #include "routing/lft_dump.h"
+#include "core/output.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -179,14 +180,15 @@ struct sw_guid {
 static int cmp_swg(const void *a, const void *b)
 {
     const struct sw_guid *x = a, *y = b;
-    return (x->guid > y->guid) - (x->guid < y->guid);
+    return topo_guid_cmp_osm(x->guid, y->guid); /* as OpenSM dumps them */
 }
 
 int lft_dump_write(const char *path, const struct topo *t, const struct lfts *l, struct ibn_err *e)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ibn_err_at(e, path, 0, "cannot create the LFT dump");
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    FILE *f = o->fp;
     int maxlid = l->max_lid;
     int *on = xmalloc(((size_t)maxlid + 1) * sizeof *on), *op = xmalloc(((size_t)maxlid + 1) * sizeof *op);
     for (int i = 0; i <= maxlid; i++)
@@ -232,10 +234,7 @@ int lft_dump_write(const char *path, const struct topo *t, const struct lfts *l,
     free(sw);
     free(on);
     free(op);
-    int bad = ferror(f);
-    if (fclose(f) || bad)
-        return ibn_err_at(e, path, 0, "writing the LFT dump failed");
-    return 0;
+    return out_close(o, e);
 }
 
 int lid_matrix_compare(const char *path, const struct topo *t, const struct hoptab *given,

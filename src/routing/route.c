@@ -30,8 +30,12 @@ static const struct route_engine dfsssp = {
     "dfsssp", "sssp made deadlock-free with virtual lanes, one VL per destination LID "
     "(max_vls, default 8)", route_dfsssp };
 
+static const struct route_engine pathbits = {
+    "pathbits", "seed 004's multipath: one path bit per independent cycle, the DLID's LMC bits "
+    "select the path (needs LMC = cycles <= 7; path_bits=K the first K cycles)", route_pathbits };
+
 const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &updn_tree, &ftree,
-                                                     &dor, &sssp, &dfsssp, NULL };
+                                                     &dor, &sssp, &dfsssp, &pathbits, NULL };
 
 const struct route_engine *route_engine_find(const char *name)
 {

@@ -15,6 +15,8 @@ struct route_opts {
                         * three (updn_tree); "best3"; or node names / 0xGUIDs separated by ',' */
     const char *tie;   /* spf: "lowest" (default), "highest" or "balance" */
     int max_vls;       /* dfsssp: VLs it may use (0 = 8) */
+    int path_bits;     /* pathbits: 0 = one per cycle; K keeps the first K cycles (LMC-limited) */
+    int path_slack;    /* pathbits: paths up to shortest + slack hops (0 = 4, < 0 = all) */
 };
 
 typedef int (*route_engine_fn)(const struct topo *t, const struct route_opts *o, struct lfts *out,
@@ -44,6 +46,8 @@ int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lft
 int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 int route_dor(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 int route_sssp(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_pathbits(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                   struct ibn_err *e);
 int route_dfsssp(const struct topo *t, const struct route_opts *o, struct lfts *out,
                  struct ibn_err *e);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "routing/lft_build.h"
+#include "topology/topo_addr.h"
 
 enum { DIR_UP = 0, DIR_DOWN = 1 };
 
@@ -84,16 +85,14 @@ static int parse_roots(const struct topo *t, const struct hoptab *h, const char 
     char *s = xstrdup(text), *save = NULL;
     int n = 0;
     for (char *tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int node = topo_find(t, tok);
-        if (node < 0 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
-            uint64_t g = strtoull(tok, NULL, 16);
-            for (int i = 0; i < t->nnodes; i++)
-                if (t->node[i].guid == g)
-                    node = i;
-        }
+        int node, port;
+        struct ibn_err why = { { 0 } };
+        if (topo_resolve(t, tok, &node, &port, &why))
+            node = -1;
         if (node < 0 || h->swidx[node] < 0) {
-            ibn_err_set(e, "root \"%s\" is not a switch of the topology (give switch names or "
-                        "node GUIDs such as 0x0008f10500200b50, separated by commas)", tok);
+            ibn_err_set(e, "root \"%s\" is not a switch of the topology (give switch names, "
+                        "aliases, lid:N or node GUIDs such as 0x0008f10500200b50, separated by "
+                        "commas)", tok);
             free(s);
             return -1;
         }

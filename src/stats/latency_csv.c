@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "core/output.h"
 #include "stats/histogram.h"
 
 #define NCLASS 16
@@ -23,9 +24,10 @@ int latency_csv_write(const struct fabric *f, const char *dir, struct ibn_err *e
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/latency.csv", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return ibn_err_set(e, "%s: cannot write", path);
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    FILE *fp = o->fp;
     fprintf(fp, "latency,class,value_ns,count,cdf\n");
     /* hist[kind][0] is all flows, hist[kind][1 + sl] the class SL. */
     struct histogram h[2][NCLASS + 1];
@@ -55,7 +57,5 @@ int latency_csv_write(const struct fabric *f, const char *dir, struct ibn_err *e
     for (int k = 0; k < 2; k++)
         for (int c = 0; c <= NCLASS; c++)
             hist_free(&h[k][c]);
-    if (fclose(fp))
-        return ibn_err_set(e, "%s: cannot write", path);
-    return 0;
+    return out_close(o, e);
 }

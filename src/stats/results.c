@@ -1,8 +1,12 @@
 /* results.c: the run's summary (JSON), time series (CSV) and terminal summary. */
 #include "stats/results.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
+
+#include "fabric/drop.h"
+#include "fabric/transport.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
 {
@@ -44,22 +48,31 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
     char path[4096];
     if (flows) {
         snprintf(path, sizeof path, "%s/flows.csv", dir);
-        if (!(s->flows = fopen(path, "w")))
-            return ibn_err_set(e, "%s: cannot write", path);
+        if (!(s->out_flows = out_open(path, e)))
+            return -1;
+        s->flows = s->out_flows->fp;
         fprintf(s->flows, "time_s");
         for (uint32_t i = 0; i < f->nflows; i++)
-            fprintf(s->flows, ",%s", f->flows[i].name);
+        {
+            fputc(',', s->flows);
+            csv_field(s->flows, f->flows[i].name);
+        }
         fprintf(s->flows, "\n");
         snprintf(path, sizeof path, "%s/hosts.csv", dir);
-        if (!(s->hosts = fopen(path, "w")))
-            return ibn_err_set(e, "%s: cannot write", path);
+        if (!(s->out_hosts = out_open(path, e)))
+            return -1;
+        s->hosts = s->out_hosts->fp;
         fprintf(s->hosts, "time_s");
         for (int h = 0; h < f->nhosts; h++)
-            fprintf(s->hosts, ",%s:%d", f->hosts[h].node->name, f->hosts[h].port->num);
+        {
+            fputc(',', s->hosts);
+            csv_field_port(s->hosts, f->hosts[h].node->name, f->hosts[h].port->num);
+        }
         fprintf(s->hosts, "\n");
         snprintf(path, sizeof path, "%s/classes.csv", dir);
-        if (!(s->classes = fopen(path, "w")))
-            return ibn_err_set(e, "%s: cannot write", path);
+        if (!(s->out_classes = out_open(path, e)))
+            return -1;
+        s->classes = s->out_classes->fp;
         for (uint32_t i = 0; i < f->nflows; i++)
             s->class_mask |= (uint16_t)(1u << f->flows[i].sl);
         fprintf(s->classes, "time_s");
@@ -70,8 +83,9 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
     }
     if (f->hooks.series_row) {
         snprintf(path, sizeof path, "%s/cc.csv", dir);
-        if (!(s->cc = fopen(path, "w")))
-            return ibn_err_set(e, "%s: cannot write", path);
+        if (!(s->out_cc = out_open(path, e)))
+            return -1;
+        s->cc = s->out_cc->fp;
         fprintf(s->cc, "time_s");
         if (f->hooks.series_header)
             f->hooks.series_header(f, s->cc);
@@ -79,19 +93,44 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
     }
     if (ports) {
         snprintf(path, sizeof path, "%s/ports.csv", dir);
-        if (!(s->ports = fopen(path, "w")))
-            return ibn_err_set(e, "%s: cannot write", path);
+        if (!(s->out_ports = out_open(path, e)))
+            return -1;
+        s->ports = s->out_ports->fp;
         fprintf(s->ports, "time_s");
         for (int i = 0; i < f->nnodes; i++) {
             struct node *n = f->nodes[i];
             if (!n->is_switch)
                 continue;
             for (int p = 1; p <= n->nports; p++)
-                if (n->port[p].peer)
-                    fprintf(s->ports, ",%s:%d", n->name, p);
+                if (n->port[p].peer) {
+                    fputc(',', s->ports);
+                    csv_field_port(s->ports, n->name, p);
+                }
         }
         fprintf(s->ports, "\n");
     }
+    return 0;
+}
+
+int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e)
+{
+    if (f->sample_interval <= 0)
+        return 0;
+    double rows = (double)(f->end / f->sample_interval), cols = 1;
+    if (flows)
+        cols += f->nflows + f->nhosts + 16;
+    if (f->hooks.series_row)
+        cols += f->nflows;
+    if (ports)
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch)
+                cols += f->nodes[i]->nports;
+    double bytes = rows * cols * 10; /* "12.345678," */
+    if (bytes > SERIES_MAX_BYTES)
+        return ibn_err_set(e, "the time series would take about %.0f GB (%.0f samples of %.0f columns), "
+                           "more than %.0f GB: give a longer simulation.sample_interval, or turn "
+                           "output.port_series or output.flow_series off", bytes / 1e9, rows, cols,
+                           SERIES_MAX_BYTES / 1e9);
     return 0;
 }
 
@@ -162,18 +201,17 @@ void series_sample(struct fabric *f, void *ctx)
     }
 }
 
-void series_close(struct series *s)
+int series_close(struct series *s, struct ibn_err *e)
 {
-    if (s->flows)
-        fclose(s->flows);
-    if (s->ports)
-        fclose(s->ports);
-    if (s->cc)
-        fclose(s->cc);
-    if (s->hosts)
-        fclose(s->hosts);
-    if (s->classes)
-        fclose(s->classes);
+    struct outfile **o[5] = { &s->out_flows, &s->out_ports, &s->out_cc, &s->out_hosts, &s->out_classes };
+    int rc = 0;
+    for (int i = 0; i < 5; i++) {
+        if (rc)
+            out_abandon(*o[i]);
+        else if (out_close(*o[i], e))
+            rc = -1;
+        *o[i] = NULL;
+    }
     s->flows = s->ports = s->cc = s->hosts = s->classes = NULL;
     free(s->contrib);
     free(s->x);
@@ -181,6 +219,16 @@ void series_close(struct series *s)
     s->contrib = NULL;
     s->x = NULL;
     s->active = NULL;
+    return rc;
+}
+
+int series_failed(const struct series *s)
+{
+    const struct outfile *o[5] = { s->out_flows, s->out_ports, s->out_cc, s->out_hosts, s->out_classes };
+    for (int i = 0; i < 5; i++)
+        if (o[i] && (o[i]->err || ferror(o[i]->fp)))
+            return 1;
+    return 0;
 }
 
 int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e)
@@ -192,13 +240,28 @@ int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e
             continue;
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *fp = fopen(path, "w");
-        if (!fp)
-            return ibn_err_set(e, "%s: cannot write", path);
-        fn[i](f, fp);
-        fclose(fp);
+        struct outfile *o = out_open(path, e);
+        if (!o)
+            return -1;
+        fn[i](f, o->fp);
+        if (out_close(o, e))
+            return -1;
     }
     return 0;
+}
+
+static const char *dst_label(const struct fabric *f, const struct flow *fl)
+{
+    return fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
+           : fl->pattern == 3 ? "group"
+           : fl->pattern    ? "uniform"
+                            : f->hosts[fl->dst_host].node->name;
+}
+
+/* The same in a terminal table: hosts by alias. */
+static const char *dst_short(const struct fabric *f, const struct flow *fl)
+{
+    return fl->pattern ? dst_label(f, fl) : f->hosts[fl->dst_host].node->alias;
 }
 
 static json_t *latency_json(const struct histogram *h)
@@ -333,11 +396,41 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "packets_delivered", json_integer((json_int_t)f->cnt.delivered));
     json_t *dropped = json_object();
     json_object_set_new(dropped, "unroutable", json_integer((json_int_t)f->cnt.dropped_unroutable));
+    if (f->drop) {
+        json_object_set_new(dropped, "hoq_lifetime", json_integer((json_int_t)f->cnt.dropped_hoq));
+        json_object_set_new(dropped, "switch_lifetime", json_integer((json_int_t)f->cnt.dropped_sll));
+        json_object_set_new(dropped, "kept_past_limit", json_integer((json_int_t)f->cnt.kept_past_limit));
+        /* Where: every switch input port that dropped or kept a packet past a limit. */
+        json_t *at = json_array();
+        for (int i = 0; i < f->nnodes; i++) {
+            if (!f->nodes[i]->is_switch)
+                continue;
+            const struct sw_drop *d = node_sw(f->nodes[i])->drop;
+            for (int p = 1; p <= f->nodes[i]->nports; p++)
+                if (d->hoq[p] || d->sll[p] || d->kept[p]) {
+                    json_t *o = json_object();
+                    json_object_set_new(o, "switch", json_string(f->nodes[i]->name));
+                    json_object_set_new(o, "port", json_integer(p));
+                    json_object_set_new(o, "hoq_lifetime", json_integer((json_int_t)d->hoq[p]));
+                    json_object_set_new(o, "switch_lifetime", json_integer((json_int_t)d->sll[p]));
+                    json_object_set_new(o, "kept_past_limit", json_integer((json_int_t)d->kept[p]));
+                    json_array_append_new(at, o);
+                }
+        }
+        json_object_set_new(dropped, "by_input_port", at);
+    }
     json_object_set_new(inv, "packets_dropped", dropped);
     json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
     json_object_set_new(inv, "violations", json_string(r->violations));
     json_object_set_new(root, "invariants", inv);
+    if (f->set.transport == TRANSPORT_RC) {
+        json_t *tr = json_object();
+        json_object_set_new(tr, "mode", json_string("rc"));
+        json_object_set_new(tr, "acks_sent", json_integer((json_int_t)f->cnt.acks_created));
+        json_object_set_new(tr, "ack_wire_bytes", json_integer((json_int_t)transport_ack_wire(&f->set)));
+        json_object_set_new(root, "transport", tr);
+    }
 
     json_t *flows = json_array();
     struct histogram cls_net[16], cls_e2e[16];
@@ -358,9 +451,7 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(fl->name));
         json_object_set_new(o, "src", json_string(fl->src->node->name));
-        json_object_set_new(o, "dst", json_string(fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
-                                                  : fl->pattern ? "uniform"
-                                                                : f->hosts[fl->dst_host].node->name));
+        json_object_set_new(o, "dst", json_string(dst_label(f, fl)));
         json_object_set_new(o, "sl", json_integer(fl->sl));
         if (fl->cls)
             json_object_set_new(o, "class", json_string(fl->cls));
@@ -397,6 +488,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
         if (fl->st.has_jitter)
             json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
+        if (f->set.transport == TRANSPORT_RC) {
+            json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.acks));
+            json_object_set_new(o, "packets_acked", json_integer((json_int_t)fl->rc.psn_acked));
+        }
         if (fl->path != PATH_BASE) {
             /* Multipath: the policy and the packets sent on each LID offset (path). */
             json_t *pp = json_array();
@@ -492,6 +587,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_t *o = json_object();
             json_object_set_new(o, "node", json_string(n->name));
             json_object_set_new(o, "port", json_integer(p));
+            char guid[24];
+            snprintf(guid, sizeof guid, "0x%016" PRIx64, n->guid);
+            json_object_set_new(o, "guid", json_string(guid));
+            json_object_set_new(o, "lid", json_integer(n->is_switch ? n->lid : pt->lid));
             json_object_set_new(o, "peer", json_string(pt->peer->node->name));
             json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
             counters_json(o, pt->vl, f->nvs, f);
@@ -521,25 +620,38 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
 
 int results_write_json(json_t *j, const char *path, struct ibn_err *e)
 {
-    if (json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)))
-        return ibn_err_set(e, "%s: cannot write", path);
-    return 0;
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    json_dumpf(j, o->fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    return out_close(o, e);
 }
 
 void results_print(FILE *out, struct fabric *f, const struct run_report *r)
 {
     double total = 0;
-    fprintf(out, "%-24s %-10s %-10s %12s %14s %14s\n", "flow", "src", "dst", "Gb/s", "net lat p50 ns",
-            "net lat p99 ns");
+    /* Columns as wide as the longest name shown (real fabrics have long node descriptions). */
+    int wn = 4, ws = 3, wd = 3;
+    for (uint32_t i = 0; i < f->nflows && i < 20; i++) {
+        const struct flow *fl = &f->flows[i];
+        int a = (int)strlen(fl->name), b = (int)strlen(fl->src->node->alias),
+            c = (int)strlen(dst_short(f, fl));
+        wn = a > wn ? a : wn;
+        ws = b > ws ? b : ws;
+        wd = c > wd ? c : wd;
+    }
+    wn = wn < 24 ? 24 : wn;
+    ws = ws < 10 ? 10 : ws;
+    wd = wd < 10 ? 10 : wd;
+    fprintf(out, "%-*s %-*s %-*s %12s %14s %14s\n", wn, "flow", ws, "src", wd, "dst", "Gb/s",
+            "net lat p50 ns", "net lat p99 ns");
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
         double g = flow_throughput_gbps(f, fl);
         total += g;
         if (i < 20)
-            fprintf(out, "%-24s %-10s %-10s %12.4f %14.0f %14.0f\n", fl->name, fl->src->node->name,
-                    fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
-                    : fl->pattern    ? "uniform"
-                                     : f->hosts[fl->dst_host].node->name, g,
+            fprintf(out, "%-*s %-*s %-*s %12.4f %14.0f %14.0f\n", wn, fl->name, ws,
+                    fl->src->node->alias, wd, dst_short(f, fl), g,
                     hist_quantile(&fl->st.net_latency, 0.5) / 1e3,
                     hist_quantile(&fl->st.net_latency, 0.99) / 1e3);
     }

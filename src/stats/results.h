@@ -10,11 +10,13 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/output.h"
 #include "fabric/engine.h"
 #include "fabric/fabric.h"
 
 struct series {
     FILE *flows, *ports, *cc, *hosts, *classes;
+    struct outfile *out_flows, *out_ports, *out_cc, *out_hosts, *out_classes;
     uint16_t class_mask;     /* SLs that have flows */
     struct fabric *f;
     /* Treatment variation over the contributors' per-interval throughput. */
@@ -30,9 +32,15 @@ struct series {
  * `contributors` ("F2,F3", may be empty) names the flows whose treatment variation is measured. */
 int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
                 const char *contributors, struct ibn_err *e);
+/* The time series of one run may take at most this much (estimated before the run). */
+#define SERIES_MAX_BYTES 4e9
+int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e);
 /* The sampling observer: one row per call, flushed so that an interrupted run keeps it. */
 void series_sample(struct fabric *f, void *ctx);
-void series_close(struct series *s);
+/* Close the series files: -1 with the first output error (e->output set). */
+int series_close(struct series *s, struct ibn_err *e);
+/* Has a write to a series file failed already? (checked by the run between samples) */
+int series_failed(const struct series *s);
 
 /* A congestion-control plug-in's end-of-run tables: DIR/cc_ports.csv, DIR/cc_flows.csv
  * (nothing when the plug-in has none). */

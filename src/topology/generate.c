@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "topology/topo_addr.h"
 
 static const struct topo_generator single_switch = {
     "single_switch", "ports=8 link=4xQDR delay=\"10 ns\": one switch, one CA (H1..Hn) per port",
@@ -175,5 +176,6 @@ int topo_generate(const char *name, const char *args, uint64_t seed, struct topo
     out->source = xstrdup(src);
     topo_assign_lids(out, 0);
     topo_assign_guids(out);
+    topo_assign_aliases(out);
     return topo_check(out, e);
 }

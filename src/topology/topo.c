@@ -16,6 +16,7 @@ void topo_free(struct topo *t)
     for (int i = 0; i < t->nnodes; i++) {
         free(t->node[i].name);
         free(t->node[i].desc);
+        free(t->node[i].alias);
         free(t->node[i].port);
     }
     free(t->node);

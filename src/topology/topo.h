@@ -31,6 +31,7 @@ struct topo_node {
     enum topo_node_type type;
     char *name;          /* short unique name, e.g. "H1", "S1", or the node description */
     char *desc;          /* node description (ibnetdiscover's quoted string), may equal name */
+    char *alias;         /* short unique alias (topo_addr.h), NULL until topo_assign_aliases */
     uint64_t guid;       /* node GUID, 0 if unknown */
     uint64_t sysimgguid;
     int nports;
@@ -83,6 +84,16 @@ void topo_warn(struct topo *t, const char *fmt, ...) __attribute__((format(print
 void topo_assign_guids(struct topo *t);
 /* Port GUID of (node, port): CA ports their own, switches their node GUID. */
 uint64_t topo_port_guid(const struct topo *t, int node, int port);
+/* OpenSM's order of GUIDs: it keeps nodes and ports in maps (cl_qmap) keyed by the GUID in
+ * network byte order and compared as a native 64-bit integer, so on x86 (little-endian) the
+ * maps, and everything OpenSM does in map order (destinations with equal host counts, the
+ * ports of no switch, the switches of opensm-lfts.dump), follow the byte-reversed GUID.
+ * -1, 0 or 1 as a is before, equal to or after b in that order. */
+static inline int topo_guid_cmp_osm(uint64_t a, uint64_t b)
+{
+    uint64_t x = __builtin_bswap64(a), y = __builtin_bswap64(b);
+    return (x > y) - (x < y);
+}
 
 /* Counts, for describing a topology. */
 int topo_count(const struct topo *t, enum topo_node_type type);

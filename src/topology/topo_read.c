@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topology/topo_addr.h"
+
 struct rd_node {
     enum topo_node_type type;
     int nports;
@@ -605,6 +607,7 @@ int topo_read_stream(FILE *f, const char *name, struct topo *out, struct ibn_err
         if (missing)
             topo_assign_lids(out, 0);
         topo_assign_guids(out);
+        topo_assign_aliases(out);
         char src[1024];
         snprintf(src, sizeof src, "%s (%s)", name, r.dialect_ibnd ? "ibnetdiscover" : "ibsim net");
         out->source = xstrdup(src);

@@ -39,10 +39,10 @@ const struct param arrival_params[] = {
       "(generalized exponential: 0 bytes with probability 1 - tau, else geometric with mean "
       "msg_size / tau, tau = 2/(1 + size_scv))",
       size_dist_names, 0, 0 },
-    { "size_min", P_SIZE, OFF(size_min), "1 B", "uniform sizes: smallest size", NULL, 0, 0 },
+    { "size_min", P_SIZE, OFF(size_min), "1 B", "uniform sizes: smallest size", NULL, 0, 4294967295.0 },
     { "size_max", P_SIZE, OFF(size_max), "0 B",
       "largest message size; larger draws are cut to it (0 = no cap below 2^32-1 bytes)", NULL,
-      0, 0 },
+      0, 4294967295.0 },
     { "size_cv", P_DOUBLE, OFF(size_cv), "1.0",
       "lognormal sizes: coefficient of variation (standard deviation / mean)", NULL, 0, 100 },
     { "size_scv", P_DOUBLE, OFF(size_scv), "5.0",
@@ -181,6 +181,12 @@ static int need_rate(struct arrival *a, struct ibn_err *e)
     if (a->period_ps < 1.0)
         return ibn_err_set(e, "rate %g b/s with %g-byte messages gives more than one message per "
                            "picosecond", a->d.rate_bps, arrival_mean_msg_bytes(&a->d));
+    /* Draws may be tens of times the mean: keep the mean far below the time horizon. */
+    if (a->period_ps > (double)SIMTIME_HORIZON / 64)
+        return ibn_err_set(e, "rate %g b/s with %g-byte messages gives one message every %.3g s on "
+                           "average, beyond the %.3g s ibnetsim's time can hold for it", a->d.rate_bps,
+                           arrival_mean_msg_bytes(&a->d), a->period_ps / (double)PS_PER_S,
+                           (double)SIMTIME_HORIZON / 64 / (double)PS_PER_S);
     return 0;
 }
 
@@ -323,9 +329,11 @@ static uint32_t draw_size(const struct arrival *a, gsl_rng *r)
     return (uint32_t)v;
 }
 
+/* An exponential time, held below the time horizon (a draw there is as good as never). */
 static simtime_t draw_time(double mean_ps, gsl_rng *r)
 {
-    return (simtime_t)llround(gsl_ran_exponential(r, mean_ps));
+    double v = gsl_ran_exponential(r, mean_ps);
+    return v < (double)SIMTIME_HORIZON ? (simtime_t)llround(v) : SIMTIME_HORIZON;
 }
 
 /* Periodic kinds: message k is at phase + round(k x period), so no error accumulates. */

@@ -25,7 +25,7 @@ done
 [ "$(head -1 "$tmp/a/cc.csv")" = "time_s,A,B" ] || { echo "FAIL: cc.csv header: $(head -1 "$tmp/a/cc.csv")"; exit 1; }
 [ "$(wc -l < "$tmp/a/cc.csv")" -eq 9 ] || { echo "FAIL: cc.csv should have 8 samples"; exit 1; }
 grep -q '"fecn_marked_total"' "$tmp/a/summary.json" || { echo "FAIL: no cc block in summary.json"; exit 1; }
-grep -q '"marking_rate": "3"' "$tmp/a/summary.json" || { echo "FAIL: settings.cc not in summary.json"; exit 1; }
+grep -q '"marking_rate": 3,' "$tmp/a/summary.json" || { echo "FAIL: settings.cc not in summary.json"; exit 1; }
 awk -F, 'NR>1 && $4>0 {m=1} END {exit !m}' "$tmp/a/cc_ports.csv" || { echo "FAIL: no FECN marks"; exit 1; }
 # The resolved scenario gives the same run.
 "$bin" run "$tmp/a/scenario.cfg" -o "$tmp/b" -q

@@ -8,6 +8,10 @@
 #   - every route of OpenSM's tables and of ibnetsim's reaches its destination without a loop;
 #   - minhop and updn: ibnetsim's hop tables (min-hop; updn's legal-path hops) equal OpenSM's
 #     opensm-lid-matrix.dump, row for row;
+#   - minhop, updn and dor: `ibnetsim route compute` writes an opensm-lfts.dump byte-identical
+#     to OpenSM's (every entry, and the switches in OpenSM's order); the *-revguid cases give
+#     the switches GUIDs whose byte-reversed order (OpenSM's map order on x86) is the reverse of
+#     their numeric order, so a destination order taken numerically shows;
 #   - the most routes on any port (and on any switch-switch port) are within 10 % of OpenSM's
 #     (ftree: against OpenSM's ftree, whose entries differ from ibnetsim's own fat-tree engine);
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
@@ -76,8 +80,26 @@ triples() {
        /^0x/ { print sw, $1, $2 + 0 }' "$1" | sort
 }
 
-printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" topology engine entries differ \
-  maxport osm_max maxisl osm_isl hops
+# revguid TOPO GUID2LID: rewrite the switch GUIDs in place so that numeric order and OpenSM's
+# byte-reversed order disagree (switch i of n gets 0x0002c9_00ii_0000_(n-i)).
+revguid() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+topo, g2l = sys.argv[1:3]
+s, g = open(topo).read(), open(g2l).read()
+sw = [int(x, 16) for x in re.findall(r'^switchguid=0x([0-9a-f]+)', s, re.M)]
+for i, old in enumerate(sw):
+    new = 0x0002c90000000000 | (i + 1) << 24 | (len(sw) - i)
+    for fmt in ('016x', 'x'):
+        pat = r'(?<![0-9a-f])' + format(old, fmt) + r'(?![0-9a-f])'
+        s, g = re.sub(pat, format(new, fmt), s), re.sub(pat, format(new, fmt), g)
+open(topo, 'w').write(s)
+open(g2l, 'w').write(g)
+PY
+}
+
+printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %-9s %s\n" topology engine entries differ \
+  maxport osm_max maxisl osm_isl identical hops
 # Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
 cases=()
 if [ -f "$src/../shared/topologies/x5-cluster.topo" ]; then
@@ -97,13 +119,17 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
         "mesh-3x3x3|gen:mesh:dims=3x3x3,hosts=2|1|dor|"
         "torus-4x4|gen:torus:dims=4x4,hosts=2|0|minhop dor|"
         "clos3-6+2|gen:clos3:ports=8,leaves=4,spines=2,hosts=6|0|minhop updn ftree|"
-        "seed004-15|gen:irregular:switches=15,ports=5,hosts=1,links=23,planar=1|0|minhop updn|first")
+        "seed004-15|gen:irregular:switches=15,ports=5,hosts=1,links=23,planar=1|0|minhop updn|first"
+        "irregular-revguid|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
+        "irregular-revguid-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
+        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
   mkdir -p "$d"
   "$bin" topo convert "$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
     { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
+  case $name in *-revguid*) revguid "$d/topo" "$d/guid2lid" ;; esac
   for eng in $engines; do
     osm_extra=(-l "$lmc")
     our_extra=()
@@ -135,8 +161,23 @@ for entry in "${cases[@]}"; do
     diffs=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\1/p' "$d/$eng.check")
     total=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\2/p' "$d/$eng.check")
     hops=$(sed -n 's/^avg switches per route: //p' "$d/$eng.check")
-    printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %s\n" "$name" "$label" "$total" "$diffs" \
-      "$ours" "$theirs" "$oisl" "$tisl" "$hops"
+    identical=-
+    case $eng in minhop|updn|dor)
+      "$bin" route compute "$d/topo" -e "$eng" "${our_extra[@]}" -o "$d/$eng.ours.dump" 2>/dev/null
+      # ibsim gives every CA port the GUID node GUID + port number, whatever the file says
+      # (small-3's ConnectX-4 ports carry the node GUID): OpenSM's comments then name ibsim's
+      # port GUIDs, and only those may differ.
+      maskguid() { sed 's/^\(0x[0-9a-f]* [0-9]* # Channel Adapter portguid\) 0x[0-9a-f]*/\1/' "$1"; }
+      if cmp -s "$d/$eng.ours.dump" "$osm"; then identical=yes
+      elif cmp -s <(maskguid "$d/$eng.ours.dump") <(maskguid "$osm"); then identical=ca-guids
+        echo "$name $eng: identical but for CA port GUIDs in comments, which ibsim renumbers"
+      else
+        identical=no
+        failed "$name $eng: ibnetsim's dump is not byte-identical to OpenSM's: $(diff "$osm" "$d/$eng.ours.dump" | head -3 | tr '\n' ' ')"
+      fi ;;
+    esac
+    printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %-9s %s\n" "$name" "$label" "$total" "$diffs" \
+      "$ours" "$theirs" "$oisl" "$tisl" "$identical" "$hops"
     grep -q "^valid: yes" "$d/$eng.check" || failed "$name $eng: ibnetsim's routes are not valid"
     within10 "$ours" "$theirs" || failed "$name $eng: max routes per port $ours vs OpenSM's $theirs"
     within10 "$oisl" "$tisl" || failed "$name $eng: max routes per switch-switch port $oisl vs OpenSM's $tisl"

@@ -1,10 +1,14 @@
 /* ctest-label: repro */
 /* test_repro_seed002.c: the seed 002 congestion-control reproductions (`ibnetsim repro s1 s2
- * p2 timer paper4 windy moving`, src/repro/). Every row the reproduction reports as within its
- * tolerance must stay so; the rows that do not reproduce (docs/cc.md, "Reproduction results")
- * must stay where the docs say they are, so that a change in the model shows up either way.
- * Tolerances are the rows' own (stated in src/repro/seed002_*.c) and, for the known
- * differences, the ranges below. Takes several minutes: labelled repro. */
+ * p2 timer paper4 windy moving`, src/repro/). Two checks per row:
+ *  - its kind (evidence, derived, cap, calibrated, trend, info) is the one docs/cc.md gives it:
+ *    the rows listed in `kinds` below have that kind, every other row is evidence; a change of
+ *    classification must be made in the docs and here, not slip through;
+ *  - every evidence row is within the paper's tolerance and every trend row holds, except the
+ *    known misses listed (docs/cc.md section 5 gives the cause of each). A known miss that starts
+ *    to reproduce does not fail the test (it prints a note to update the docs); there are no
+ *    ranges around ibnetsim's own earlier output.
+ * Takes several minutes: labelled repro. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,58 +18,85 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "repro/repro.h"
+#include "../support/repro_check.h"
 
-/* Rows that do not reproduce, with the range docs/cc.md reports for them. */
-static const struct { const char *id; double lo, hi; } known[] = {
-    { "s2.ccoff.sd", 0.0, 0.01 },          /* a deterministic model has no measurement noise */
-    { "s2.ccon.mean", 7.5, 9.2 },          /* -20 % instead of -3.5 % */
-    { "s2.ccon.drop", 12.0, 28.0 },
-    { "s2.ccon.sd", 0.15, 0.6 },
-    { "s2.ccon.max", 8.5, 10.5 },
-    { "s2.ccon.min", 6.5, 8.3 },
-    { "p2.single.h3_minus_h2", 5.0, 9.0 }, /* one threshold: the newcomer takes ~10 of 13 Gb/s */
-    { "p2.single.h6_over_h3", 2.5, 5.0 },
-    { "timer.20.victim", 11.7, 13.1 },     /* the victim suffers only below ~20 us here */
-    { "timer.50.victim", 11.7, 13.1 },
-    /* Paper IV: without trees CC costs uniform traffic ~nothing here (Paper IV -3 %), and at
-     * short hot-spot lifetimes CC keeps more of its benefit than Paper IV's. */
-    { "p4.uniform.cc_change", -1.5, 1.0 }, /* Paper IV -3 %: CC costs uniform traffic ~nothing */
-    { "p4.moving.2ms.gain", 1.15, 1.35 },  /* CC keeps more of its benefit at short lifetimes */
-    { "p4.moving.1ms.gain", 1.05, 1.30 },
+/* Rows that are not evidence, with their kind (the p4fp.* rows, the same Paper IV rows under the
+ * first-principles CCT, have the kinds of their p4.* twins except where noted). */
+static const struct repro_kind_of kinds[] = {
+    { "s1.ccon.victim", REPRO_CAP },
+    { "s1.victim_gain", REPRO_DERIVED },
+    { "s1.ccon.jain", REPRO_DERIVED },
+    { "s2.ccon.drop", REPRO_DERIVED },
+    { "s2.sd_ratio", REPRO_INFO },
+    { "p2.single.newest_2s", REPRO_TREND },
+    { "p2.single.newest_3s", REPRO_TREND },
+    { "p2.single.unfair_4s", REPRO_TREND },
+    { "p2.double.jain", REPRO_DERIVED },
+    { "timer.10.victim", REPRO_TREND },
+    { "timer.20.victim", REPRO_TREND },
+    { "timer.50.victim", REPRO_TREND },
+    { "timer.150.victim", REPRO_CAP },
+    { "timer.300.victim", REPRO_CAP },
+    { "timer.1000.victim", REPRO_CAP },
+    { "timer.2000.victim", REPRO_CAP },
+    { "timer.10.var", REPRO_INFO },
+    { "timer.20.var", REPRO_INFO },
+    { "timer.50.var", REPRO_INFO },
+    { "timer.150.var", REPRO_INFO },
+    { "timer.300.var", REPRO_INFO },
+    { "timer.1000.var", REPRO_INFO },
+    { "timer.2000.var", REPRO_INFO },
+    { "timer.var_rises", REPRO_TREND },
+    { "timer.msg.100.mr1.victim", REPRO_TREND },
+    { "timer.msg.300.mr1.victim", REPRO_CAP },
+    { "timer.msg.100.mr10.victim", REPRO_TREND },
+    { "timer.msg.300.mr10.victim", REPRO_CAP },
+    { "p4.silent.off.hot", REPRO_CAP },
+    { "p4.silent.off.total", REPRO_DERIVED },
+    { "p4.silent.on.other", REPRO_DERIVED },   /* p4fp: evidence (nothing fitted) */
+    { "p4.silent.on.total", REPRO_CALIBRATED },
+    { "p4fp.silent.on.total", REPRO_DERIVED },
+    { "p4.silent.gain", REPRO_DERIVED },
+    { "p4fp.silent.gain", REPRO_DERIVED },
+    { "p4.windy.p00.gain", REPRO_DERIVED },
+    { "p4fp.windy.p00.gain", REPRO_DERIVED },
+    { "p4.windy.gain_trend", REPRO_TREND },
+    { "p4fp.windy.gain_trend", REPRO_TREND },
+    { "p4.moving.10ms.gain", REPRO_DERIVED },
+    { "p4fp.moving.10ms.gain", REPRO_DERIVED },
+    { "p4.moving.gain_falls", REPRO_TREND },
+    { "p4fp.moving.gain_falls", REPRO_TREND },
+};
+
+/* Evidence and trend rows that miss the paper (docs/cc.md section 5: the cause of each). */
+static const char *const misses[] = {
+    "s2.ccoff.mean",  /* +1.0 %: the payload accounting of the 32 Gb/s link */
+    "s2.ccoff.sd",    /* a deterministic model has no measurement noise */
+    "s2.ccon.mean",   /* -20 % instead of -3.5 % */
+    "s2.ccon.sd", "s2.ccon.max",
+    "p2.single.h3_minus_h2", /* one threshold: who wins depends on the seed */
+    "p2.single.h6_over_h3", "p2.single.newest_2s", "p2.single.newest_3s",
+    "timer.20.victim", /* the victim suffers only below ~20 us here */
+    "timer.50.victim",
+    "timer.var_rises", /* holds in 4 of 5 seeds: the seeds disagree */
+    "p4.silent.off.other", "p4.silent.on.hot", "p4fp.silent.on.hot", "p4fp.silent.on.other",
+    "p4.windy.p00.on_share", "p4fp.windy.p00.on_share", "p4.windy.p00.off",
+    "p4.windy.p10.on_share", "p4fp.windy.p10.on_share", "p4.windy.p10.gain", "p4fp.windy.p10.gain",
+    "p4.windy.p60.on_share", "p4fp.windy.p60.on_share", "p4fp.windy.p60.gain",
+    "p4.windy.p60.gain", /* 16.95 +- 2.44 vs 16.3: within the band, but the seeds disagree */
+    "p4.windy.p00.hot_on", "p4fp.windy.p00.hot_on", "p4.windy.p10.hot_on", "p4fp.windy.p10.hot_on",
+    "p4.windy.p60.hot_on", "p4fp.windy.p60.hot_on", "p4.windy.p60.total_gain",
+    "p4fp.windy.p60.total_gain",
+    "p4.uniform.cc_change", "p4fp.uniform.cc_change", /* Paper IV -3 %: ~nothing here */
+    "p4.moving.10ms.off", "p4.moving.10ms.on", "p4fp.moving.10ms.on",
+    "p4.moving.2ms.gain", "p4fp.moving.2ms.gain", /* CC keeps more of its benefit */
+    "p4.moving.1ms.gain", "p4fp.moving.1ms.gain",
 };
 
 static void check(const char *name)
 {
-    const struct repro *r = repro_find(name);
-    assert_non_null(r);
-    struct repro_table t = { 0 };
-    struct ibn_err e;
-    if (r->run(&t, &e)) {
-        fprintf(stderr, "%s: %s\n", name, e.msg);
-        fail();
-    }
-    repro_print(stdout, &t);
-    int bad = 0;
-    for (int i = 0; i < t.n; i++) {
-        const struct repro_row *row = &t.rows[i];
-        int k = -1;
-        for (size_t j = 0; j < sizeof known / sizeof known[0]; j++)
-            if (!strcmp(known[j].id, row->id))
-                k = (int)j;
-        if (k >= 0) {
-            if (row->ours < known[k].lo || row->ours > known[k].hi) {
-                printf("  %s = %g left the documented range [%g, %g]%s\n", row->id, row->ours,
-                       known[k].lo, known[k].hi, row->ok ? " (it now reproduces: update docs/cc.md)" : "");
-                bad = 1;
-            }
-        } else if (!row->ok) {
-            printf("  %s = %g is outside its tolerance (paper %s)\n", row->id, row->ours, row->paper);
-            bad = 1;
-        }
-    }
-    repro_table_free(&t);
-    assert_false(bad);
+    repro_check_kinds(name, kinds, sizeof kinds / sizeof kinds[0], misses,
+                      sizeof misses / sizeof misses[0], "docs/cc.md");
 }
 
 static void test_s1(void **st) { (void)st; check("s1"); }

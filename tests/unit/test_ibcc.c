@@ -1,5 +1,5 @@
 /* test_ibcc.c: IB congestion control (src/cc/ibcc*.c): the Threshold mapping, per-SL lists,
- * FECN -> CNP -> BECN accounting (a BECN per marked packet or per message), Packet_Size, Marking_Rate as counter and as probability,
+ * FECN -> CNP -> BECN accounting (a BECN per marked packet; in RC ACKs per packet or per message), Packet_Size, Marking_Rate as counter and as probability,
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
  * throttling only the flow (QP level) or the whole port SL (SL level), and bad settings. */
 #include <setjmp.h>
@@ -158,7 +158,9 @@ static void test_fecn_cnp_becn_accounting(void **st)
     ts_free(&s);
 }
 
-/* becn = message: at most one BECN per message, however many of its packets were marked. */
+/* becn = message (deprecated) maps onto the reliable connection with an ACK per message: at
+ * most one BECN per message, however many of its packets were marked, riding the message's
+ * ACK; no CNP. */
 static void test_becn_per_message(void **st)
 {
     (void)st;
@@ -169,18 +171,57 @@ static void test_becn_per_message(void **st)
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     set(d, "becn", "message");
     run_cc(&s, d);
+    assert_int_equal(s.f.set.transport, TRANSPORT_RC);
+    assert_int_equal(s.f.set.ack_per, ACK_PER_MESSAGE);
     struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B");
+    struct flow *fa = ts_find(&s, "A"), *fb = ts_find(&s, "B");
     assert_int_equal(a->fecn_received, a->fecn_marked);
     assert_true(a->becn_received > 0 && b->becn_received > 0);
     assert_true(a->becn_received < a->fecn_received);
-    /* No more BECNs than messages: those delivered by the end plus the few still in flight then
-     * (the run drains). */
-    assert_true(a->becn_received <= ts_find(&s, "A")->st.msgs_delivered + 4);
-    assert_true(b->becn_received <= ts_find(&s, "B")->st.msgs_delivered + 4);
+    /* One ACK per message (the run drained: every begun message was finished and acknowledged),
+     * and no more BECNs than ACKs. */
+    assert_int_equal(fa->rc.acks, fa->rc.msg_begun);
+    assert_int_equal(fb->rc.acks, fb->rc.msg_begun);
+    assert_true(a->becn_received <= fa->rc.acks && b->becn_received <= fb->rc.acks);
     uint64_t cnp = 0;
     for (size_t i = 0; i < ctx(&s)->naports; i++)
         cnp += ctx(&s)->aports[i].cnp_sent;
-    assert_int_equal(cnp, a->becn_received + b->becn_received);
+    assert_int_equal(cnp, 0);
+    assert_int_equal(s.f.cnt.ctrl_created, s.f.cnt.acks_created);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+/* Transport RC with an ACK per packet: each marked packet's ACK carries its BECN, so BECNs
+ * equal marks exactly as with CNPs, and no CNP is sent; the ACKs are all the control packets. */
+static void test_becn_in_rc_ack(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 5 * PS_PER_MS);
+    char why[128];
+    assert_int_equal(param_set(params_find(transport_params, "mode"), &s.d.set, "rc", why, sizeof why), 0);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    run_cc(&s, d);
+    struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B");
+    uint64_t marks = marks_total(&s);
+    assert_true(marks > 100);
+    assert_int_equal(a->becn_received, a->fecn_marked);
+    assert_int_equal(b->becn_received, b->fecn_marked);
+    assert_int_equal(a->becn_received + b->becn_received, marks);
+    uint64_t cnp = 0;
+    for (size_t i = 0; i < ctx(&s)->naports; i++)
+        cnp += ctx(&s)->aports[i].cnp_sent;
+    assert_int_equal(cnp, 0);
+    struct flow *fa = ts_find(&s, "A"), *fb = ts_find(&s, "B");
+    assert_int_equal(fa->rc.acks, fa->st.pkts_sent);
+    assert_int_equal(s.f.cnt.acks_created, fa->st.pkts_sent + fb->st.pkts_sent);
+    assert_int_equal(s.f.cnt.ctrl_created, s.f.cnt.acks_created);
+    /* Throttled as with CNPs: about half of H3 each. */
+    assert_true(fabs(ts_gbps(&s, "A") - ts_gbps(&s, "B")) < 1.5);
+    assert_true(a->ix->ccti_max > 0);
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
 }
@@ -481,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_fecn_cnp_becn_accounting),
         cmocka_unit_test(test_marking_rate_and_packet_size),
         cmocka_unit_test(test_becn_per_message),
+        cmocka_unit_test(test_becn_in_rc_ack),
         cmocka_unit_test(test_ccti_limit_min_timer),
         cmocka_unit_test(test_cct_forms_and_levels),
         cmocka_unit_test(test_throttled_flow_does_not_block_others),

@@ -98,7 +98,8 @@ static void test_no_flows_and_bad_dir(void **state)
     unlink(path);
     rmdir(dir);
     assert_int_equal(latency_csv_write(&f, "/nonexistent/ibnetsim", &e), -1);
-    assert_non_null(strstr(e.msg, "/nonexistent/ibnetsim/latency.csv: cannot write"));
+    assert_non_null(strstr(e.msg, "cannot write /nonexistent/ibnetsim/latency.csv: No such file"));
+    assert_int_equal(e.output, 1);
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 #include "cc/ibcc.h"
 #include "config/scenario.h"
 #include "core/params.h"
+#include "core/simtime.h"
 #include "fabric/settings.h"
 #include "traffic/arrival.h"
 #include "traffic/pattern.h"
@@ -95,9 +96,50 @@ static void test_rejections_name_the_key(void **state)
     assert_int_equal(s.grh, 1);
 }
 
+/* Every value stays within what the type that stores it holds (issue 11 item 3), and a
+ * refused value leaves the field as it was. */
+static void test_type_bounds(void **state)
+{
+    (void)state;
+    struct fabric_settings s;
+    memset(&s, 0, sizeof s);
+    char why[256];
+    const struct param *buf = params_find(switch_params, "buffer"), *sink = params_find(hca_params, "sink_limit");
+    assert_int_equal(param_set(buf, &s, "137438953408", why, sizeof why), 0); /* (2^31-1) x 64 */
+    assert_int_equal(s.switch_buffer, 137438953408ULL);
+    assert_int_equal(param_set(buf, &s, "128 GiB", why, sizeof why), -1);
+    assert_non_null(strstr(why, "buffer must be between 64 and 137438953408 bytes"));
+    assert_int_equal(s.switch_buffer, 137438953408ULL);
+    assert_int_equal(param_set(buf, &s, "99999999999999999999999", why, sizeof why), -1);
+    assert_int_equal(param_set(sink, &s, "0 Gb/s", why, sizeof why), 0);
+    assert_int_equal(param_set(sink, &s, "0.44 b/s", why, sizeof why), 0);
+    assert_true(s.sink_limit_bps == 0.44);
+    assert_true(byterate_from_bps(s.sink_limit_bps).as_per_byte > 0);
+    assert_int_equal(param_set(sink, &s, "0.43 b/s", why, sizeof why), -1);
+    assert_non_null(strstr(why, "sink_limit must be 0 or between 0.434 b/s"));
+    assert_true(s.sink_limit_bps == 0.44);
+    assert_int_equal(param_set(sink, &s, "9000 Tb/s", why, sizeof why), -1);
+    struct sim_desc sim;
+    memset(&sim, 0, sizeof sim);
+    const struct param *dur = params_find(sim_params, "duration"), *seed = params_find(sim_params, "seed");
+    assert_int_equal(param_set(dur, &sim, "4611686 s", why, sizeof why), 0);
+    assert_int_equal(param_set(dur, &sim, "4611687 s", why, sizeof why), -1);
+    assert_non_null(strstr(why, "duration must be between 0 and 2^62 ps"));
+    assert_int_equal(param_set(seed, &sim, "9223372036854775807", why, sizeof why), 0);
+    assert_int_equal(param_set(seed, &sim, "9223372036854775808", why, sizeof why), -1);
+    assert_non_null(strstr(why, "fits 64 bits"));
+    assert_int_equal(param_set(seed, &sim, "", why, sizeof why), -1);
+    struct arrival_desc a;
+    memset(&a, 0, sizeof a);
+    assert_int_equal(param_set(params_find(arrival_params, "size_max"), &a, "4 GiB", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(arrival_params, "size_cv"), &a, "nan", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(arrival_params, "size_cv"), &a, "inf", why, sizeof why), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_type_bounds),
         cmocka_unit_test(test_every_table_roundtrips),
         cmocka_unit_test(test_rejections_name_the_key),
     };

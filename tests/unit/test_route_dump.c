@@ -1,6 +1,7 @@
 /* test_route_dump.c: OpenSM's LFT dump format: write then read gives the same tables, LIDs
  * are translated through port GUIDs, bad dumps fail with file:line; OpenSM's min-hop matrix
- * check accepts right rows and names the first wrong one. */
+ * check accepts right rows and names the first wrong one; GUIDs in OpenSM's (byte-reversed, x86)
+ * map order for the destination order and the dump's switch order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "routing/hoptab.h"
+#include "routing/lft_build.h"
 #include "routing/lft_dump.h"
 #include "routing/route.h"
 #include "topology/generate.h"
@@ -194,12 +196,81 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* OpenSM keeps GUIDs in maps keyed by the network-order value compared as a native integer:
+ * on x86 the byte-reversed GUID decides. Switches of equal host counts are destinations in
+ * that order, and opensm-lfts.dump lists switches in it. */
+static void test_osm_guid_order(void **state)
+{
+    (void)state;
+    assert_true(topo_guid_cmp_osm(0x0002c90001000002ULL, 0x0002c90002000001ULL) > 0);
+    assert_true(topo_guid_cmp_osm(0x0000000000000100ULL, 0x0000000000000001ULL) < 0);
+    assert_int_equal(topo_guid_cmp_osm(0x1234ULL, 0x1234ULL), 0);
+    struct topo t;
+    struct ibn_err e = { { 0 } };
+    assert_int_equal(topo_generate("clos3", "ports=8,leaves=4,spines=2,hosts=6", 1, &t, &e), 0);
+    /* Numeric order by switch number, byte-reversed order the other way round. */
+    int nsw = 0;
+    for (int i = 0; i < t.nnodes; i++)
+        if (t.node[i].type == TOPO_SWITCH) {
+            t.node[i].guid = 0x0002c90000000000ULL | (uint64_t)(nsw + 1) << 24 | (uint64_t)(16 - nsw);
+            t.node[i].port[0].guid = t.node[i].guid;
+            nsw++;
+        }
+    struct hoptab h;
+    hoptab_init(&h, &t);
+    hoptab_minhop(&h, &t);
+    struct lft_dest *d;
+    int nd = lft_dest_order(&t, &h, &d);
+    /* The four leaves carry 6 hosts each: their hosts come first, the leaf with the highest
+     * numeric GUID (the lowest byte-reversed one) first. */
+    int last_leaf = -1, leaves_seen = 0;
+    uint64_t prev = 0;
+    for (int k = 0; k < nd && leaves_seen < 4; k++) {
+        if (d[k].T == last_leaf)
+            continue;
+        uint64_t g = t.node[h.sw[d[k].T]].guid;
+        if (leaves_seen)
+            assert_true(g < prev);
+        prev = g;
+        last_leaf = d[k].T;
+        leaves_seen++;
+    }
+    assert_int_equal(leaves_seen, 4);
+    free(d);
+    hoptab_free(&h);
+    /* The dump lists switches in the same order: descending numeric GUID here. */
+    struct lfts l;
+    char p[256];
+    path(p, sizeof p, "order.dump");
+    assert_int_equal(route_compute(&t, "minhop", NULL, &l, &e), 0);
+    assert_int_equal(lft_dump_write(p, &t, &l, &e), 0);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char line[512];
+    int nsec = 0;
+    prev = UINT64_MAX;
+    while (fgets(line, sizeof line, f)) {
+        const char *gs = strstr(line, " guid 0x");
+        if (strncmp(line, "Unicast lids", 12) || !gs)
+            continue;
+        uint64_t g = strtoull(gs + 6, NULL, 16);
+        assert_true(g < prev);
+        prev = g;
+        nsec++;
+    }
+    fclose(f);
+    assert_int_equal(nsec, nsw);
+    lfts_free(&l);
+    topo_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_remap_and_errors),
         cmocka_unit_test(test_lid_matrix),
+        cmocka_unit_test(test_osm_guid_order),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

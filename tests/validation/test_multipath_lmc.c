@@ -7,6 +7,9 @@
  *   random    per packet: each port within 4 standard deviations of a quarter (binomial);
  *   qp        a fixed offset per queue pair: QP i uses offset i mod 4, one port each.
  * The per-offset counts the summary reports (flow.path_pkts) agree with the port counters.
+ * With seed 004's path bits (routing pathbits, 7 bits, a 15-switch 23-link network), `shortest`
+ * gives every pair of hosts a LID whose route is as short as the links the 7 bits use allow, and
+ * `random` spreads packets over all 128 LIDs.
  * And the LID space: LMC 7 on the 648-host fat tree needs 82,944+ LIDs and is refused with the
  * numbers; LMC 6 fits. */
 #include <setjmp.h>
@@ -18,6 +21,7 @@
 #include <math.h>
 
 #include "../support/sim.h"
+#include "routing/pathbits.h"
 
 /* Packets sent on each up port of H1's leaf (up[0..3]); returns the number of up ports. */
 static int leaf_up_pkts(struct testsim *s, uint64_t up[8])
@@ -101,6 +105,60 @@ static void test_policies_spread(void **st)
     ts_free(&s);
 }
 
+/* Switches on the route from host a to LID lid through the tables. */
+static int lft_hops(struct testsim *s, int a, int lid)
+{
+    struct port *at = s->f.hosts[a].port->peer;
+    int hops = 0;
+    while (at->node->is_switch && hops < 64) {
+        struct sw *w = node_sw(at->node);
+        at = at->node->port[w->lft[lid]].peer;
+        hops++;
+    }
+    return at->node->is_switch ? -1 : hops;
+}
+
+static void test_pathbits_shortest(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "irregular", "switches=15,ports=5,hosts=1,links=23,planar=1");
+    assert_int_equal(topo_set_lmc(&s.topo, 7, &s.err), 0);
+    lfts_free(&s.lfts);
+    struct route_opts o = { .path_bits = 7 };
+    assert_int_equal(route_compute(&s.topo, "pathbits", &o, &s.lfts, &s.err), 0);
+    /* The graph the 7 path bits use (2 of the 9 non-tree links left out) and its distances. */
+    struct pathbits pb;
+    assert_int_equal(pathbits_build(&s.topo, NULL, 7, 0, &pb, &s.err), 0);
+    ts_flow(&s, "S", "*", "uniform", "poisson", "1 Gb/s", "1024 B", 0, 0)->path = PATH_SHORTEST;
+    ts_flow(&s, "R", "H1", "uniform", "poisson", "16 Gb/s", "1024 B", 0, 0)->path = PATH_RANDOM;
+    ts_run(&s);
+    assert_int_equal(s.f.max_lmc, 7);
+    int longer = 0;
+    for (int a = 0; a < s.f.nhosts; a++)
+        for (int b = 0; b < s.f.nhosts; b++) {
+            if (a == b)
+                continue;
+            int base = s.f.hosts[b].port->lid;
+            int off = s.f.short_off[a * s.f.nhosts + b];
+            int sa = pb.vert[s.f.hosts[a].port->peer->node->index];
+            int sb = pb.vert[s.f.hosts[b].port->peer->node->index];
+            int min = pb.dist[sa * pb.nsw + sb] + 1;
+            assert_int_equal(lft_hops(&s, a, base + off), min);
+            for (int k = 0; k < 128; k++) {
+                int h = lft_hops(&s, a, base + k);
+                assert_true(h >= min);
+                longer += h > min;
+            }
+        }
+    assert_true(longer > 0); /* the other patterns do take longer paths */
+    struct flow *r = ts_find(&s, "R");
+    for (int k = 0; k < 128; k++)
+        assert_true(r->path_pkts[k] > 0);
+    pathbits_free(&pb);
+    ts_free(&s);
+}
+
 static void test_lid_space(void **st)
 {
     (void)st;
@@ -122,6 +180,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_policies_spread),
+        cmocka_unit_test(test_pathbits_shortest),
         cmocka_unit_test(test_lid_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,158 @@
+/* hostcredit.c: seed 003's credit-based congestion control at the host (Yum et al. section
+ * 4.2; digest 003 section 2.5) as a cc plug-in, `plugin = "hostcredit"`. Each consumer (flow)
+ * holds credits, the completion-queue entries that let it post one more message to the adapter;
+ * a credit comes back with the completion of a message. Under the reliable connection a send
+ * completes when its ACK arrives, so a flow's credits are a window of outstanding messages
+ * (transport_set_window): C_j = floor(b_j / B x M) (at least 1) for a real-time flow j of
+ * offered rate b_j on a link of rate B, the SLs in rt_sls; each best-effort flow of an adapter
+ * min(credits, (M - sum of its real-time C_j) / its best-effort flows); the credits of an adapter
+ * never exceed M. A flow without credits waits (best effort's rule). Not modelled: the
+ * real-time rule "drop the message and retry later" (real-time flows wait like best effort),
+ * and the "injected" reading of a completion (the credit back when the message has left the
+ * adapter rather than when it is acknowledged). Control traffic (ACKs) is never restricted. */
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/cc.h"
+#include "fabric/transport.h"
+
+struct hostcredit_desc {
+    long long hca_messages;  /* M */
+    long long credits;       /* C_b */
+    char *rt_sls;            /* "1,2": the real-time SLs */
+};
+
+#define OFF(field) offsetof(struct hostcredit_desc, field)
+
+const struct param hostcredit_params[] = {
+    { "hca_messages", P_INT, OFF(hca_messages), "512",
+      "M, the adapter's buffer in messages: the credits of an adapter's flows add up to at most "
+      "this (digest 003 gap 11: 512)", NULL, 1, 1e9 },
+    { "credits", P_INT, OFF(credits), "200",
+      "C_b, the initial credits of a best-effort flow (the paper's best: 200), at most "
+      "(M - the real-time credits) / best-effort flows of the adapter", NULL, 1, 1e9 },
+    { "rt_sls", P_STRING, OFF(rt_sls), "",
+      "SLs of real-time flows, \"1,2\": each gets C_j = floor(b_j / B x M) credits from its "
+      "offered rate b_j and link rate B; \"\" = every flow is best effort", NULL, 0, 0 },
+    PARAM_END,
+};
+
+struct hostcredit {
+    uint32_t *credits;       /* per flow */
+    uint16_t rt_mask;
+    long long m;
+};
+
+static int parse_sls(const char *text, uint16_t *mask, struct ibn_err *e)
+{
+    *mask = 0;
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p == ',' || isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        char *end;
+        long sl = strtol(p, &end, 10);
+        if (end == p || sl < 0 || sl > 15)
+            return ibn_err_set(e, "cc.rt_sls: expected SLs 0-15 separated by commas (\"1,2\"), got \"%s\"",
+                               text);
+        *mask |= (uint16_t)(1u << sl);
+        p = end;
+    }
+    return 0;
+}
+
+static void report(struct fabric *f, json_t *summary)
+{
+    struct hostcredit *c = f->hooks.ctx;
+    json_t *o = json_object(), *fl = json_array();
+    json_object_set_new(o, "plugin", json_string("hostcredit"));
+    json_object_set_new(o, "hca_messages", json_integer(c->m));
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "name", json_string(f->flows[i].name));
+        json_object_set_new(x, "real_time", json_boolean(c->rt_mask >> f->flows[i].sl & 1));
+        json_object_set_new(x, "credits", json_integer(c->credits[i]));
+        json_array_append_new(fl, x);
+    }
+    json_object_set_new(o, "flows", fl);
+    json_object_set_new(summary, "cc", o);
+}
+
+static void destroy(struct fabric *f)
+{
+    struct hostcredit *c = f->hooks.ctx;
+    if (!c)
+        return;
+    free(c->credits);
+    free(c);
+    f->hooks.ctx = NULL;
+}
+
+static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
+{
+    const struct hostcredit_desc *d = descp;
+    if (f->set.transport != TRANSPORT_RC)
+        return ibn_err_set(e, "cc.plugin = hostcredit returns a credit with each completion, which "
+                           "under IBA is the message's ACK: it needs transport.mode = rc");
+    uint16_t mask;
+    if (parse_sls(d->rt_sls, &mask, e))
+        return -1;
+    uint32_t *credits = xcalloc((size_t)f->nflows + 1, sizeof *credits);
+    long long *rt_sum = xcalloc((size_t)f->nhosts + 1, sizeof *rt_sum);
+    int *n_be = xcalloc((size_t)f->nhosts + 1, sizeof *n_be);
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct flow *fl = &f->flows[i];
+        if (!(mask >> fl->sl & 1)) {
+            n_be[fl->src_host]++;
+            continue;
+        }
+        double b = arrival_mean_rate_bps(&fl->arr.d), link = byterate_bps(fl->src->rate);
+        long long cj = (long long)(b / link * (double)d->hca_messages);
+        credits[i] = (uint32_t)(cj < 1 ? 1 : cj);
+        rt_sum[fl->src_host] += credits[i];
+    }
+    int rc = 0;
+    for (int h = 0; h < f->nhosts && !rc; h++) {
+        long long left = d->hca_messages - rt_sum[h];
+        if (left < n_be[h] || (n_be[h] == 0 && left < 0))
+            rc = ibn_err_set(e, "cc: adapter %s: its real-time flows take %lld of M = %lld credits, "
+                             "leaving %lld for %d best-effort flows (each needs at least 1): raise "
+                             "cc.hca_messages", f->hosts[h].node->name, rt_sum[h], d->hca_messages,
+                             left, n_be[h]);
+    }
+    if (rc) {
+        free(credits), free(rt_sum), free(n_be);
+        return -1;
+    }
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct flow *fl = &f->flows[i];
+        if (!(mask >> fl->sl & 1)) {
+            long long share = (d->hca_messages - rt_sum[fl->src_host]) / n_be[fl->src_host];
+            credits[i] = (uint32_t)(d->credits < share ? d->credits : share);
+        }
+        transport_set_window(fl, credits[i], 1);
+    }
+    free(rt_sum), free(n_be);
+    struct hostcredit *c = xcalloc(1, sizeof *c);
+    c->credits = credits;
+    c->rt_mask = mask;
+    c->m = d->hca_messages;
+    f->hooks.name = "hostcredit";
+    f->hooks.ctx = c;
+    f->hooks.report = report;
+    f->hooks.destroy = destroy;
+    return 0;
+}
+
+const struct cc_plugin hostcredit_plugin = {
+    "hostcredit",
+    "seed 003's credit-based congestion control at the host: completion-queue credits per flow "
+    "(C_j from real-time bandwidth, C_b for best effort) as RC message windows",
+    hostcredit_params,
+    sizeof(struct hostcredit_desc),
+    attach,
+};

@@ -1,0 +1,47 @@
+/* drop.h: seed 004's selective packet dropping at switches (section 3.5), with IBA's two
+ * lifetime limits:
+ * - Head-of-Queue Lifetime, HLL = 4.096 us x 2^HV (switch.hoq_life = HV; HV > 19: infinite): a
+ *   packet that an input has offered to its output for longer than HLL is dropped;
+ * - Switch Lifetime Limit, SLL = 4.096 us x 2^LV (switch.switch_life = LV): a packet still at
+ *   the head more than SLL after its tail reached the switch is dropped.
+ * Never dropped: control packets (VL15, CNPs, ACKs) and packets their source protected
+ * (PKT_KEEP: every packet of an MPEG-2 I frame, the first and last of a B or P frame); such a
+ * packet past a limit stays and is counted as kept. A drop removes the packet from the input
+ * (through the switch architecture), frees its buffer space once its tail is in and returns
+ * those credits upstream, and is counted by cause and by switch input port.
+ *
+ * The register of the paper ("HQLifetime[q] = now when a packet reaches the head") is kept per
+ * (input, output, VL) of a switch: the time the input started offering its current head packet
+ * for that output and VL. A head that starts schedules one EV_HOQ event at its deadline. With
+ * both limits infinite nothing is allocated and no event is made; the data path pays a NULL
+ * test where an input starts offering a new head. */
+#ifndef IBN_DROP_H
+#define IBN_DROP_H
+
+#include "core/error.h"
+#include "fabric/fabric.h"
+
+/* Per switch (struct sw.drop). */
+struct sw_drop {
+    simtime_t *since;        /* [in][out][slot]: the current head offered since */
+    uint64_t *hoq, *sll;     /* [in]: drops at each input port by cause */
+    uint64_t *kept;          /* [in]: protected packets found past a limit */
+};
+
+struct drop_state {
+    simtime_t hll, sll;      /* SIMTIME_NEVER: infinite */
+};
+
+/* 4.096 us x 2^v in picoseconds; SIMTIME_NEVER for v > 19. */
+simtime_t drop_lifetime(long long v);
+/* Set up from f->set (hoq_life, switch_life) after the switches are built; NULL state when both
+ * are infinite. Refused with the transport that cannot lose packets (RC: no retransmission is
+ * modelled, a lost packet would stall its window forever). */
+int drop_init(struct fabric *f, struct ibn_err *e);
+void drop_free(struct fabric *f);
+/* Input `in` of switch s starts offering a new head packet for (out, slot). */
+void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot);
+/* EV_HOQ: the deadline of the head that input port `in` offers for key = out * nvs + slot. */
+void drop_check(struct fabric *f, struct port *in, uint32_t key);
+
+#endif

@@ -1,0 +1,69 @@
+/* swarch.c: the table of switch architectures, and what the common switch offers them: waking
+ * an output that got a request, and congestion-management messages sent upstream (a pool of
+ * messages delivered by EV_SW_MSG one propagation delay later). */
+#include "fabric/swarch.h"
+
+#include <string.h>
+
+extern const struct sw_arch sw_arch_voq, sw_arch_fifo;
+
+const struct sw_arch *const sw_archs[] = { &sw_arch_voq, &sw_arch_fifo, NULL };
+const char *const sw_arch_names[] = { "voq", "fifo", NULL };
+
+void sw_kick(struct fabric *f, struct sw *s, int out)
+{
+    struct port *op = &s->n.port[out];
+    if (port_busy(f, op))
+        port_need_done(f, op);
+    else
+        switch_try_send(f, s, out);
+}
+
+void switch_after_removal(struct fabric *f, struct sw *s, int out)
+{
+    if (s->retry) {
+        s->retry = 0;
+        for (int w = 0; w < s->words; w++) {
+            uint64_t bits = s->stalled[w];
+            s->stalled[w] = 0;
+            while (bits) {
+                int o = w * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                sw_kick(f, s, o);
+            }
+        }
+    }
+    sw_kick(f, s, out);
+}
+
+void sw_send_upstream(struct fabric *f, struct port *in, const struct sw_msg *m)
+{
+    if (!in->peer)
+        return;
+    if (f->msgs_free == UINT32_MAX) { /* grow the pool: rare, the messages are few */
+        uint32_t cap = f->msgs_cap ? 2 * f->msgs_cap : 64;
+        f->msgs = xrealloc(f->msgs, cap * sizeof *f->msgs);
+        for (uint32_t i = f->msgs_cap; i < cap; i++)
+            f->msgs[i].next_free = i + 1 < cap ? i + 1 : f->msgs_free;
+        f->msgs_free = f->msgs_cap;
+        f->msgs_cap = cap;
+    }
+    uint32_t i = f->msgs_free;
+    f->msgs_free = f->msgs[i].next_free;
+    f->msgs[i] = *m;
+    fabric_schedule(f, f->now + in->delay, EV_SW_MSG, in->peer, i, 0);
+}
+
+void sw_msg_arrive(struct fabric *f, struct port *at, uint32_t i)
+{
+    struct sw_msg m = f->msgs[i];
+    f->msgs[i].next_free = f->msgs_free;
+    f->msgs_free = i;
+    if (at->is_switch) {
+        struct sw *s = node_sw(at->node);
+        if (s->arch->on_msg)
+            s->arch->on_msg(f, s, at->num, &m);
+    } else if (f->hca_on_msg) {
+        f->hca_on_msg(f, at, &m);
+    }
+}

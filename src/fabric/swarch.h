@@ -1,0 +1,105 @@
+/* swarch.h: the switch-architecture interface. A switch architecture owns the memory of the
+ * switch's input ports: the queues in it, how an arriving packet is classified into a queue,
+ * which packets an input offers the crossbar for each (output, VL), and what it tells the
+ * switch upstream. The rest of the switch (routing, SL-to-VL, output arbitration, crossbar read
+ * ports, speedup, cut-through timing) is common and lives in switch.c.
+ *
+ * The contract between the two:
+ * - switch.c routes a packet (sets out_port, out_vl, in_port) and hands it to `enqueue`. The
+ *   architecture queues it and keeps the request bitsets true: bit `in` of
+ *   sw_req(s, f, out, slot) is set exactly while input `in` offers a packet for (out, slot)
+ *   (sw_req_set / sw_req_clr). It returns SW_QUEUED (switch.c then lets output out_port try
+ *   to send), or SW_CONSUMED if it took the packet out of the data path itself (a dropping
+ *   design: it has returned the credits with port_return_credits, counted the drop and
+ *   released the packet; or a pipelined design that re-queues it later by an event).
+ * - output arbitration asks `head` for the packet input `in` offers for (out, slot) (only for
+ *   inputs whose bit is set; it must not be PKT_NIL then), and when it picks that input,
+ *   `dequeue` removes exactly that packet from its queue and returns it. After dequeue the
+ *   bits must be true again; when new heads
+ *   ask for other outputs, the architecture lets those outputs try (sw_kick) or marks them
+ *   stalled (sw_stall: retried after this arbitration and when a read port frees).
+ * - `held` counts the packets in the input memory (the end-of-run invariants).
+ * - `init` sizes the memory for one switch at build time and refuses, with the numbers, a
+ *   fabric the design cannot serve; `free` releases it.
+ * - `default_read_ports`: crossbar read ports per input when switch.read_ports = 0 (0 here =
+ *   one per output port).
+ * - `on_msg`, optional: a congestion-management message sent upstream by the switch or
+ *   adapter at the peer of output `out` (sw_send_upstream) has arrived there.
+ * - `report`, optional: the design's counters in the run summary.
+ * Architectures keep their own state behind sw->arch_state. A new design is one new file with
+ * its `struct sw_arch` and one line in sw_archs[] (swarch.c). */
+#ifndef IBN_SWARCH_H
+#define IBN_SWARCH_H
+
+#include "core/error.h"
+#include "fabric/drop.h"
+#include "fabric/fabric.h"
+
+struct json_t;
+
+enum sw_enqueue_result { SW_QUEUED = 0, SW_CONSUMED = 1 };
+
+/* A congestion-management message travelling upstream, out of band (it takes the link's
+ * propagation delay, no data credits and no link bandwidth). Its meaning belongs to the
+ * architecture that sends it. */
+#define SW_MSG_DESTS 32
+struct sw_msg {
+    uint8_t type;            /* the architecture's message type */
+    uint8_t hops;            /* hops from the sender to the congestion root */
+    uint16_t line;           /* the sender's CAM line (or queue) it is about */
+    uint16_t ndst;
+    uint16_t dst[SW_MSG_DESTS]; /* destination LIDs */
+    uint32_t next_free;      /* free list of the message pool */
+};
+
+struct sw_arch {
+    const char *name;
+    const char *help;
+    int default_read_ports;
+    int (*init)(struct fabric *f, struct sw *s, struct ibn_err *e);
+    void (*free)(struct sw *s);
+    int (*enqueue)(struct fabric *f, struct sw *s, int in, uint32_t pidx);
+    uint32_t (*head)(struct fabric *f, struct sw *s, int in, int out, int slot);
+    uint32_t (*dequeue)(struct fabric *f, struct sw *s, int in, int out, int slot);
+    uint64_t (*held)(const struct fabric *f, const struct sw *s);
+    void (*on_msg)(struct fabric *f, struct sw *s, int out, const struct sw_msg *m);
+    void (*report)(struct fabric *f, struct json_t *summary);
+};
+
+/* The architectures, in the order of the switch.arch enum, and their names (NULL-ended). */
+extern const struct sw_arch *const sw_archs[];
+extern const char *const sw_arch_names[];
+
+/* Request bitsets: bit `in` of sw_req(s, f, out, slot) says input `in` offers a packet for
+ * (out, slot). */
+static inline uint64_t *sw_req(struct sw *s, const struct fabric *f, int out, int slot)
+{
+    return &s->req[((size_t)out * (size_t)f->nvs + (size_t)slot) * (size_t)s->words];
+}
+static inline void sw_req_set(struct sw *s, struct fabric *f, int out, int slot, int in)
+{
+    uint64_t *w = &sw_req(s, f, out, slot)[in >> 6], b = 1ULL << (in & 63);
+    if (s->drop && !(*w & b)) { /* a new head: its lifetime starts (drop.h) */
+        *w |= b;
+        drop_head_start(f, s, in, out, slot);
+    }
+    *w |= b;
+}
+static inline void sw_req_clr(struct sw *s, const struct fabric *f, int out, int slot, int in)
+{
+    sw_req(s, f, out, slot)[in >> 6] &= ~(1ULL << (in & 63));
+}
+/* Output `out` now has a request: let it send if it is idle, else make sure it looks again when
+ * its transmission ends. */
+void sw_kick(struct fabric *f, struct sw *s, int out);
+/* Output `out` has a new request but is to try only after the current arbitration. */
+static inline void sw_stall(struct sw *s, int out)
+{
+    s->stalled[out >> 6] |= 1ULL << (out & 63);
+}
+/* Send m upstream from input port `in` (to the output port at its peer). */
+void sw_send_upstream(struct fabric *f, struct port *in, const struct sw_msg *m);
+/* EV_SW_MSG: message i of the pool has reached port `at` (engine.c). */
+void sw_msg_arrive(struct fabric *f, struct port *at, uint32_t i);
+
+#endif

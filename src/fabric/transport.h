@@ -1,0 +1,55 @@
+/* transport.h: the transport a flow's queue pair uses. UD (the default): datagrams, nothing
+ * comes back. RC (reliable connection): the responder acknowledges every data packet, or the
+ * last packet of every message, with an ACK (LRH+BTH+AETH+ICRC+VCRC, 30 bytes without a GRH)
+ * that travels back through the fabric like any packet (its SL's VL, credits, arbitration);
+ * the ACK carries BECN when a packet it acknowledges arrived with FECN (IBA 1.2.1 A10.2.2); a
+ * requester may hold at most `window` unacknowledged packets or messages. */
+#ifndef IBN_TRANSPORT_H
+#define IBN_TRANSPORT_H
+
+#include "core/error.h"
+#include "core/params.h"
+#include "fabric/fabric.h"
+
+enum transport_mode { TRANSPORT_UD, TRANSPORT_RC };
+enum transport_ack { ACK_PER_PACKET, ACK_PER_MESSAGE };
+enum transport_window { WINDOW_PACKETS, WINDOW_MESSAGES };
+
+extern const struct param transport_params[];
+
+/* Wire size of an ACK under settings s. */
+uint32_t transport_ack_wire(const struct fabric_settings *s);
+/* Set up the flows of a built fabric for its transport (called by fabric_build). */
+void transport_init(struct fabric *f);
+/* Switch a built fabric to RC with ACKs per `ack` (enum transport_ack) before it runs: IB CC's
+ * deprecated `becn = message` maps onto this. Returns -1 (with e) when it is already RC with
+ * another ACK policy. */
+int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e);
+/* The responder: data packet x arrived at adapter port `at`; acknowledge it if the policy says
+ * so. May grow the packet pool: x is not valid afterwards. */
+void transport_on_data(struct fabric *f, struct port *at, const struct packet *x);
+/* The requester: ACK x arrived. */
+void transport_on_ack(struct fabric *f, const struct packet *x);
+
+/* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
+void transport_set_window(struct flow *fl, uint32_t window, int messages);
+
+/* Whether flow fl's window lets it send its next packet (fl->rc.win set). */
+static inline int transport_window_open(const struct fabric *f, const struct flow *fl)
+{
+    (void)f;
+    if (!fl->rc.win_msgs)
+        return fl->rc.psn_next - fl->rc.psn_acked < fl->rc.window;
+    return fl->cur_open || fl->rc.msg_begun - fl->rc.msg_acked < fl->rc.window;
+}
+
+/* Whether it may start a new message. */
+static inline int transport_may_begin(const struct fabric *f, const struct flow *fl)
+{
+    (void)f;
+    if (!fl->rc.win_msgs)
+        return fl->rc.psn_next - fl->rc.psn_acked < fl->rc.window;
+    return fl->rc.msg_begun - fl->rc.msg_acked < fl->rc.window;
+}
+
+#endif

@@ -1,0 +1,239 @@
+/* seed004.c: seed 004's reproductions (digest 004): the worked example of Figs. 4 and 5 (cycles,
+ * path bits, the tables at vertex a), the 15-node network's path-bit count, the Head-of-Queue
+ * Lifetime law, dropping breaking an SPF deadlock, and Fig. 7's best-effort claims on generated
+ * 15-node networks (the paper's Fig. 6 topology is not printed: networks of the same size and
+ * degree from the irregular generator, topology seeds 1-3, best-effort traffic only, no
+ * MPEG-2 streams: DMP/DMT are not reproduced). */
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/drop.h"
+#include "repro/repro.h"
+#include "routing/pathbits.h"
+#include "routing/route.h"
+#include "topology/generate.h"
+
+/* Fig. 4a with a host on port 5 of each switch. */
+static void fig4(struct topo *t)
+{
+    struct ibn_err e = { { 0 } };
+    topo_init(t);
+    const char *sw[4] = { "a", "b", "c", "d" };
+    int id[4];
+    for (int i = 0; i < 4; i++)
+        id[i] = topo_add_node(t, TOPO_SWITCH, sw[i], 5);
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "H%s", sw[i]);
+        topo_connect(t, id[i], 5, topo_add_node(t, TOPO_CA, name, 1), 1, 1, IB_SDR, 2.5e9, 0, &e);
+    }
+    static const int links[5][4] = { { 0, 1, 1, 1 }, { 0, 2, 2, 1 }, { 1, 2, 2, 2 }, { 1, 3, 3, 1 },
+                                     { 2, 3, 3, 2 } };
+    for (int i = 0; i < 5; i++)
+        topo_connect(t, id[links[i][0]], links[i][1], id[links[i][2]], links[i][3], 1, IB_SDR,
+                     2.5e9, 0, &e);
+    topo_assign_lids(t, 0);
+}
+
+static int vtx(const struct pathbits *pb, const struct topo *t, char c)
+{
+    char n[2] = { c, 0 };
+    return pathbits_vertex(pb, t, n);
+}
+
+static int worked_example(struct repro_table *t, struct ibn_err *e)
+{
+    struct topo g;
+    struct pathbits pb;
+    fig4(&g);
+    if (pathbits_build(&g, "b", 0, -1, &pb, e)) {
+        topo_free(&g);
+        return -1;
+    }
+    /* The cycles, as the paper names them. */
+    int cyc_ok = pb.ncycles == 2;
+    const char *want[2] = { "acba", "cdbc" };
+    for (int c = 0; c < pb.ncycles && c < 2; c++)
+        for (int i = 0; i <= pb.cyc_len[c]; i++)
+            cyc_ok &= g.node[pb.node[pb.cyc[c][i]]].name[0] == want[c][i];
+    repro_add(t, "fig4-cycles", "Fig. 4: one cycle per non-tree edge of the BFS tree from b: C1 = "
+              "acba, C2 = cdbc", "2", 2, cyc_ok ? pb.ncycles : 0, "cycles", 0, 0);
+    static const char *const paths[6] = { "ba", "bca", "bdca", "ab", "acb", "acdb" };
+    static const char *const bits[6] = { "1X", "01", "00", "0X", "10", "11" };
+    int match = 0;
+    for (int i = 0; i < 6; i++) {
+        int v[8], n = (int)strlen(paths[i]);
+        for (int k = 0; k < n; k++)
+            v[k] = vtx(&pb, &g, paths[i][k]);
+        uint64_t val, care;
+        char buf[8] = "";
+        if (!pathbits_of_path(&pb, v, n, &val, &care))
+            pathbits_format(&pb, val, care, buf);
+        match += !strcmp(buf, bits[i]);
+    }
+    repro_add(t, "fig4-path-bits", "Fig. 4: path bits ba 1X, bca 01, bdca 00, ab 0X, acb 10, "
+              "acdb 11 (Algorithm 3), paths matching", "6", 6, match, "paths", 0, 0);
+    /* The multipath table at a: 2^1 x 3 entries, P1 = 0 -> port 1 (b), 1 -> port 2 (c). */
+    int a = vtx(&pb, &g, 'a'), ok = 0;
+    for (int d = 0; d < pb.nsw; d++)
+        if (d != a)
+            for (uint64_t P = 0; P < 4; P++)
+                ok += pathbits_next(&pb, a, d, P) == vtx(&pb, &g, (P & 1) ? 'c' : 'b');
+    repro_add(t, "fig5c-table-a", "Fig. 5c: multipath table at a has 2^1 x 3 entries, b0X c0X d0X "
+              "-> 1, b1X c1X d1X -> 2 (entries right)", "6",
+              6, (double)(pathbits_entries_per_dest(&pb, a) * 3 == 6 ? ok / 2 : 0), "entries", 0, 0);
+    pathbits_free(&pb);
+    /* SPF (ties as drawn: the highest port) and Up/Down (tree links, root b) at a. */
+    struct lfts l;
+    int ia = topo_find(&g, "a"), right = 0;
+    const char *hosts[3] = { "Hb", "Hc", "Hd" };
+    struct route_opts so = { .tie = "highest" };
+    if (route_compute(&g, "spf", &so, &l, e)) {
+        topo_free(&g);
+        return -1;
+    }
+    int spf_want[3] = { 1, 2, 2 };
+    for (int i = 0; i < 3; i++)
+        right += lft_port(&l, ia, g.node[topo_find(&g, hosts[i])].port[1].lid) == spf_want[i];
+    lfts_free(&l);
+    repro_add(t, "fig5a-spf-a", "Fig. 5a: SPF table at a: b -> 1, c -> 2, d -> 2 (entries right)",
+              "3", 3, right, "entries", 0, 0);
+    struct route_opts uo = { .roots = "b" };
+    if (route_compute(&g, "updn_tree", &uo, &l, e)) {
+        topo_free(&g);
+        return -1;
+    }
+    right = 0;
+    for (int i = 0; i < 3; i++)
+        right += lft_port(&l, ia, g.node[topo_find(&g, hosts[i])].port[1].lid) == 1;
+    lfts_free(&l);
+    repro_add(t, "fig5b-updn-a", "Fig. 5b: Up/Down (tree links only, root b) at a: all to port 1 "
+              "(entries right)", "3", 3, right, "entries", 0, 0);
+    topo_free(&g);
+    return 0;
+}
+
+static int fifteen_node(struct repro_table *t, struct ibn_err *e)
+{
+    int bits_min = 99, bits_max = 0, on12 = 0, nsw = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        struct topo g;
+        struct pathbits pb;
+        if (topo_generate("irregular", "switches=15,ports=5,hosts=1,links=23,planar=1", seed, &g, e))
+            return -1;
+        if (pathbits_build(&g, NULL, 0, PB_SLACK_DEFAULT, &pb, e)) {
+            topo_free(&g);
+            return -1;
+        }
+        bits_min = pb.ncycles < bits_min ? pb.ncycles : bits_min;
+        bits_max = pb.ncycles > bits_max ? pb.ncycles : bits_max;
+        for (int v = 0; v < pb.nsw; v++, nsw++)
+            on12 += pb.nloc[v] == 1 || pb.nloc[v] == 2;
+        pathbits_free(&pb);
+        topo_free(&g);
+    }
+    repro_add_kind(t, REPRO_DERIVED, "net15-path-bits", "15-node network: 9 cycles, 9 path bits (generated 15-switch "
+              "23-link networks, topology seeds 1-3; follows from |E| - |V| + 1)", "9", 9,
+              bits_min == bits_max ? bits_min : -1, "bits", 0, 0);
+    repro_add_kind(t, REPRO_INFO, "net15-table-sizes", "15-node network: every switch on 1 or 2 cycles (tables of "
+              "30 or 60 entries); share of switches so on the generated networks (their "
+              "topology differs: the paper's is not printed)", "1", 1.0,
+              (double)on12 / (double)nsw, "share", 0, 0);
+    return 0;
+}
+
+static int lifetime_and_deadlock(struct repro_table *t, struct ibn_err *e)
+{
+    repro_add_kind(t, REPRO_DERIVED, "hll-hv8", "HLL = 4.096 us x 2^HV: HV = 8", "1.049", 1.048576,
+              (double)drop_lifetime(8) / 1e9, "ms", 0.0005, 0);
+    struct repro_series s0, s1;
+    if (repro_run_may_stick("seed004/ring-spf.cfg", NULL, 0, &s0, e))
+        return -1;
+    const char *hv0[] = { "switch.hoq_life=0" };
+    if (repro_run_may_stick("seed004/ring-spf.cfg", hv0, 1, &s1, e)) {
+        repro_series_free(&s0);
+        return -1;
+    }
+    repro_add(t, "drop-breaks-deadlock", "Section 2.6: SPF deadlocks (4-switch ring, stuck) and "
+              "dropping (HV 0) breaks it: packets delivered with dropping / without", "> 1", 1,
+              s0.delivered ? (double)s1.delivered / (double)s0.delivered : 0, "ratio", -1,
+              !s0.drained && s1.drained && s1.delivered > s0.delivered);
+    repro_series_free(&s0);
+    repro_series_free(&s1);
+    return 0;
+}
+
+/* Mean network latency (us) of the 15-node best-effort scenario; -1 when it did not drain. */
+static double be_latency(uint64_t seed, const char *load, const char *const *extra, int nextra,
+                         struct ibn_err *e, int *err)
+{
+    char sk[48], lk[48];
+    snprintf(sk, sizeof sk, "simulation.seed=%llu", (unsigned long long)seed);
+    snprintf(lk, sizeof lk, "flows.BE.load=%s", load);
+    const char *over[8] = { sk, lk };
+    for (int i = 0; i < nextra && i < 6; i++)
+        over[2 + i] = extra[i];
+    struct repro_series s;
+    if (repro_run_may_stick("seed004/net15-be.cfg", over, 2 + nextra, &s, e)) {
+        *err = 1;
+        return 0;
+    }
+    double v = s.drained ? s.net_latency_us : -1;
+    repro_series_free(&s);
+    return v;
+}
+
+static int fig7_best_effort(struct repro_table *t, struct ibn_err *e)
+{
+    static const char *const updn[] = { "topology.routing=updn_tree" };
+    static const char *const lfu[] = { "topology.routing=pathbits", "topology.path_bits=7",
+                                       "flows.BE.path=adaptive", "switch.adaptive=lfu" };
+    static const char *const lfu_drop[] = { "topology.routing=pathbits", "topology.path_bits=7",
+                                            "flows.BE.path=adaptive", "switch.adaptive=lfu",
+                                            "switch.hoq_life=4" };
+    int err = 0, spf_better = 0, n = 0, mp_higher = 0, mp_stuck = 0, mp_half = 0;
+    double ratio_lo = 0, ratio_hi = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        for (int k = 0; k < 2; k++) {
+            const char *load = k ? "0.5" : "0.2";
+            double spf = be_latency(seed, load, NULL, 0, e, &err);
+            double ud = be_latency(seed, load, updn, 1, e, &err);
+            if (err)
+                return -1;
+            n++;
+            spf_better += spf > 0 && (ud < 0 || spf < ud);
+        }
+        double spf_lo = be_latency(seed, "0.2", NULL, 0, e, &err);
+        double mp_lo = be_latency(seed, "0.2", lfu, 4, e, &err);
+        double spf_hi = be_latency(seed, "0.5", NULL, 0, e, &err);
+        double mp_hi = be_latency(seed, "0.5", lfu, 4, e, &err);
+        double mpd_hi = be_latency(seed, "0.5", lfu_drop, 5, e, &err);
+        if (err)
+            return -1;
+        mp_higher += mp_lo > spf_lo;
+        ratio_lo += mp_lo / spf_lo / 3;
+        mp_stuck += mp_hi < 0;
+        mp_half += mpd_hi > 0 && mpd_hi <= 0.6 * spf_hi;
+        ratio_hi += (mpd_hi > 0 ? mpd_hi / spf_hi : 0) / 3;
+    }
+    repro_add(t, "fig7-spf-vs-updn", "Fig. 7: SPF better than Up/Down (best of 3 roots) everywhere: "
+              "runs (3 topologies x 20 %, 50 % best-effort load) with lower mean latency", "6",
+              n, spf_better, "runs", 0, 0);
+    repro_add(t, "fig9-mp-low-load", "Fig. 9 (and 15-node at low load): multipath raises "
+              "best-effort latency at 20 % load (non-minimal paths): mean multipath/SPF over 3 "
+              "topologies (LFU, 7 path bits)", "> 1", 1, ratio_lo, "ratio", -1, mp_higher == 3);
+    repro_add(t, "fig7-mp-high-load", "Fig. 7: multipath (+ dropping) about halves latency against "
+              "SPF above 50 % load: mean multipath+LFU+drop (HV 4)/SPF at 50 %, 3 topologies "
+              "(best effort only; without dropping multipath deadlocks in these runs)", "0.5",
+              0.5, ratio_hi, "ratio", -1, mp_half == 3);
+    (void)mp_stuck;
+    return 0;
+}
+
+int repro_seed004(struct repro_table *t, struct ibn_err *e)
+{
+    if (worked_example(t, e) || fifteen_node(t, e) || lifetime_and_deadlock(t, e) ||
+        fig7_best_effort(t, e))
+        return -1;
+    return 0;
+}

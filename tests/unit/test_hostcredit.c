@@ -1,0 +1,139 @@
+/* test_hostcredit.c: seed 003's credit-based host congestion control (src/cc/hostcredit.c):
+ * C_j = floor(b_j / B x M) for real-time flows and min(C_b, (M - sum C_j) / best-effort flows)
+ * for best effort; the credits act as a window of unacknowledged messages (a saturating flow
+ * with C credits gets C messages per message time + round trip on a line); bad settings
+ * (UD, real-time credits beyond M) refused with the reason. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "../support/sim.h"
+#include "cc/cc.h"
+
+static void dset(void *d, const char *key, const char *value)
+{
+    char why[256];
+    if (param_set(params_find(hostcredit_params, key), d, value, why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", key, why);
+        fail();
+    }
+}
+
+static int attach(struct testsim *s, void *d)
+{
+    if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err))
+        fail();
+    return cc_attach(&s->f, &hostcredit_plugin, d, &s->err);
+}
+
+static void rc(struct testsim *s)
+{
+    char why[128];
+    assert_int_equal(param_set(params_find(transport_params, "mode"), &s->d.set, "rc", why, sizeof why), 0);
+}
+
+static void test_credit_split(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    rc(&s);
+    struct flow_desc *fd = ts_flow(&s, "RT", "H1", "H2", "poisson", "0.4 Gb/s", "640 B", 0, 0);
+    fd->sl = 1;
+    ts_flow(&s, "BE", "H1", "H3", "poisson", "0.2 Gb/s", "640 B", 0, 0);
+    ts_flow(&s, "BE2", "H1", "H4", "poisson", "0.2 Gb/s", "640 B", 0, 0);
+    ts_flow(&s, "BE3", "H2", "H4", "poisson", "0.2 Gb/s", "640 B", 0, 0);
+    void *d = cc_desc_new(&hostcredit_plugin);
+    dset(d, "rt_sls", "1");
+    dset(d, "credits", "300");
+    assert_int_equal(attach(&s, d), 0);
+    /* RT: 0.4 / 1.6 x 512 = 128; H1's two best-effort flows share 512 - 128: 192 each (< 300);
+     * H2's alone: min(300, 512). */
+    assert_int_equal(ts_find(&s, "RT")->rc.window, 128);
+    assert_int_equal(ts_find(&s, "BE")->rc.window, 192);
+    assert_int_equal(ts_find(&s, "BE2")->rc.window, 192);
+    assert_int_equal(ts_find(&s, "BE3")->rc.window, 300);
+    assert_true(ts_find(&s, "RT")->rc.win_msgs);
+    cc_desc_free(&hostcredit_plugin, d);
+    ts_free(&s);
+}
+
+/* C credits on a line (4x QDR, 1 us cables): C two-packet messages per (packet time + RTT). */
+static void test_credits_limit_outstanding_messages(void **st)
+{
+    (void)st;
+    for (int c = 1; c <= 3; c++) {
+        struct testsim s;
+        ts_init_line(&s, "4xQDR", "4xQDR", 1000 * PS_PER_NS);
+        rc(&s);
+        s.d.warmup = 50 * PS_PER_US;
+        s.d.end = s.d.warmup + 2 * PS_PER_MS;
+        ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "4096 B", 0, 0);
+        void *d = cc_desc_new(&hostcredit_plugin);
+        char v[8];
+        snprintf(v, sizeof v, "%d", c);
+        dset(d, "credits", v);
+        assert_int_equal(attach(&s, d), 0);
+        assert_int_equal(fabric_run(&s.f, NULL, &s.rep, &s.err), 0);
+        double t = pkt_wire_bytes(2048, 0) * 250.0;
+        double rtt = 2.0 * (2000.0 * PS_PER_NS + (double)s.d.set.switch_latency) + t + 30 * 250.0;
+        double expect = c * 4096 * 8.0 / (t + rtt) * 1e3, got = ts_gbps(&s, "F");
+        printf("%d credits: expect %.4f Gb/s, got %.4f\n", c, expect, got);
+        assert_true(fabs(got - expect) / expect < 3e-3);
+        cc_desc_free(&hostcredit_plugin, d);
+        ts_free(&s);
+    }
+}
+
+static void test_bad_settings(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    ts_flow(&s, "F", "H1", "H2", "poisson", "0.4 Gb/s", "640 B", 0, 0);
+    void *d = cc_desc_new(&hostcredit_plugin);
+    assert_int_equal(attach(&s, d), -1); /* UD */
+    printf("UD: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "transport.mode = rc"));
+    ts_free(&s);
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    rc(&s);
+    struct flow_desc *fd = ts_flow(&s, "RT", "H1", "H2", "poisson", "1.5 Gb/s", "640 B", 0, 0);
+    fd->sl = 1;
+    ts_flow(&s, "BE", "H1", "H3", "poisson", "0.1 Gb/s", "640 B", 0, 0);
+    dset(d, "rt_sls", "1");
+    dset(d, "hca_messages", "10");
+    assert_int_equal(attach(&s, d), 0); /* 1.5/1.6 x 10 = 9: one left for the best-effort flow */
+    ts_free(&s);
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    rc(&s);
+    fd = ts_flow(&s, "RT", "H1", "H2", "poisson", "1.5 Gb/s", "640 B", 0, 0);
+    fd->sl = 1;
+    ts_flow(&s, "BE", "H1", "H3", "poisson", "0.1 Gb/s", "640 B", 0, 0);
+    ts_flow(&s, "BE2", "H1", "H4", "poisson", "0.1 Gb/s", "640 B", 0, 0);
+    assert_int_equal(attach(&s, d), -1);
+    printf("beyond M: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "hca_messages"));
+    ts_free(&s);
+    dset(d, "rt_sls", "1,x");
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    rc(&s);
+    ts_flow(&s, "F", "H1", "H2", "poisson", "0.4 Gb/s", "640 B", 0, 0);
+    assert_int_equal(attach(&s, d), -1);
+    ts_free(&s);
+    cc_desc_free(&hostcredit_plugin, d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_credit_split),
+        cmocka_unit_test(test_credits_limit_outstanding_messages),
+        cmocka_unit_test(test_bad_settings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

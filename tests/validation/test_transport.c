@@ -1,0 +1,238 @@
+/* test_transport.c: the reliable-connection transport (src/fabric/transport.c) against its
+ * theory on a line H1 -- S1 -- H2:
+ * - ACK counts: one per packet, or one per message;
+ * - a window of W packets limits a saturating queue pair to W packets per round trip, the round
+ *   trip being 2 x (2 link delays + switch latency) + a data packet's + an ACK's transmission
+ *   time; a window of W messages to W messages per (round trip + the rest of the message);
+ * - ACKs consume reverse-link bandwidth: two saturating flows in opposite directions each get
+ *   the link's rate x payload / (data wire + ACK wire bytes);
+ * - ACKs travel on their SL's VL (ack_sl), their wire size is IBA's 30 bytes or ack_bytes;
+ * - bad settings (window 0, an ACK smaller than an LRH) are refused with the reason;
+ * - UD (the default) sends no ACK. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "../support/sim.h"
+
+static void tset(struct testsim *s, const char *key, const char *value)
+{
+    char why[256];
+    if (param_set(params_find(transport_params, key), &s->d.set, value, why, sizeof why)) {
+        fprintf(stderr, "transport.%s=%s: %s\n", key, value, why);
+        fail();
+    }
+}
+
+#define DELAY (1000 * PS_PER_NS) /* 1 us cables: a long round trip against a packet time */
+
+/* 4x QDR (32 Gb/s of data: 4 bytes per ns) both ways, 1 us cables, default settings. */
+static void line(struct testsim *s)
+{
+    ts_init_line(s, "4xQDR", "4xQDR", DELAY);
+}
+
+/* Round trip of an MTU packet and its ACK on the line, ps. */
+static double rtt_ps(const struct testsim *s, uint32_t ack_wire)
+{
+    double byte_ps = 1000.0 * 8 / 32.0;
+    double data = (double)pkt_wire_bytes((uint32_t)s->d.set.mtu, 0) * byte_ps;
+    return 2.0 * (2.0 * (double)DELAY + (double)s->d.set.switch_latency) + data + ack_wire * byte_ps;
+}
+
+static void test_ack_per_packet_and_per_message(void **st)
+{
+    (void)st;
+    for (int per_msg = 0; per_msg < 2; per_msg++) {
+        struct testsim s;
+        line(&s);
+        tset(&s, "mode", "rc");
+        tset(&s, "ack", per_msg ? "message" : "packet");
+        s.d.end = 200 * PS_PER_US;
+        ts_flow(&s, "F", "H1", "H2", "poisson", "10 Gb/s", "5000 B", 0, 0); /* 3 packets each */
+        ts_run(&s);
+        struct flow *fl = ts_find(&s, "F");
+        assert_int_equal(s.rep.outcome, RUN_DRAINED);
+        assert_true(fl->rc.msg_begun > 20);
+        uint64_t want = per_msg ? fl->rc.msg_begun : fl->st.pkts_sent;
+        printf("ack per %s: %llu ACKs for %llu packets, %u messages\n", per_msg ? "message" : "packet",
+               (unsigned long long)fl->rc.acks, (unsigned long long)fl->st.pkts_sent, fl->rc.msg_begun);
+        assert_int_equal(fl->rc.acks, want);
+        assert_int_equal(s.f.cnt.acks_created, want);
+        assert_int_equal(fl->st.pkts_sent, 3ull * fl->rc.msg_begun);
+        assert_int_equal(fl->rc.psn_acked, fl->st.pkts_sent);
+        assert_int_equal(fl->rc.msg_acked, fl->rc.msg_begun);
+        /* ACKs are wire packets: H2's port sent them, 30 bytes each (LRH+BTH+AETH+ICRC+VCRC). */
+        const struct port *h2 = s.f.hosts[1].port;
+        assert_int_equal(h2->vl[0].ctr.xmit_pkts, want);
+        assert_int_equal(h2->vl[0].ctr.xmit_bytes, 30 * want);
+        ts_free(&s);
+    }
+}
+
+static void test_ud_sends_no_ack(void **st)
+{
+    (void)st;
+    struct testsim s;
+    line(&s);
+    s.d.end = 100 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    assert_int_equal(s.f.cnt.acks_created, 0);
+    assert_int_equal(s.f.cnt.ctrl_created, 0);
+    assert_int_equal(s.f.hosts[1].port->vl[0].ctr.xmit_pkts, 0);
+    ts_free(&s);
+}
+
+/* Payload throughput of a saturating flow with a window, measured after a warm-up. */
+static double window_gbps(const char *window, const char *unit, const char *ack, const char *msg,
+                          struct testsim *s)
+{
+    line(s);
+    tset(s, "mode", "rc");
+    tset(s, "ack", ack);
+    tset(s, "window", window);
+    tset(s, "window_unit", unit);
+    s->d.warmup = 50 * PS_PER_US;
+    s->d.end = s->d.warmup + 2 * PS_PER_MS;
+    ts_flow(s, "F", "H1", "H2", "saturate", NULL, msg, 0, 0);
+    ts_run(s);
+    return ts_gbps(s, "F");
+}
+
+static void test_window_packets_limits_to_w_per_rtt(void **st)
+{
+    (void)st;
+    const int ws[] = { 1, 2, 4, 7 };
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+        struct testsim s;
+        char w[16];
+        snprintf(w, sizeof w, "%d", ws[i]);
+        double got = window_gbps(w, "packets", "packet", "64 KiB", &s);
+        double rtt = rtt_ps(&s, 30);
+        double expect = ws[i] * 2048 * 8.0 / rtt * 1e3; /* bits per ps -> Gb/s */
+        printf("window %d packets: RTT %.1f ns, expect %.4f Gb/s, got %.4f\n", ws[i], rtt / 1e3,
+               expect, got);
+        /* 2 ms hold about 420 round trips: whole packets in the window quantise by 1/420W. */
+        assert_true(fabs(got - expect) / expect < 3e-3);
+        ts_free(&s);
+    }
+    /* A window larger than the bandwidth-delay product: the link's rate. */
+    struct testsim s;
+    double got = window_gbps("16", "packets", "packet", "64 KiB", &s);
+    double link = 32.0 * 2048 / pkt_wire_bytes(2048, 0);
+    printf("window 16 packets: link %.4f Gb/s, got %.4f\n", link, got);
+    assert_true(16 * (pkt_wire_bytes(2048, 0) * 250.0) > rtt_ps(&s, 30));
+    assert_true(fabs(got - link) / link < 1e-3);
+    ts_free(&s);
+}
+
+/* W messages of two packets each, ACK per message: message k + W starts when the ACK of message
+ * k's last packet arrives, one packet time + RTT after k started. */
+static void test_window_messages(void **st)
+{
+    (void)st;
+    for (int w = 1; w <= 3; w++) {
+        struct testsim s;
+        char ws[8];
+        snprintf(ws, sizeof ws, "%d", w);
+        double got = window_gbps(ws, "messages", "message", "4096 B", &s);
+        double t = pkt_wire_bytes(2048, 0) * 250.0;
+        double expect = w * 4096 * 8.0 / (t + rtt_ps(&s, 30)) * 1e3;
+        printf("window %d messages: expect %.4f Gb/s, got %.4f\n", w, expect, got);
+        assert_true(fabs(got - expect) / expect < 3e-3);
+        ts_free(&s);
+    }
+}
+
+/* Two saturating flows in opposite directions, ACK per packet, no window: each link carries
+ * one flow's data and the other's ACKs, so each flow gets rate x 2048 / (2074 + ACK bytes). */
+static void test_acks_consume_reverse_bandwidth(void **st)
+{
+    (void)st;
+    const char *sizes[] = { "0 B", "64 B" };
+    const int wire[] = { 30, 64 };
+    for (int i = 0; i < 2; i++) {
+        struct testsim s;
+        line(&s);
+        tset(&s, "mode", "rc");
+        tset(&s, "ack_bytes", sizes[i]);
+        s.d.warmup = 50 * PS_PER_US;
+        s.d.end = s.d.warmup + 2 * PS_PER_MS;
+        ts_flow(&s, "AB", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+        ts_flow(&s, "BA", "H2", "H1", "saturate", NULL, "64 KiB", 0, 0);
+        ts_run(&s);
+        double expect = 32.0 * 2048 / (pkt_wire_bytes(2048, 0) + wire[i]);
+        double ab = ts_gbps(&s, "AB"), ba = ts_gbps(&s, "BA");
+        printf("two-way, %d-byte ACKs: expect %.4f Gb/s each, got %.4f and %.4f\n", wire[i], expect,
+               ab, ba);
+        assert_true(fabs(ab - expect) / expect < 1e-3);
+        assert_true(fabs(ba - expect) / expect < 1e-3);
+        ts_free(&s);
+    }
+}
+
+/* ack_sl: ACKs on SL 1 travel on VL 1 (two VLs, SL mod 2), the data on VL 0. */
+static void test_ack_sl_and_vl(void **st)
+{
+    (void)st;
+    struct testsim s;
+    line(&s);
+    char why[128];
+    assert_int_equal(param_set(params_find(fabric_params, "vls"), &s.d.set, "2", why, sizeof why), 0);
+    struct qos_desc q;
+    qos_desc_defaults(&q);
+    assert_int_equal(qos_apply(&q, &s.d.set, &s.err), 0); /* SL mod 2, both VLs weighted */
+    params_free(qos_params, &q);
+    tset(&s, "mode", "rc");
+    tset(&s, "ack_sl", "1");
+    s.d.end = 100 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    struct flow *fl = ts_find(&s, "F");
+    const struct port *h2 = s.f.hosts[1].port;
+    assert_int_equal(h2->vl[0].ctr.xmit_pkts, 0);
+    assert_int_equal(h2->vl[1].ctr.xmit_pkts, fl->st.pkts_sent);
+    assert_int_equal(fl->rc.acks, fl->st.pkts_sent);
+    ts_free(&s);
+}
+
+static void test_bad_settings(void **st)
+{
+    (void)st;
+    struct fabric_settings set;
+    fabric_settings_defaults(&set);
+    char why[256];
+    assert_int_equal(param_set(params_find(transport_params, "window"), &set, "0", why, sizeof why), -1);
+    printf("window 0: %s\n", why);
+    assert_non_null(strstr(why, "never"));
+    assert_int_equal(param_set(params_find(transport_params, "ack_bytes"), &set, "4 B", why, sizeof why), -1);
+    printf("ack_bytes 4: %s\n", why);
+    assert_non_null(strstr(why, "LRH"));
+    set.ack_bytes = 0;
+    assert_int_equal(param_set(params_find(transport_params, "mode"), &set, "uc", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(transport_params, "ack_sl"), &set, "16", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(transport_params, "window"), &set, "8", why, sizeof why), 0);
+    assert_int_equal(transport_ack_wire(&set), 30);
+    set.grh = 1;
+    assert_int_equal(transport_ack_wire(&set), 70);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ack_per_packet_and_per_message),
+        cmocka_unit_test(test_ud_sends_no_ack),
+        cmocka_unit_test(test_window_packets_limits_to_w_per_rtt),
+        cmocka_unit_test(test_window_messages),
+        cmocka_unit_test(test_acks_consume_reverse_bandwidth),
+        cmocka_unit_test(test_ack_sl_and_vl),
+        cmocka_unit_test(test_bad_settings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
