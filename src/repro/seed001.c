@@ -2,8 +2,10 @@
  * table strategy: Table 1 (CESY's rounding and the entries it wastes), the worked example of
  * Fig. 6c, and the wasted entries of CESY and CENRE over random fillings (section 3.9).
  * Tolerances are fixed here, before the runs: Table 1 and the worked example exactly; CESY's
- * mean waste within 3 % of the paper (8.78, 5.68); CENRE's within 50 % ("of the paper's
- * order": FindEntries is reconstructed, digest 001 gap 9, docs/qos.md). */
+ * mean waste within 3 % of the paper (8.78, 5.68); CENRE's within the paper's printed
+ * precision (repro_tol): its FindEntries is reconstructed (digest 001 gap 9, docs/qos.md) and the
+ * two rows miss (2.37 vs 1.96, 0.98 vs 0.86), reported as they are. CESY minus CENRE is
+ * arithmetic on those rows: derived. */
 #include <stdio.h>
 #include <string.h>
 
@@ -72,12 +74,13 @@ int repro_seed001_tables(struct repro_table *t, struct ibn_err *e)
     repro_add(t, "waste.cesy.prop", "3.9: CESY wasted entries, P(d) proportional to d (+-3 %)", "5.68",
               5.68, cp, "entries", 0.03 * 5.68, 0);
     repro_add(t, "waste.cenre.uniform",
-              "3.9: CENRE wasted entries, uniform (reconstructed FindEntries, +-50 %)", "1.96", 1.96, nu,
-              "entries", 0.5 * 1.96, 0);
+              "3.9: CENRE wasted entries, uniform (reconstructed FindEntries)", "1.96", 1.96, nu,
+              "entries", repro_tol("1.96", 1.96), 0);
     repro_add(t, "waste.cenre.prop",
-              "3.9: CENRE wasted entries, P(d) ~ d (reconstructed FindEntries, +-50 %)", "0.86", 0.86, np,
-              "entries", 0.5 * 0.86, 0);
-    repro_add(t, "waste.cesy_minus_cenre", "3.9: CESY wastes \"almost 7\" entries more than CENRE (uniform)",
-              "6.82", 6.82, cu - nu, "entries", 1.0, 0);
+              "3.9: CENRE wasted entries, P(d) ~ d (reconstructed FindEntries)", "0.86", 0.86, np,
+              "entries", repro_tol("0.86", 0.86), 0);
+    repro_add_kind(t, REPRO_DERIVED, "waste.cesy_minus_cenre",
+                   "3.9: CESY wastes \"almost 7\" entries more than CENRE (uniform; from the rows above)",
+                   "6.82", 6.82, cu - nu, "entries", 1.0, 0);
     return 0;
 }
