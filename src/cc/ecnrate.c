@@ -459,19 +459,21 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
              bang ? "; PIPD is near bang-bang in this unit: f_dec(R_max) <= R_min, a marked ACK "
                     "drops any rate to R_min" : "");
     c->d.law = c->d.rmin_div = NULL;
-    f->hooks.name = "ecnrate";
-    f->hooks.ctx = c;
-    f->hooks.on_enqueue = on_enqueue;
-    f->hooks.on_dequeue = on_dequeue;
-    f->hooks.on_depart = on_depart;
-    f->hooks.on_receive = on_receive;
-    f->hooks.on_source_send = on_source_send;
-    f->hooks.report = report;
-    f->hooks.series_header = series_header;
-    f->hooks.series_row = series_row;
-    f->hooks.table_ports = table_ports;
-    f->hooks.table_flows = table_flows;
-    f->hooks.destroy = destroy;
+    f->hooks = (struct fabric_hooks){
+        .name = "ecnrate",
+        .ctx = c,
+        .on_enqueue = on_enqueue,
+        .on_dequeue = on_dequeue,
+        .on_depart = on_depart,
+        .on_receive = on_receive,
+        .on_source_send = on_source_send,
+        .report = report,
+        .series_header = series_header,
+        .series_row = series_row,
+        .table_ports = table_ports,
+        .table_flows = table_flows,
+        .destroy = destroy,
+    };
     return 0;
 }
 

@@ -141,10 +141,12 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     c->credits = credits;
     c->rt_mask = mask;
     c->m = d->hca_messages;
-    f->hooks.name = "hostcredit";
-    f->hooks.ctx = c;
-    f->hooks.report = report;
-    f->hooks.destroy = destroy;
+    f->hooks = (struct fabric_hooks){
+        .name = "hostcredit",
+        .ctx = c,
+        .report = report,
+        .destroy = destroy,
+    };
     return 0;
 }
 

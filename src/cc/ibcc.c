@@ -672,20 +672,22 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     /* Strings of the copy are not kept: they may be freed by the caller. */
     c->d.victim_mask = c->d.ccti_timer = c->d.ccti_increase = c->d.ccti_min = NULL;
     c->d.cct = c->d.opensm_conf = NULL;
-    f->hooks.name = "ibcc";
-    f->hooks.ctx = c;
-    f->hooks.on_enqueue = ibcc_on_enqueue;
-    f->hooks.on_dequeue = ibcc_on_dequeue;
-    f->hooks.on_depart = ibcc_on_depart;
-    f->hooks.on_receive = ibcc_on_receive;
-    f->hooks.on_source_send = ibcc_on_source_send;
-    f->hooks.dest_ready = ibcc_dest_ready;
-    f->hooks.report = report;
-    f->hooks.series_header = series_header;
-    f->hooks.series_row = series_row;
-    f->hooks.table_ports = table_ports;
-    f->hooks.table_flows = table_flows;
-    f->hooks.destroy = ibcc_destroy;
+    f->hooks = (struct fabric_hooks){
+        .name = "ibcc",
+        .ctx = c,
+        .on_enqueue = ibcc_on_enqueue,
+        .on_dequeue = ibcc_on_dequeue,
+        .on_depart = ibcc_on_depart,
+        .on_receive = ibcc_on_receive,
+        .on_source_send = ibcc_on_source_send,
+        .dest_ready = ibcc_dest_ready,
+        .report = report,
+        .series_header = series_header,
+        .series_row = series_row,
+        .table_ports = table_ports,
+        .table_flows = table_flows,
+        .destroy = ibcc_destroy,
+    };
     return 0;
 }
 
