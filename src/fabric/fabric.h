@@ -314,6 +314,8 @@ struct fabric_settings {
     int grh;
     int arch;                /* index into sw_archs[] (fabric/swarch.h) */
     simtime_t switch_latency;
+    simtime_t stage[5];      /* arch = pipe: the five stage latencies */
+    uint64_t out_buffer;     /* arch = pipe: output buffer per port and VL, bytes (0: = buffer) */
     long long read_ports;
     double speedup;
     int cut_through_late;    /* a faster output: 0 = hold it until the tail, 1 = start late */
@@ -366,6 +368,7 @@ enum fabric_event {
     EV_SW_MSG,       /* obj: port (the output port it reached); a: message in f->msgs */
     EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
                       * limit (drop.c) */
+    EV_ARCH,         /* obj: switch port; a, b: the switch architecture's own (its on_event) */
 };
 
 /* A plug-in timer. */
@@ -415,7 +418,7 @@ struct fabric {
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t events;
-    uint64_t events_by_type[16];
+    uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
