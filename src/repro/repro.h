@@ -122,6 +122,10 @@ struct repro_series {
     /* Packet-weighted mean network latency over every flow's measured packets (us), packets
      * delivered and dropped, and whether the fabric drained (0: stuck, a deadlock). */
     double net_latency_us;
+    /* Message-weighted mean latency from the posting to the adapter to the last packet's
+     * delivery (seed 003's message latency, docs/hostcc.md): posted_latency of flows with
+     * credits, message_latency of the others (they post on arrival), us. */
+    double posted_latency_us;
     unsigned long long delivered, dropped;
     int drained;
     int nports;            /* switch ports */
