@@ -126,6 +126,7 @@ struct repro_series {
      * delivery (seed 003's message latency, docs/hostcc.md): posted_latency of flows with
      * credits, message_latency of the others (they post on arrival), us. */
     double posted_latency_us;
+    double sl_latency_us[16];  /* the same per SL of the flows (0: no message) */
     unsigned long long delivered, dropped;
     int drained;
     int nports;            /* switch ports */
@@ -154,7 +155,7 @@ void repro_series_free(struct repro_series *s);
  * depend on the number of jobs. */
 struct repro_job {
     const char *file;             /* under scenarios/ */
-    const char *over[14];         /* overrides, as for repro_run */
+    const char *over[40];         /* overrides, as for repro_run */
     int nover;
     char seed[40];                /* "simulation.seed=K" when set by repro_job_seeds */
 };
