@@ -167,7 +167,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         break;
     }
     case EV_READ_DONE:
-        switch_read_done(f, ev->obj);
+        switch_read_done(f, ev->obj, ev->a);
         break;
     case EV_CREDIT: {
         struct port *p = ev->obj;

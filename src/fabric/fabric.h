@@ -333,7 +333,7 @@ enum fabric_event {
     EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
     EV_TX_DONE,      /* obj: port. The transmitter is free (queued only when it matters:
                       * port_need_done); a = 1: an adapter's injection-limit wake-up */
-    EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
+    EV_READ_DONE,    /* obj: switch input port; a: what (switch_read_done). A read ended */
     EV_CREDIT,       /* obj: port (sender). Credits it waits for have arrived */
     EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
     EV_SINK_DONE,    /* obj: adapter port. The sink consumed its head packet */
@@ -445,7 +445,9 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 /* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
-void switch_read_done(struct fabric *f, struct port *in);
+/* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the input
+ * slot whose read ended (swarch.h, read_done). */
+void switch_read_done(struct fabric *f, struct port *in, uint32_t what);
 /* After a packet left switch s other than by output arbitration (a drop): output `out` and the
  * outputs new heads ask for may send. */
 void switch_after_removal(struct fabric *f, struct sw *s, int out);

@@ -43,8 +43,9 @@ const struct param fabric_params[] = {
 
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
-      "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
-      "(one FIFO per input and VL: head-of-line blocking)", sw_arch_names, 0, 0 },
+      "input buffer organisation: voq (alias voqsw: virtual output queues per input, output and "
+      "VL) or fifo (alias 1q: one FIFO per input and VL whose head blocks it until read: "
+      "head-of-line blocking)", sw_arch_names, 0, 0 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
       "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
       NULL, 0, 0 },
