@@ -145,6 +145,7 @@ static void end_of_run(struct fabric *f)
         struct flow *fl = &f->flows[i];
         flow_queue_account(f, fl);
         fl->qn = 0; /* queued messages that never started are not sent during the drain */
+        fl->qposted = 0;
         flow_stop(f, fl);
     }
 }

@@ -168,6 +168,8 @@ struct msg {
     uint16_t dst_lid;
     uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */
     uint8_t tries;           /* posting attempts refused (a real-time consumer's drop and retry) */
+    simtime_t posted;        /* when it was posted to the adapter (took a credit of a message
+                              * window); SIMTIME_NEVER while in the consumer's backlog */
 };
 
 /* A started message set aside because its destination must wait (a destination-paced flow). */
@@ -192,12 +194,15 @@ struct flow_stats {
     struct histogram net_latency; /* head injected to delivered, per packet */
     struct histogram e2e_latency; /* message created to delivered, per packet */
     struct histogram msg_latency; /* message created to its last packet delivered */
+    struct histogram posted_latency; /* flows with a message window (seed 003's credits): message
+                                      * posted to the adapter to its last packet delivered */
     struct deadline_acc deadlines;/* messages (frames) against their deadlines */
     struct jitter jitter;         /* message arrival gaps against the source's period */
     struct video_deadline vdl;    /* video and trace flows: seed 003's deadline rule */
     uint8_t has_deadlines, has_jitter;
 };
 
+#define RC_POSTED_MAX 65536
 /* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
  * responder's pending BECN (kept with the flow for convenience; the destination sets it). */
 struct rc_qp {
@@ -213,6 +218,9 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
+    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
+                                message (number mod window) was posted to the adapter, for the
+                                posted latency; NULL otherwise */
     /* Drop and retry (seed 003's real-time consumers, set by a plug-in): with retry > 0 a flow
      * whose window has no room for a new message does not wait for an ACK: the posting attempt
      * is dropped (counted) and repeated `retry` later; after `retries_max` refused retries of
@@ -261,6 +269,8 @@ struct flow {
     /* Messages waiting: a ring of capacity qcap. */
     struct msg *mq;
     uint32_t qhead, qn, qcap;
+    uint32_t qposted;        /* a message window: the first qposted of them are posted to the
+                              * adapter (hold a credit); the rest are the consumer's backlog */
     /* The message being sent. */
     struct msg cur;
     uint32_t cur_left;       /* bytes of cur not yet in a packet */
@@ -438,6 +448,9 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
                             uint8_t flags, uint32_t about, uint32_t wire_bytes);
 void fabric_control_queue(struct fabric *f, struct port *from, uint32_t idx);
+/* A flow with a message window (seed 003's credits) got a credit back or a message: post
+ * messages of its backlog to the adapter while credits are free (docs/hostcc.md). */
+void fabric_flow_post(struct fabric *f, struct flow *fl);
 /* A flow's pacing changed (next_ok moved): re-evaluate whether it may send. */
 void fabric_flow_repace(struct fabric *f, struct flow *fl);
 /* Pace flow `fl` per destination through hooks.dest_ready, holding at most `held_cap` started
