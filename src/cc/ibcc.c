@@ -13,6 +13,7 @@
 #include "cc/ibcc_int.h"
 #include "core/output.h"
 #include "core/rng.h"
+#include "fabric/build.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct ibcc_desc, field)
@@ -535,6 +536,15 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     if (ibcc_thresholds_bytes(d, f->set.switch_buffer, (uint32_t)c->mtu_credits * CREDIT_BYTES,
                               &c->thr_hi, &c->thr_lo))
         c->thr_hi = c->thr_lo = -1;
+    if (c->thr_hi < 0)
+        fabric_warn(f, "cc.threshold = 0: no switch port ever enters the congestion state, so "
+                    "IB CC is on but marks nothing (adapters still run their CCTI timers)");
+    else if (c->thr_lo == 0)
+        fabric_warn(f, "cc: the lower threshold is 0 bytes (upper %lld bytes minus hysteresis "
+                    "%.3g MTU packets of %d bytes stops at 0): a congested port leaves the "
+                    "congestion state only when its queues for the output are empty, so it "
+                    "keeps marking (at the Marking_Rate) until then", (long long)c->thr_hi,
+                    d->hysteresis_mtus, c->mtu_credits * CREDIT_BYTES);
     /* Switch output ports. */
     size_t nop = 0, nvoq = 0;
     for (int i = 0; i < f->nnodes; i++)
