@@ -27,6 +27,15 @@ static const char *const timer_names[] = { "free", "restart", "per_flow", NULL }
 static const char *const form_names[] = { "absolute", "spec", NULL };
 static const char *const becn_names[] = { "packet", "message", NULL };
 
+static int check_mark_probability(const void *field, char *why, size_t whylen)
+{
+    double v = *(const double *)field;
+    if (v == -1.0 || (v >= 0.0 && v <= 1.0))
+        return 0;
+    snprintf(why, whylen, "mark_probability expects a probability from 0 to 1, or -1 (from marking_rate); got %g", v);
+    return -1;
+}
+
 const struct param ibcc_params[] = {
     { "threshold", P_INT, OFF(threshold), "15",
       "switch Threshold weight 0-15: 0 = never mark, 1 = loosest (highest occupancy), "
@@ -61,6 +70,11 @@ const struct param ibcc_params[] = {
     { "marking", P_ENUM, OFF(marking), "probability",
       "probability: each eligible packet is marked with probability 1/(marking_rate+1) (Paper II); "
       "counter: every (marking_rate+1)-th eligible packet", marking_names, 0, 0 },
+    { "mark_probability", P_DOUBLE, OFF(mark_probability), "-1",
+      "probability that an eligible packet leaving a congested Port VL is FECN-marked, any value "
+      "in 0..1 (seed 002 Papers V/VI's Marking_Rate of 85 % is 0.85), drawn from the port's own "
+      "random stream; -1 = from marking_rate and marking (IBA's Marking_Rate can only give "
+      "1/(n+1))", NULL, -1, 1, check_mark_probability },
     { "becn", P_ENUM, OFF(becn), "packet",
       "how a destination answers FECN under transport.mode = ud: packet = a CNP with BECN for "
       "every FECN-marked packet (seed 002's simulator). Under transport.mode = rc BECN rides the "
@@ -543,7 +557,8 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     c->oports = xcalloc(nop + 1, sizeof *c->oports);
     c->voq_block = xcalloc(nvoq + 1, sizeof *c->voq_block);
     size_t k = 0, v = 0;
-    int need_rng = d->marking == IBCC_MARK_PROBABILITY && d->marking_rate > 0;
+    int need_rng = (d->marking == IBCC_MARK_PROBABILITY && d->marking_rate > 0) ||
+                   (d->mark_probability > 0 && d->mark_probability < 1);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n->is_switch)
@@ -679,6 +694,12 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
              level_names[d->level],
              nmulti ? " (a queue pair per destination for flows to many hosts)" : "", timer_names[d->timer_policy],
              form_names[d->cct_form], c->ncct, c->ccti_limit);
+    if (d->mark_probability >= 0) {
+        size_t len = strlen(c->resolved);
+        snprintf(c->resolved + len, sizeof c->resolved - len,
+                 "; marking with probability %g (mark_probability, instead of marking_rate)",
+                 d->mark_probability);
+    }
     /* Strings of the copy are not kept: they may be freed by the caller. */
     c->d.victim_mask = c->d.ccti_timer = c->d.ccti_increase = c->d.ccti_min = NULL;
     c->d.cct = c->d.opensm_conf = NULL;
