@@ -150,6 +150,7 @@ struct sw {
     void *arch_state;        /* anything else the architecture keeps */
     uint8_t retry;           /* the architecture asked to retry stalled outputs after the
                               * current arbitration */
+    uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
@@ -244,6 +245,10 @@ enum flow_path {
 };
 extern const char *const flow_path_names[];
 
+/* What a flow's `load` counts. */
+enum load_counts { LOAD_PAYLOAD, LOAD_WIRE };
+extern const char *const load_counts_names[];
+
 struct flow {
     uint32_t index;
     char *name;
@@ -315,6 +320,8 @@ struct fabric_settings {
     long long nvls;          /* data VLs in use, 1..15 */
     int grh;
     int arch;                /* index into sw_archs[] (fabric/swarch.h) */
+    uint64_t voqnet_queue;   /* arch = voqnet: bytes per destination queue */
+    long long dbbm_queues;   /* arch = dbbm: FIFOs per input and VL */
     simtime_t switch_latency;
     simtime_t stage[5];      /* arch = pipe: the five stage latencies */
     uint64_t out_buffer;     /* arch = pipe: output buffer per port and VL, bytes (0: = buffer) */
@@ -358,7 +365,7 @@ enum fabric_event {
     EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
     EV_TX_DONE,      /* obj: port. The transmitter is free (queued only when it matters:
                       * port_need_done); a = 1: an adapter's injection-limit wake-up */
-    EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
+    EV_READ_DONE,    /* obj: switch input port; a: what (switch_read_done). A read ended */
     EV_CREDIT,       /* obj: port (sender). Credits it waits for have arrived */
     EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
     EV_SINK_DONE,    /* obj: adapter port. The sink consumed its head packet */
@@ -421,11 +428,14 @@ struct fabric {
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
+    simtime_t stall_limit;   /* no packet moved for this long with packets in flight: stuck */
     uint64_t events;
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
+    char **warn;             /* what a user should know about this run (fabric_warn) */
+    int nwarn;
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;
@@ -474,7 +484,9 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 /* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
-void switch_read_done(struct fabric *f, struct port *in);
+/* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the
+ * architecture's read tag of the packet whose read ended (swarch.h, read_done). */
+void switch_read_done(struct fabric *f, struct port *in, uint32_t what);
 /* After a packet left switch s other than by output arbitration (a drop): output `out` and the
  * outputs new heads ask for may send. */
 void switch_after_removal(struct fabric *f, struct sw *s, int out);
