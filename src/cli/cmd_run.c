@@ -152,6 +152,7 @@ static json_t *settings_json(const struct scenario *sc)
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
+        { "connections", conn_params, offsetof(struct scenario, conns) },
     };
     json_t *o = json_object();
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
@@ -227,6 +228,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir,
     if (oc.prog.on && wall >= 1.0)
         fprintf(stderr, "\n");
     json_t *j = results_summary(f, &rep, settings_json(sc), &oc.series);
+    if (*sc->cst)
+        json_object_set_new(j, "connections", connections_json(*sc->cst, f));
     werr = series_close(&oc.series, &we);
     if (f->hooks.report)
         f->hooks.report(f, j);

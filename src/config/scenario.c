@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/connections.h"
 #include "config/opensm_conf.h"
 #include "fabric/vlcheck.h"
 #include "core/units.h"
@@ -304,6 +305,7 @@ static const struct section {
     { "transport", transport_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
+    { "connections", conn_params, offsetof(struct scenario, conns) },
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
@@ -317,6 +319,9 @@ static void defaults(struct scenario *sc)
         params_set_defaults(topo_params, &sc->topo, why, sizeof why) ||
         params_set_defaults(output_params, &sc->out, why, sizeof why))
         ibn_panic("bad built-in default: %s", why);
+    if (params_set_defaults(conn_params, &sc->conns, why, sizeof why))
+        ibn_panic("bad built-in default: %s", why);
+    sc->cst = xcalloc(1, sizeof *sc->cst);
     sc->cc = xstrdup("none");
     sc->ccp = cc_find("none", NULL);
     sc->cc_desc = cc_desc_new(sc->ccp);
@@ -529,7 +534,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return 0;
         }
     return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
-                       "switch, hca, transport, qos, cc, flows, output)", text, section);
+                       "switch, hca, transport, qos, cc, flows, output, connections)", text, section);
 }
 
 static int check(struct scenario *sc, struct ibn_err *e)
@@ -547,8 +552,8 @@ static int check(struct scenario *sc, struct ibn_err *e)
                           "(or 0 for none)", iv, d, (long long)(sc->sim.duration / sc->sim.sample_interval),
                           SCENARIO_MAX_SAMPLES);
     }
-    if (sc->nflows == 0)
-        return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
+    if (sc->nflows == 0 && sc->conns.process == CONNP_NONE)
+        return ibn_err_at(e, sc->path, 0, "the scenario has no flows and no connections: add flows = ( { name = \"F1\"; "
                           "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
     for (int i = 0; i < sc->nflows; i++) {
         struct flow_desc *fd = &sc->flows[i];
@@ -687,7 +692,7 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             rc = read_cc(&L, s, sc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, transport, qos, cc, flows, output)", name);
+                        "fabric, switch, hca, transport, qos, cc, flows, output, connections)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
@@ -723,6 +728,10 @@ void scenario_free(struct scenario *sc)
     params_free(topo_params, &sc->topo);
     params_free(qos_params, &sc->qos);
     params_free(output_params, &sc->out);
+    params_free(conn_params, &sc->conns);
+    if (sc->cst)
+        connections_free(*sc->cst);
+    free(sc->cst);
     for (int i = 0; i < sc->topo.nlinks; i++)
         free(sc->topo.links[i]);
     free(sc->topo.links);
@@ -894,12 +903,22 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
     }
     if (lmc > 0 && topo_set_lmc(t, (int)lmc, e))
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
-    if (*d->lft_file)
-        return lft_dump_read(d->lft_file, t, l, e);
-    struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
-                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
-    if (route_compute(t, d->routing, &o, l, e))
-        return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
+    if (*d->lft_file) {
+        if (lft_dump_read(d->lft_file, t, l, e))
+            return -1;
+    } else {
+        struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
+                                .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
+        if (route_compute(t, d->routing, &o, l, e))
+            return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
+    }
+    /* Connections: admission needs the routes; its flows and tables come later. */
+    connections_free(*sc->cst);
+    *sc->cst = NULL;
+    if (sc->conns.process != CONNP_NONE &&
+        connections_admit(&sc->conns, &sc->set, sc->qos.vlarb_low && *sc->qos.vlarb_low,
+                          (uint64_t)sc->sim.seed, t, l, sc->cst, e))
+        return ibn_err_prefix(e, "%s: ", sc->path);
     return 0;
 }
 
@@ -917,7 +936,8 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->nflows = sc->nflows;
     d->flows = sc->flows; /* shared: run_desc_free leaves them to the scenario */
     (void)t;
-    (void)e;
+    if (*sc->cst && connections_flows(*sc->cst, &sc->conns, d, e)) /* then the state's */
+        return ibn_err_prefix(e, "%s: ", sc->path);
     return 0;
 }
 
@@ -953,6 +973,8 @@ int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *
                 if (fabric_set_sl2vl(f, node, a, b, tmp.sl2vl, e))
                     return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
     }
+    if (*sc->cst && connections_tables(*sc->cst, f, e))
+        return ibn_err_prefix(e, "%s: ", sc->path);
     /* Every VL the flows use must have arbitration weight wherever it leaves a port. */
     if (vlcheck_fabric(f, e))
         return ibn_err_prefix(e, "%s: ", sc->path);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cc/cc.h"
+#include "config/connections.h"
 #include "core/error.h"
 #include "core/simtime.h"
 #include "fabric/build.h"
@@ -71,6 +72,8 @@ struct scenario {
     void *cc_desc;            /* the plug-in's description, filled through ccp->params */
     int cc_plugin_given;      /* the cc section or -s named the plug-in */
     char *cc_note;            /* what the opensm.conf gave, for the resolved output */
+    struct conn_desc conns;   /* the connections section (config/connections.h) */
+    struct conn_state **cst;  /* what admission decided (set by scenario_topology), or NULL */
 };
 
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];

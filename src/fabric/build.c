@@ -230,8 +230,13 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     }
     char key[340];
     snprintf(key, sizeof key, "flow/%s", name);
-    fl->rng = rng_stream(f->seed, key);
-    fl->qcap = f->set.max_pending ? f->set.max_pending : 1;
+    if (d->small_rng) {
+        fl->rng = gsl_rng_alloc(gsl_rng_taus2);
+        gsl_rng_set(fl->rng, (unsigned long)rng_stream_seed(f->seed, key));
+    } else {
+        fl->rng = rng_stream(f->seed, key);
+    }
+    fl->qcap = d->max_pending > 0 ? (uint32_t)d->max_pending : f->set.max_pending ? f->set.max_pending : 1;
     fl->mq = xcalloc(fl->qcap, sizeof *fl->mq);
     fl->next_ok = 0;
     hist_init(&fl->st.net_latency);
@@ -515,8 +520,39 @@ int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t 
     return 0;
 }
 
+int fabric_set_port_vlarb(struct fabric *f, int node, int port, const struct vlarb_table *t,
+                          struct ibn_err *e)
+{
+    if (node < 0 || node >= f->nnodes || !f->nodes[node] || port < 1 || port > f->nodes[node]->nports)
+        return ibn_err_set(e, "no port %d on node %d for a VL arbitration table", port, node);
+    for (int i = 0; i < t->nhigh + t->nlow; i++) {
+        const struct vlarb_entry *x = i < t->nhigh ? &t->high[i] : &t->low[i - t->nhigh];
+        if (x->weight && x->vl >= f->set.nvls)
+            return ibn_err_set(e, "%s port %d: the VL arbitration table gives weight to VL %d, but "
+                               "only VLs 0-%lld are in use", f->nodes[node]->name, port, x->vl,
+                               f->set.nvls - 1);
+    }
+    struct port *p = &f->nodes[node]->port[port];
+    for (int i = 0; i < f->nown_vlarb; i++)
+        if (f->own_vlarb[i] == p->vlarb) { /* already its own: overwrite */
+            *f->own_vlarb[i] = *t;
+            vlarb_state_init(&p->arb);
+            return 0;
+        }
+    f->own_vlarb = xrealloc(f->own_vlarb, (size_t)(f->nown_vlarb + 1) * sizeof *f->own_vlarb);
+    struct vlarb_table *c = xmalloc(sizeof *c);
+    *c = *t;
+    f->own_vlarb[f->nown_vlarb++] = c;
+    p->vlarb = c;
+    vlarb_state_init(&p->arb);
+    return 0;
+}
+
 void fabric_free(struct fabric *f)
 {
+    for (int i = 0; i < f->nown_vlarb; i++)
+        free(f->own_vlarb[i]);
+    free(f->own_vlarb);
     if (f->hooks.destroy)
         f->hooks.destroy(f);
     for (uint32_t i = 0; i < f->nflows; i++) {

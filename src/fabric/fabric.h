@@ -393,6 +393,10 @@ struct fabric {
     uint32_t msgs_cap, msgs_free;
     void (*hca_on_msg)(struct fabric *f, struct port *at, const struct sw_msg *m);
     struct fabric_counts cnt;
+    /* Per-port VL arbitration tables (fabric_set_port_vlarb), owned; other ports use the
+     * settings' vlarb_ca / vlarb_sw. */
+    struct vlarb_table **own_vlarb;
+    int nown_vlarb;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t events;
