@@ -161,6 +161,8 @@ static json_t *settings_json(const struct scenario *sc)
             json_object_set_new(g, p->key, param_json(p, (const char *)sc + secs[i].off));
         json_object_set_new(o, secs[i].name, g);
     }
+    if (sc->qos_note)
+        json_object_set_new(json_object_get(o, "qos"), "opensm_conf_note", json_string(sc->qos_note));
     json_t *cc = json_object();
     json_object_set_new(cc, "plugin", json_string(sc->cc));
     for (const struct param *p = sc->ccp->params; p->key; p++)

@@ -145,6 +145,12 @@ int connections_admit(const struct conn_desc *d, const struct fabric_settings *s
         c.sl2vl[sl] = set->sl2vl[sl];
         if (!c.sl_qos[sl] || !(s->g.sl[sl].weight > 0))
             continue;
+        if (set->sl2vl_ca[sl] != set->sl2vl[sl]) {
+            free(s);
+            return ibn_err_set(e, "connections: SL %d is on VL %d at adapters (qos.ca_sl2vl) but on VL "
+                               "%d at switches: admission keeps one VL per SL", sl, set->sl2vl_ca[sl],
+                               set->sl2vl[sl]);
+        }
         if (set->sl2vl[sl] == VL15) {
             free(s);
             return ibn_err_set(e, "connections: SL %d is requested but qos.sl2vl maps it to VL15", sl);

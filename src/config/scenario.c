@@ -380,7 +380,7 @@ static int cc_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
     if (tmp)
         cc_desc_free(&ibcc_plugin, tmp);
     if (!rc) {
-        char buf[1024];
+        char buf[9216];
         snprintf(buf, sizeof buf, "%s: congestion_control %s, %d congestion keys applied%s; qos %s, "
                  "%d QoS keys applied; accepted without effect in the model: %s", path,
                  info.congestion_control < 0 ? "not given" : info.congestion_control ? "TRUE" : "FALSE",
@@ -389,6 +389,28 @@ static int cc_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
                  *info.not_modelled ? info.not_modelled : "none");
         free(sc->cc_note);
         sc->cc_note = xstrdup(buf);
+    }
+    free(path);
+    return rc;
+}
+
+/* Read an opensm.conf for QoS only (qos.opensm_conf): its QoS keys into the qos section when it
+ * says qos TRUE, whatever the congestion control; its congestion keys are checked, not applied. */
+static int qos_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
+{
+    char *path = relative_to(sc->path, file);
+    struct opensm_conf_info info;
+    int rc = opensm_conf_load(path, NULL, &sc->qos, &info, e);
+    if (!rc) {
+        char buf[9216], why[256];
+        snprintf(buf, sizeof buf, "%s: qos %s, %d QoS keys applied; %d congestion keys checked, not "
+                 "applied (cc.opensm_conf applies them); %d keys of other OpenSM features; without "
+                 "effect in the model: %s", path,
+                 info.qos < 0 ? "not given" : info.qos ? "TRUE" : "FALSE", info.qos_keys, info.cc_keys,
+                 info.other_keys, *info.not_modelled ? info.not_modelled : "none");
+        free(sc->qos_note);
+        sc->qos_note = xstrdup(buf);
+        param_set(params_find(qos_params, "opensm_conf"), &sc->qos, path, why, sizeof why);
     }
     free(path);
     return rc;
@@ -421,6 +443,10 @@ static int read_cc(struct loader *L, const config_setting_t *g, struct scenario 
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *s = config_setting_get_elem(g, i);
         if (!strcmp(config_setting_name(s), "plugin"))
+            continue;
+        /* Read above whatever the plug-in: with CC off its QoS keys still apply (the note says
+         * the congestion keys were not used). */
+        if (!strcmp(config_setting_name(s), "opensm_conf") && !params_find(sc->ccp->params, "opensm_conf"))
             continue;
         char sect[64];
         snprintf(sect, sizeof sect, "cc (plug-in %s)", sc->cc);
@@ -491,6 +517,14 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
         }
         if (!hit)
             return ibn_err_set(e, "-s %s: no flow is named \"%s\"", text, fname);
+        return 0;
+    }
+    if (!strcmp(section, "qos") && !strcmp(key, "opensm_conf")) {
+        if (*value && qos_opensm(sc, value, e)) {
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s (the opensm.conf of -s %s)", e->msg, text);
+            return ibn_err_set(e, "%s", msg);
+        }
         return 0;
     }
     if (!strcmp(section, "topology")) {
@@ -673,8 +707,24 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
                 rc = err_at(&L, s, "qos must be a group: qos = { sl2vl = \"...\"; };");
                 continue;
             }
+            const config_setting_t *os = config_setting_get_member(s, "opensm_conf");
+            if (os) { /* the file first: this section's other keys override it */
+                if (config_setting_type(os) != CONFIG_TYPE_STRING) {
+                    rc = err_at(&L, os, "qos.opensm_conf must be a file name");
+                    continue;
+                }
+                if (*config_setting_get_string(os) && qos_opensm(sc, config_setting_get_string(os), e)) {
+                    char msg[sizeof e->msg];
+                    snprintf(msg, sizeof msg, "%s (the opensm.conf of %s:%d, qos.opensm_conf)", e->msg,
+                             path, (int)config_setting_source_line(os));
+                    rc = ibn_err_set(e, "%s", msg);
+                    continue;
+                }
+            }
             for (int k = 0; k < config_setting_length(s) && !rc; k++) {
                 const config_setting_t *x = config_setting_get_elem(s, k);
+                if (!strcmp(config_setting_name(x), "opensm_conf"))
+                    continue;
                 if (!strcmp(config_setting_name(x), "sl2vl_pairs")) {
                     sc->sl2vl_line = (int)config_setting_source_line(x);
                     rc = read_string_list(&L, x, "qos.sl2vl_pairs", &sc->sl2vl_pairs, &sc->nsl2vl_pairs);
@@ -752,6 +802,7 @@ void scenario_free(struct scenario *sc)
         cc_desc_free(sc->ccp, sc->cc_desc);
     free(sc->cc);
     free(sc->cc_note);
+    free(sc->qos_note);
     free(sc->path);
     memset(sc, 0, sizeof *sc);
 }
@@ -1015,6 +1066,8 @@ void scenario_write(const struct scenario *sc, FILE *out)
     for (size_t k = 1; k < NSECTIONS; k++) {
         fprintf(out, "};\n%s = {\n", sections[k].name);
         write_table(out, "  ", sections[k].tab, (const char *)sc + sections[k].offset);
+        if (sections[k].tab == qos_params && sc->qos_note)
+            fprintf(out, "  # %s\n", sc->qos_note);
         if (sections[k].tab == qos_params && sc->nsl2vl_pairs) {
             fprintf(out, "  sl2vl_pairs = (\n");
             for (int i = 0; i < sc->nsl2vl_pairs; i++)

@@ -72,6 +72,7 @@ struct scenario {
     void *cc_desc;            /* the plug-in's description, filled through ccp->params */
     int cc_plugin_given;      /* the cc section or -s named the plug-in */
     char *cc_note;            /* what the opensm.conf gave, for the resolved output */
+    char *qos_note;           /* what qos.opensm_conf gave */
     struct conn_desc conns;   /* the connections section (config/connections.h) */
     struct conn_state **cst;  /* what admission decided (set by scenario_topology), or NULL */
 };

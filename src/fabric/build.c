@@ -49,10 +49,14 @@ static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
         return ibn_err_set(e, "hca.buffer (%llu bytes per port and VL) cannot hold one MTU packet "
                            "(%llu bytes in credits)", (unsigned long long)s->hca_buffer,
                            (unsigned long long)need);
-    for (int sl = 0; sl < 16; sl++)
+    for (int sl = 0; sl < 16; sl++) {
         if (s->sl2vl[sl] >= s->nvls && s->sl2vl[sl] != VL15)
             return ibn_err_set(e, "qos.sl2vl maps SL %d to VL %d, but only VLs 0-%d are in use",
                                sl, s->sl2vl[sl], (int)s->nvls - 1);
+        if (s->sl2vl_ca[sl] >= s->nvls && s->sl2vl_ca[sl] != VL15)
+            return ibn_err_set(e, "qos.ca_sl2vl maps SL %d to VL %d, but only VLs 0-%d are in use",
+                               sl, s->sl2vl_ca[sl], (int)s->nvls - 1);
+    }
     return 0;
 }
 
@@ -208,7 +212,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
         return ibn_err_at(e, d->file, d->line, "flow %s: sl must be 0-15", name);
     fl->sl = (uint8_t)d->sl;
     fl->cls = d->cls && *d->cls ? xstrdup(d->cls) : NULL;
-    fl->vl = f->set.sl2vl[fl->sl];
+    fl->vl = f->set.sl2vl_ca[fl->sl];
     fl->start = d->start;
     fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
     struct arrival_desc ad = d->arr;

@@ -315,7 +315,8 @@ struct fabric_settings {
     long long ack_sl;        /* SL of the ACKs; -1 = the acknowledged packet's SL */
     long long window;        /* outstanding packets or messages per queue pair; -1 = none */
     int window_unit;         /* enum transport_window */
-    uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
+    uint8_t sl2vl[16];       /* default SL-to-VL map of switches */
+    uint8_t sl2vl_ca[16];    /* SL-to-VL map of adapter ports */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
 };
 

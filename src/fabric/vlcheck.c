@@ -42,7 +42,7 @@ static void mark_all(const struct fabric *f, struct marks *m, int sl)
             if (!p->peer)
                 continue;
             if (!nd->is_switch) {
-                mark(m, p, f->set.sl2vl[sl], sl);
+                mark(m, p, f->set.sl2vl_ca[sl], sl);
                 continue;
             }
             for (int in = 1; in <= nd->nports; in++)
@@ -55,7 +55,7 @@ static void mark_all(const struct fabric *f, struct marks *m, int sl)
 static void mark_route(const struct fabric *f, struct marks *m, const struct port *src, uint16_t lid,
                        int sl)
 {
-    mark(m, src, f->set.sl2vl[sl], sl);
+    mark(m, src, f->set.sl2vl_ca[sl], sl);
     const struct port *at = src->peer;
     for (int hops = 0; at && at->node->is_switch && hops < 256; hops++) {
         const struct sw *s = node_sw(at->node);
