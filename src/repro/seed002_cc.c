@@ -364,6 +364,7 @@ int repro_seed001_table3(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_table3big(struct repro_table *t, struct ibn_err *e);
 int repro_seed000_cc(struct repro_table *t, struct ibn_err *e);
 int repro_seed004(struct repro_table *t, struct ibn_err *e);
+int repro_seed003(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 
@@ -387,6 +388,8 @@ const struct repro repro_list[] = {
       "reservations; 64 switches: about 10 min of CPU)", repro_seed001_table3big },
     { "s000", "seed 000 Tables 3.2 / 3.3: ECN rate control, PIPD on both classes vs PIPD + FIMD, "
       "two switches; congestion spreading without rate control", repro_seed000_cc },
+    { "s003", "seed 003 Fig. 3: credit-based host control vs no control, ALO, Self-Tuned on the "
+      "4x4 mesh (best effort)", repro_seed003 },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks", repro_seed004 },
     { NULL, NULL, NULL },
