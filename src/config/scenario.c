@@ -631,8 +631,8 @@ static int check_int_literals(const char *path, struct ibn_err *e)
     return rc;
 }
 
-int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
-                  struct ibn_err *e)
+static int load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                struct ibn_err *e)
 {
     defaults(sc);
     sc->path = xstrdup(path);
@@ -713,6 +713,15 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             *files[i] = full;
         }
     }
+    return rc;
+}
+
+int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                  struct ibn_err *e)
+{
+    int rc = load(path, overrides, noverrides, sc, e);
+    if (rc)
+        scenario_free(sc); /* nothing of a refused scenario is kept (found by fuzz_scenario) */
     return rc;
 }
 

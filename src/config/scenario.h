@@ -76,7 +76,8 @@ struct scenario {
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];
 
 /* Load a scenario file and apply overrides ("section.key=value"; flows.NAME.key or
- * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected. */
+ * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected, and
+ * *sc is already freed (scenario_free on it again is harmless). */
 int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
                   struct ibn_err *e);
 void scenario_free(struct scenario *sc);
