@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/opensm_conf.h"
+#include "fabric/vlcheck.h"
 #include "core/units.h"
 #include "routing/lft_dump.h"
 #include "routing/pathbits.h"
@@ -961,6 +962,9 @@ int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *
                 if (fabric_set_sl2vl(f, node, a, b, tmp.sl2vl, e))
                     return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
     }
+    /* Every VL the flows use must have arbitration weight wherever it leaves a port. */
+    if (vlcheck_fabric(f, e))
+        return ibn_err_prefix(e, "%s: ", sc->path);
     return 0;
 }
 

@@ -237,6 +237,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     hist_init(&fl->st.net_latency);
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
+    hist_init(&fl->st.posted_latency);
     deadline_init(&fl->st.deadlines);
     int kind = fl->arr.d.kind;
     if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
@@ -527,12 +528,14 @@ void fabric_free(struct fabric *f)
         free(fl->path_pkts);
         free(fl->held);
         free(fl->rc.becn_dest);
+        free(fl->rc.posted_at);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);
         hist_free(&fl->st.net_latency);
         hist_free(&fl->st.e2e_latency);
         hist_free(&fl->st.msg_latency);
+        hist_free(&fl->st.posted_latency);
     }
     if (f->flows)
         free(f->flows[f->nflows].name); /* a flow whose set-up failed half way */

@@ -5,6 +5,7 @@
 #include "fabric/engine.h"
 #include "fabric/drop.h"
 #include "fabric/swarch.h"
+#include "fabric/vlcheck.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,6 +145,7 @@ static void end_of_run(struct fabric *f)
         struct flow *fl = &f->flows[i];
         flow_queue_account(f, fl);
         fl->qn = 0; /* queued messages that never started are not sent during the drain */
+        fl->qposted = 0;
         flow_stop(f, fl);
     }
 }
@@ -167,7 +169,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         break;
     }
     case EV_READ_DONE:
-        switch_read_done(f, ev->obj);
+        switch_read_done(f, ev->obj, ev->a);
         break;
     case EV_CREDIT: {
         struct port *p = ev->obj;
@@ -214,6 +216,12 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     case EV_HOQ:
         drop_check(f, ev->obj, ev->a);
         break;
+    case EV_ARCH: {
+        struct port *p = ev->obj;
+        struct sw *s = node_sw(p->node);
+        s->arch->on_event(f, s, p->num, ev->a, ev->b);
+        break;
+    }
     default:
         ibn_panic("unknown event type %d", ev->type);
     }
@@ -251,6 +259,9 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                struct ibn_err *e)
 {
     memset(r, 0, sizeof *r);
+    /* Checked here, not at build time: per-port SL2VL maps and tables are set after the build. */
+    if (f->events == 0 && vlcheck_fabric(f, e))
+        return -1;
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;
     r->outcome = RUN_DRAINED;
@@ -266,7 +277,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
         f->now = ev.t;
         f->now_seq = ev.seq;
         f->events++;
-        f->events_by_type[ev.type & 15]++;
+        f->events_by_type[ev.type & 31]++;
         if (f->q.n > f->peak_pending)
             f->peak_pending = f->q.n;
         dispatch(f, &ev, obs);

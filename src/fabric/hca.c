@@ -191,6 +191,37 @@ void fabric_flow_pace_by_dest(struct fabric *f, struct flow *fl, int held_cap)
     fl->held = xcalloc((size_t)fl->held_cap + 1, sizeof *fl->held);
 }
 
+/* A flow that drops and retries (rc.retry > 0, seed 003's real-time consumer) found no room
+ * in its window for a new message: the attempt to post its head message is dropped, counted,
+ * and repeated rc.retry later; a message refused more than rc.retries_max times (>= 0) is given
+ * up and the next one tried at once. An attempt is made only when no retry is pending (a
+ * message arriving meanwhile queues behind the head). Returns whether it still has data; then
+ * next_ok is the retry. */
+static int flow_drop_retry(struct fabric *f, struct flow *fl)
+{
+    if (fl->next_ok > f->now)
+        return 1;
+    uint64_t counted = f->now >= f->warmup && !f->ended;
+    for (;;) {
+        fl->rc.drops += counted;
+        if (fl->qn == 0)
+            break; /* a saturating consumer: only the attempt counts */
+        struct msg *m = &fl->mq[fl->qhead];
+        if (m->tries < 255)
+            m->tries++;
+        if (fl->rc.retries_max < 0 || m->tries <= fl->rc.retries_max)
+            break;
+        flow_queue_account(f, fl);
+        fl->qhead = (fl->qhead + 1) % fl->qcap;
+        fl->qn--;
+        fl->rc.lost += counted;
+        if (!flow_has_data(fl))
+            return 0;
+    }
+    fl->next_ok = f->now + fl->rc.retry;
+    return 1;
+}
+
 /* Put the flow in or out of its ring according to whether it may send now. */
 static void flow_update(struct fabric *f, struct flow *fl)
 {
@@ -203,11 +234,15 @@ static void flow_update(struct fabric *f, struct flow *fl)
             has = budget_admits(f, fl);
     }
     if (has && fl->rc.win && !transport_window_open(f, fl)) {
-        /* Reliable connection with its window full: out of the ring until an ACK comes. */
-        fl->rc.blocked = 1;
-        if (fl->ready)
-            ring_remove(f, fl);
-        return;
+        if (fl->rc.retry > 0) {
+            has = flow_drop_retry(f, fl); /* a real-time consumer: next_ok is its retry */
+        } else {
+            /* Reliable connection with its window full: out of the ring until an ACK comes. */
+            fl->rc.blocked = 1;
+            if (fl->ready)
+                ring_remove(f, fl);
+            return;
+        }
     }
     if (has && fl->next_ok <= f->now) {
         if (!fl->ready) {
@@ -226,6 +261,17 @@ static void flow_update(struct fabric *f, struct flow *fl)
         fl->waking = 1;
         fl->wake_at = fl->next_ok;
         fabric_schedule(f, fl->next_ok, EV_FLOW_WAKE, fl, 0, 0);
+    }
+}
+
+void fabric_flow_post(struct fabric *f, struct flow *fl)
+{
+    if (!fl->rc.win_msgs)
+        return;
+    uint32_t out = fl->rc.msg_begun - fl->rc.msg_acked;
+    while (fl->qposted < fl->qn && out + fl->qposted < fl->rc.window) {
+        fl->mq[(fl->qhead + fl->qposted) % fl->qcap].posted = f->now;
+        fl->qposted++;
     }
 }
 
@@ -350,6 +396,8 @@ void flow_message(struct fabric *f, struct flow *fl)
         m->deadline = deadline ? f->now + deadline : 0;
         m->bytes = bytes;
         m->ftype = fl->next_draw.frame_type;
+        m->tries = 0;
+        m->posted = fl->rc.win_msgs ? SIMTIME_NEVER : f->now; /* else the queue is the adapter's */
         /* A split flow picks the destination when the message starts (flow_make_packet). */
         int split = fl->pat_class >= 0;
         int dst = split ? 0 : pick_dest(f, fl);
@@ -358,6 +406,7 @@ void flow_message(struct fabric *f, struct flow *fl)
             flow_queue_account(f, fl);
             fl->qn++;
             fl->st.msgs_offered_measured += (uint64_t)measured;
+            fabric_flow_post(f, fl);
             flow_update(f, fl);
         } else {
             fl->st.msgs_offered--; /* the pattern gives this host nothing to send now */
@@ -379,6 +428,10 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
         fl->cur = fl->mq[fl->qhead];
         fl->qhead = (fl->qhead + 1) % fl->qcap;
         fl->qn--;
+        if (fl->qposted)
+            fl->qposted--;   /* a posted message: its credit is now the begun message's */
+        else if (fl->cur.posted == SIMTIME_NEVER)
+            fl->cur.posted = f->now; /* a real-time retry that found a credit */
         if (fl->pat_class >= 0)
             fl->cur.dst_lid = host_lid(f, class_dest(f, fl, fl->cur.bytes));
     } else { /* saturating source: a new message now */
@@ -391,6 +444,8 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
         fl->cur.created = f->now;
         fl->cur.deadline = 0;
         fl->cur.ftype = 0;
+        fl->cur.tries = 0;
+        fl->cur.posted = f->now;
         fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
         fl->cur.dst_lid = host_lid(f, dst);
         fl->st.msgs_offered++;
@@ -400,6 +455,8 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
     fl->cur_left = fl->cur.bytes;
     fl->cur_open = 1;
     fl->rc.msg_begun++;
+    if (fl->rc.posted_at)
+        fl->rc.posted_at[fl->msg_seq % fl->rc.window] = fl->cur.posted;
     return 1;
 }
 
@@ -679,8 +736,12 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         if (x->flags & PKT_MEASURED) {
             hist_add(&fl->st.net_latency, f->now - x->t_injected);
             hist_add(&fl->st.e2e_latency, f->now - x->t_created);
-            if (x->flags & PKT_LAST)
+            if (x->flags & PKT_LAST) {
                 hist_add(&fl->st.msg_latency, f->now - x->t_created);
+                if (fl->rc.posted_at) /* still outstanding: its slot is its own */
+                    hist_add(&fl->st.posted_latency,
+                             f->now - fl->rc.posted_at[x->msg % fl->rc.window]);
+            }
         }
         if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);

@@ -484,6 +484,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
         json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
         json_object_set_new(o, "message_latency", latency_json(&fl->st.msg_latency));
+        if (fl->rc.posted_at) /* credits: from the posting to the adapter (docs/hostcc.md) */
+            json_object_set_new(o, "posted_latency", latency_json(&fl->st.posted_latency));
         if (fl->st.has_deadlines)
             json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
         if (fl->st.has_jitter)
