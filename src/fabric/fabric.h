@@ -242,6 +242,10 @@ enum flow_path {
 };
 extern const char *const flow_path_names[];
 
+/* What a flow's `load` counts. */
+enum load_counts { LOAD_PAYLOAD, LOAD_WIRE };
+extern const char *const load_counts_names[];
+
 struct flow {
     uint32_t index;
     char *name;
@@ -417,11 +421,14 @@ struct fabric {
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
+    simtime_t stall_limit;   /* no packet moved for this long with packets in flight: stuck */
     uint64_t events;
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
+    char **warn;             /* what a user should know about this run (fabric_warn) */
+    int nwarn;
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;

@@ -383,6 +383,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(root, "settings", settings);
     json_t *run = json_object();
     json_object_set_new(run, "outcome", json_string(outcome_name(r->outcome)));
+    if (r->stalled_at)
+        json_object_set_new(run, "stalled_after_s", json_real((double)r->stalled_at / 1e12));
     json_object_set_new(run, "measured_from_s", json_real((double)f->warmup / 1e12));
     json_object_set_new(run, "measured_to_s", json_real((double)f->end / 1e12));
     json_object_set_new(run, "stopped_at_s", json_real((double)f->now / 1e12));
@@ -390,6 +392,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(run, "packet_hops", json_integer((json_int_t)f->hops));
     json_object_set_new(run, "throughput_counts", json_string("payload bytes delivered in the measured period"));
     json_object_set_new(root, "run", run);
+    json_t *warn = json_array();
+    for (int i = 0; i < f->nwarn; i++)
+        json_array_append_new(warn, json_string(f->warn[i]));
+    json_object_set_new(root, "warnings", warn);
     json_t *inv = json_object();
     json_object_set_new(inv, "ok", json_boolean(r->invariants_ok));
     json_object_set_new(inv, "packets_created", json_integer((json_int_t)f->cnt.created));
@@ -456,6 +462,9 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         if (fl->cls)
             json_object_set_new(o, "class", json_string(fl->cls));
         json_object_set_new(o, "vl", json_integer(fl->vl));
+        double offered = fl->saturate ? NAN : arrival_mean_rate_bps(&fl->arr.d);
+        if (isfinite(offered)) /* what `load` became, in payload bytes whatever load_counts says */
+            json_object_set_new(o, "offered_payload_gbps", json_real(round(offered / 1e3) / 1e6));
         json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
         json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
         json_object_set_new(o, "packets_sent", json_integer((json_int_t)fl->st.pkts_sent));
