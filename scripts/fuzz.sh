@@ -66,7 +66,7 @@ for t in "${targets[@]}"; do
   log=$out/fuzz-$t.log
   TIMEFORMAT='%U %S'
   { time "${nice[@]}" "$out/fuzz_$t" "$corpus/$t" "$seed/$t" \
-    -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_total_time="$secs" -max_len=65536 -timeout=120 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$t-" > "$log" 2>&1 ; } 2> "$out/time-$t"
   frc=$?
   cpu=$(tail -1 "$out/time-$t" | awk '{printf "%.1f", $1 + $2}')
