@@ -57,6 +57,7 @@ static void usage(FILE *f)
             "  classes.csv    throughput of every SL (Gb/s) per sample interval\n"
             "  latency.csv    latency distributions (network, end to end) per SL and overall\n"
             "  ports.csv      receive-buffer occupancy of every switch port (bytes) per sample\n"
+            "  ports_index.csv  each ports.csv column's switch, port, LID, GUID and peer\n"
             "  cc.csv         with congestion control: every flow's CCTI per sample\n"
             "  cc_ports.csv   with congestion control: FECN marks and time in the congestion state\n"
             "                 per switch port and VL; FECNs, CNPs and BECNs per adapter port\n"

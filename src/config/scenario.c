@@ -68,6 +68,10 @@ const struct param topo_params[] = {
     { "roots", P_STRING, TOFF(roots), "",
       "routing = updn, updn_tree: root switches (names or GUIDs, \"best3\"); pathbits: the root "
       "of the BFS tree (default the switch of highest degree)", NULL, 0, 0 },
+    { "root_guid_file", P_STRING, TOFF(root_guid_file), "",
+      "routing = updn, updn_tree: the root switches from a file as OpenSM's root_guid_file "
+      "(one GUID per line, # comments; relative to the scenario); instead of roots", NULL, 0,
+      0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
@@ -712,8 +716,8 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
         rc = check(sc, e);
     /* Relative file names are relative to the scenario. */
     if (!rc) {
-        char **files[] = { &sc->topo.file, &sc->topo.lft_file };
-        for (int i = 0; i < 2; i++) {
+        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file };
+        for (int i = 0; i < 3; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -931,8 +935,20 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
+    if (*d->roots && *d->root_guid_file)
+        return ibn_err_at(e, sc->path, d->line, "topology: give roots or root_guid_file, not both");
+    if (*d->root_guid_file) {
+        FILE *rf = fopen(d->root_guid_file, "r");
+        if (!rf)
+            return ibn_err_at(e, sc->path, d->line, "topology.root_guid_file: cannot open %s",
+                              d->root_guid_file);
+        fclose(rf);
+    }
     struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
-                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
+                            .roots = *d->roots           ? d->roots
+                                     : *d->root_guid_file ? d->root_guid_file
+                                                          : NULL,
+                            .path_bits = (int)d->path_bits };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

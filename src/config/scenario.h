@@ -37,6 +37,8 @@ struct topo_desc {
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
     char *tie;                /* spf's tie rule */
     char *roots;              /* updn, updn_tree, pathbits: root switches */
+    char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
+                               * scenario once loaded) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     int line;                 /* where the section starts */
 };

@@ -5,99 +5,124 @@
  * queue with one read port: once its head is picked, the packet behind it is offered only when
  * the head has been read out of the input memory (its read ends: switch.c, read_done), so a
  * FIFO never feeds two outputs at once whatever switch.read_ports says. A head dropped by its
- * lifetime limit (drop.c) is not read: the next one is offered at once. */
-#include "fabric/swarch.h"
+ * lifetime limit (drop.c) is not read: the next one is offered at once.
+ * The same code serves designs with several such FIFOs per input and VL, a packet classified
+ * into one of them (fifoq.h: DBBM, arch_dbbm.c). */
+#include "fabric/fifoq.h"
 
 #include <stdlib.h>
 
-static inline struct pktq *fifo(struct sw *s, const struct fabric *f, int in, int slot)
+static inline struct fifoq_state *fst(struct sw *s)
 {
-    return &s->q[(size_t)in * (size_t)f->nvs + (size_t)slot];
+    return s->arch_state;
 }
 
-/* reading[in * nvs + slot]: the FIFO's last head is still being read; its next is not offered. */
-static inline uint8_t *reading(struct sw *s, const struct fabric *f, int in, int slot)
+/* FIFO k of input `in`'s VL slot v. */
+static inline struct pktq *fifo(struct sw *s, const struct fabric *f, int in, int v, int k)
 {
-    return &((uint8_t *)s->arch_state)[(size_t)in * (size_t)f->nvs + (size_t)slot];
+    int nk = fst(s)->nk;
+    return &s->q[((size_t)in * (size_t)f->nvs + (size_t)v) * (size_t)nk + (size_t)k];
+}
+
+/* reading[(in, v, k)]: the FIFO's last head is still being read; its next is not offered. */
+static inline uint8_t *reading(struct sw *s, const struct fabric *f, int in, int v, int k)
+{
+    int nk = fst(s)->nk;
+    return &fst(s)->reading[((size_t)in * (size_t)f->nvs + (size_t)v) * (size_t)nk + (size_t)k];
+}
+
+int fifoq_init(struct fabric *f, struct sw *s, int nk,
+               int (*classify)(const struct fabric *f, const struct packet *p, int nk))
+{
+    struct fifoq_state *st = xcalloc(1, sizeof *st);
+    st->nk = nk;
+    st->classify = classify;
+    s->arch_state = st;
+    s->nq = ((size_t)s->n.nports + 1) * (size_t)f->nvs * (size_t)nk;
+    s->q = xmalloc(s->nq * sizeof *s->q);
+    for (size_t k = 0; k < s->nq; k++)
+        pktq_init(&s->q[k]);
+    st->reading = xcalloc(s->nq, 1);
+    return 0;
 }
 
 static int fifo_init(struct fabric *f, struct sw *s, struct ibn_err *e)
 {
     (void)e;
-    s->nq = ((size_t)s->n.nports + 1) * (size_t)f->nvs;
-    s->q = xmalloc(s->nq * sizeof *s->q);
-    for (size_t k = 0; k < s->nq; k++)
-        pktq_init(&s->q[k]);
-    s->arch_state = xcalloc(s->nq, 1);
-    return 0;
+    return fifoq_init(f, s, 1, NULL);
 }
 
-static void fifo_free(struct sw *s)
+void fifoq_free(struct sw *s)
 {
     free(s->q);
+    if (fst(s))
+        free(fst(s)->reading);
     free(s->arch_state);
 }
 
-static int fifo_enqueue(struct fabric *f, struct sw *s, int in, uint32_t pidx)
+static inline int klass(struct sw *s, const struct fabric *f, const struct packet *p)
+{
+    return fst(s)->classify ? fst(s)->classify(f, p, fst(s)->nk) : 0;
+}
+
+int fifoq_enqueue(struct fabric *f, struct sw *s, int in, uint32_t pidx)
 {
     const struct packet *p = pkt(&f->pool, pidx);
-    int v = fabric_slot(f, p->vl);
-    struct pktq *q = fifo(s, f, in, v);
+    int v = fabric_slot(f, p->vl), k = klass(s, f, p);
+    struct pktq *q = fifo(s, f, in, v, k);
     pktq_push(q, &f->pool, pidx);
-    if (q->n == 1 && !*reading(s, f, in, v))
+    if (q->n == 1 && !*reading(s, f, in, v, k))
         sw_req_set(s, f, p->out_port, fabric_slot(f, p->out_vl), in);
     return SW_QUEUED;
 }
 
 /* The offered head packet of one of `in`'s FIFOs that asks for (out, slot), or PKT_NIL. */
-static uint32_t fifo_head(struct fabric *f, struct sw *s, int in, int out, int slot)
+uint32_t fifoq_head(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
-    for (int v = 0; v < f->nvs; v++) {
-        uint32_t h = fifo(s, f, in, v)->head;
-        if (h != PKT_NIL && !*reading(s, f, in, v)) {
-            const struct packet *p = pkt(&f->pool, h);
-            if (p->out_port == out && fabric_slot(f, p->out_vl) == slot)
-                return h;
+    int nk = fst(s)->nk;
+    for (int v = 0; v < f->nvs; v++)
+        for (int k = 0; k < nk; k++) {
+            uint32_t h = fifo(s, f, in, v, k)->head;
+            if (h != PKT_NIL && !*reading(s, f, in, v, k)) {
+                const struct packet *p = pkt(&f->pool, h);
+                if (p->out_port == out && fabric_slot(f, p->out_vl) == slot)
+                    return h;
+            }
         }
-    }
     return PKT_NIL;
 }
 
-/* Offer FIFO (in, v)'s head to its output. Returns the output, or -1 if the FIFO is empty. */
-static int offer(struct fabric *f, struct sw *s, int in, int v)
+uint32_t fifoq_dequeue(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
-    uint32_t h = fifo(s, f, in, v)->head;
-    if (h == PKT_NIL)
-        return -1;
-    const struct packet *p = pkt(&f->pool, h);
-    sw_req_set(s, f, p->out_port, fabric_slot(f, p->out_vl), in);
-    return p->out_port;
-}
-
-static uint32_t fifo_dequeue(struct fabric *f, struct sw *s, int in, int out, int slot)
-{
-    uint32_t pidx = fifo_head(f, s, in, out, slot);
-    int v = fabric_slot(f, pkt(&f->pool, pidx)->vl);
-    pktq_pop(fifo(s, f, in, v), &f->pool);
-    /* The FIFO is busy until this packet has been read (fifo_read_done); a dropped head
-     * (drop.c) calls fifo_read_done at once. */
-    *reading(s, f, in, v) = 1;
+    uint32_t pidx = fifoq_head(f, s, in, out, slot);
+    const struct packet *p = pkt(&f->pool, pidx);
+    int v = fabric_slot(f, p->vl), k = klass(s, f, p);
+    pktq_pop(fifo(s, f, in, v, k), &f->pool);
+    /* The FIFO is busy until this packet has been read (fifoq_read_done); a dropped head
+     * (drop.c) calls fifoq_read_done at once. */
+    *reading(s, f, in, v, k) = 1;
+    s->read_tag = (uint32_t)(v * fst(s)->nk + k);
     /* Another FIFO of this input may still ask for (out, slot). */
-    if (fifo_head(f, s, in, out, slot) == PKT_NIL)
+    if (fifoq_head(f, s, in, out, slot) == PKT_NIL)
         sw_req_clr(s, f, out, slot, in);
     return pidx;
 }
 
-/* The packet that left FIFO (in, v) has been read: its next head asks for its output. */
-static void fifo_read_done(struct fabric *f, struct sw *s, int in, int v)
+/* The packet that left FIFO `tag` = v * nk + k of input `in` has been read: that FIFO's next
+ * head asks for its output. */
+void fifoq_read_done(struct fabric *f, struct sw *s, int in, uint32_t tag)
 {
-    *reading(s, f, in, v) = 0;
-    int o = offer(f, s, in, v);
-    if (o >= 0)
-        sw_kick(f, s, o);
+    int nk = fst(s)->nk, v = (int)tag / nk, k = (int)tag % nk;
+    *reading(s, f, in, v, k) = 0;
+    uint32_t h = fifo(s, f, in, v, k)->head;
+    if (h == PKT_NIL)
+        return;
+    const struct packet *p = pkt(&f->pool, h);
+    sw_req_set(s, f, p->out_port, fabric_slot(f, p->out_vl), in);
+    sw_kick(f, s, p->out_port);
 }
 
-static uint64_t fifo_held(const struct fabric *f, const struct sw *s)
+uint64_t fifoq_held(const struct fabric *f, const struct sw *s)
 {
     (void)f;
     uint64_t n = 0;
@@ -112,10 +137,10 @@ const struct sw_arch sw_arch_fifo = {
             "has been read",
     .default_read_ports = 0,
     .init = fifo_init,
-    .free = fifo_free,
-    .enqueue = fifo_enqueue,
-    .head = fifo_head,
-    .dequeue = fifo_dequeue,
-    .read_done = fifo_read_done,
-    .held = fifo_held,
+    .free = fifoq_free,
+    .enqueue = fifoq_enqueue,
+    .head = fifoq_head,
+    .dequeue = fifoq_dequeue,
+    .read_done = fifoq_read_done,
+    .held = fifoq_held,
 };

@@ -150,6 +150,7 @@ struct sw {
     void *arch_state;        /* anything else the architecture keeps */
     uint8_t retry;           /* the architecture asked to retry stalled outputs after the
                               * current arbitration */
+    uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
@@ -218,6 +219,8 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
+    uint32_t *dout;          /* a window per destination (transport.window_per = destination, a
+                                flow to many hosts): unacknowledged packets per host, else NULL */
     simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
                                 message (number mod window) was posted to the adapter, for the
                                 posted latency; NULL otherwise */
@@ -317,6 +320,8 @@ struct fabric_settings {
     long long nvls;          /* data VLs in use, 1..15 */
     int grh;
     int arch;                /* index into sw_archs[] (fabric/swarch.h) */
+    uint64_t voqnet_queue;   /* arch = voqnet: bytes per destination queue */
+    long long dbbm_queues;   /* arch = dbbm: FIFOs per input and VL */
     simtime_t switch_latency;
     simtime_t stage[5];      /* arch = pipe: the five stage latencies */
     uint64_t out_buffer;     /* arch = pipe: output buffer per port and VL, bytes (0: = buffer) */
@@ -340,6 +345,8 @@ struct fabric_settings {
     long long ack_sl;        /* SL of the ACKs; -1 = the acknowledged packet's SL */
     long long window;        /* outstanding packets or messages per queue pair; -1 = none */
     int window_unit;         /* enum transport_window */
+    int window_per;          /* enum transport_window_per: one window per flow or per destination */
+    long long window_held;   /* per destination: started messages a flow may set aside */
     uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
 };
@@ -477,8 +484,8 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 /* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
-/* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the input
- * slot whose read ended (swarch.h, read_done). */
+/* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the
+ * architecture's read tag of the packet whose read ended (swarch.h, read_done). */
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what);
 /* After a packet left switch s other than by output arbitration (a drop): output `out` and the
  * outputs new heads ask for may send. */

@@ -18,10 +18,10 @@
  *   bits must be true again; when new heads
  *   ask for other outputs, the architecture lets those outputs try (sw_kick) or marks them
  *   stalled (sw_stall: retried after this arbitration and when a read port frees).
- * - `read_done`, optional: the packet `dequeue` last took from input `in`'s VL slot `slot` (the
- *   slot of the VL it arrived on) has been read out of the input memory (its read ends: its
- *   transmission time over the speedup, no earlier than its tail's arrival), or was dropped
- *   (drop.c calls it at once). A design whose queue is blocked while its head is read (a
+ * - `read_done`, optional: a packet `dequeue` took from input `in` has been read out of the
+ *   input memory (its read ends: its transmission time over the speedup, no earlier than its
+ *   tail's arrival), or was dropped (drop.c calls it at once). `tag` (below 2^31) is what that
+ *   dequeue put in s->read_tag to say which queue the packet left. A design whose queue is blocked while its head is read (a
  *   single-read-port FIFO) offers the next packet here; with the hook set, every read costs an
  *   EV_READ_DONE event.
  * - `held` counts the packets in the input memory (the end-of-run invariants).
@@ -74,7 +74,7 @@ struct sw_arch {
     int (*enqueue)(struct fabric *f, struct sw *s, int in, uint32_t pidx);
     uint32_t (*head)(struct fabric *f, struct sw *s, int in, int out, int slot);
     uint32_t (*dequeue)(struct fabric *f, struct sw *s, int in, int out, int slot);
-    void (*read_done)(struct fabric *f, struct sw *s, int in, int slot);
+    void (*read_done)(struct fabric *f, struct sw *s, int in, uint32_t tag);
     uint64_t (*held)(const struct fabric *f, const struct sw *s);
     void (*on_msg)(struct fabric *f, struct sw *s, int out, const struct sw_msg *m);
     void (*report)(struct fabric *f, struct json_t *summary);

@@ -182,7 +182,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         rd = 1;
     }
     if (s->arch->read_done)
-        rd |= (uint32_t)(in_slot + 1) << 1;
+        rd |= (s->read_tag + 1) << 1;
     if (rd)
         fabric_schedule(f, read_end, EV_READ_DONE, ip, rd, 0);
     /* Outputs that new heads of this input ask for may now be able to send. */
@@ -222,6 +222,6 @@ void switch_read_done(struct fabric *f, struct port *in, uint32_t what)
     if (what & 1)
         s->reads[in->num]--;
     if (what >> 1)
-        s->arch->read_done(f, s, in->num, (int)(what >> 1) - 1);
+        s->arch->read_done(f, s, in->num, (what >> 1) - 1);
     retry_stalled(f, s);
 }

@@ -108,6 +108,30 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
                 }
         }
         fprintf(s->ports, "\n");
+        /* What each column of ports.csv is in IB terms: the switch's LID and GUID, the peer. */
+        snprintf(path, sizeof path, "%s/ports_index.csv", dir);
+        struct outfile *ix = out_open(path, e);
+        if (!ix)
+            return -1;
+        fprintf(ix->fp, "column,node,port,lid,node_guid,peer,peer_port,peer_lid\n");
+        for (int i = 0; i < f->nnodes; i++) {
+            struct node *n = f->nodes[i];
+            for (int p = 1; p <= n->nports && n->is_switch; p++) {
+                struct port *pt = &n->port[p];
+                if (!pt->peer)
+                    continue;
+                const struct node *m = pt->peer->node;
+                csv_field_port(ix->fp, n->name, p);
+                fputc(',', ix->fp);
+                csv_field(ix->fp, n->name);
+                fprintf(ix->fp, ",%d,%u,0x%016" PRIx64 ",", p, (unsigned)n->lid, n->guid);
+                csv_field(ix->fp, m->name);
+                fprintf(ix->fp, ",%d,%u\n", pt->peer->num,
+                        (unsigned)(m->is_switch ? m->lid : pt->peer->lid));
+            }
+        }
+        if (out_close(ix, e))
+            return -1;
     }
     return 0;
 }
