@@ -37,6 +37,15 @@ const struct param sim_params[] = {
 };
 #undef SOFF
 
+static int check_slack(const void *field, char *why, size_t whylen)
+{
+    long long v = *(const long long *)field;
+    if (v == -1 || (v >= 1 && v <= 64))
+        return 0;
+    snprintf(why, whylen, "path_slack must be 1-64 hops, or -1 for every simple path, got %lld", v);
+    return -1;
+}
+
 #define TOFF(f) offsetof(struct topo_desc, f)
 const struct param topo_params[] = {
     { "generator", P_STRING, TOFF(generator), "",
@@ -64,6 +73,10 @@ const struct param topo_params[] = {
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
       "form). With lmc = 0 the LMC is set to the number of path bits", NULL, 0, 7 },
+    { "path_slack", P_INT, TOFF(path_slack), "4",
+      "routing = pathbits: the simple paths given path-bit patterns are those up to shortest + "
+      "path_slack hops (1-64; -1 = every simple path); longer detours fall back as conflicts do",
+      NULL, -1, 64, check_slack },
     PARAM_END,
 };
 #undef TOFF
@@ -96,7 +109,8 @@ const struct param flow_params[] = {
     { "start", P_TIME, FOFF(start), "0 s", "when the flow starts", NULL, 0, 0 },
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
-      "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`", NULL, 0, 1e6 },
+      "offered load as a fraction of the source link's data rate; if > 0 it sets `rate` (a video "
+      "source: scales its mean frame sizes to that rate)", NULL, 0, 1e6 },
     { "path", P_ENUM, FOFF(path), "base",
       "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
       "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
@@ -897,7 +911,8 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
     struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
-                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
+                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits,
+                            .path_slack = (int)d->path_slack };
     if (route_compute(t, d->routing, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

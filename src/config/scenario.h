@@ -38,6 +38,7 @@ struct topo_desc {
     char *tie;                /* spf's tie rule */
     char *roots;              /* updn, updn_tree, pathbits: root switches */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
+    long long path_slack;     /* pathbits: paths up to shortest + this many hops; -1 all */
     int line;                 /* where the section starts */
 };
 
