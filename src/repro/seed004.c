@@ -382,7 +382,8 @@ static void reductions(const struct mix_res *res, int nl, int a, int b, int l, i
                     : what == 3 ? x->ct_us : what == 4 ? x->be_us : x->all_us;
         double yv = what == 0 ? y->dmp : what == 1 ? y->dmt_ms : what == 2 ? y->rt_us
                     : what == 3 ? y->ct_us : what == 4 ? y->be_us : y->all_us;
-        v[k] = yv > 0 ? 1 - xv / yv : 0;
+        v[k] = isnan(xv) || isnan(yv) ? NAN : yv > 0 ? 1 - xv / yv : 0; /* NAN: a class
+                                                                   delivered nothing measured */
     }
 }
 
@@ -578,7 +579,9 @@ static int fig9(struct repro_table *t, struct ibn_err *e)
         reductions(res, NL, 1, 0, 1, red[i].what, v);
         snprintf(claim, sizeof claim, "Fig. 9 (30 nodes, 70:30): Multipath+LFU lowers %s latency "
                  "against SPF at 28 %% by %s: 1 - ratio, 3 generated 30-switch 46-link "
-                 "topologies (SPF stuck in %d)", red[i].cls, red[i].paper, stuck_count(res, NL, 0, 1));
+                 "topologies (stuck: SPF %d, multipath %d; nan: a deadlocked class delivered "
+                 "nothing)", red[i].cls, red[i].paper, stuck_count(res, NL, 0, 1),
+                 stuck_count(res, NL, 1, 1));
         repro_add_reps(t, REPRO_EVIDENCE, red[i].id, claim, red[i].paper, red[i].p, v, MIX_SEEDS,
                        "reduction", 0.1);
     }
