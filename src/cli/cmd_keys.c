@@ -6,6 +6,7 @@
 
 #include "cc/ecnrate.h"
 #include "cc/ibcc.h"
+#include "config/connections.h"
 #include "config/scenario.h"
 #include "fabric/settings.h"
 #include "traffic/arrival.h"
@@ -42,6 +43,10 @@ static const struct section_ref refs[] = {
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },
     { "flows (pattern)", "in a flow group's `pattern = { ... }` group, instead of `dst`", pattern_params },
+    { "connections", "connections with guarantees (seed 001; docs/qos.md): a request process "
+                     "against admission control before the traffic; each admitted connection "
+                     "becomes a flow at its reserved bandwidth and every port gets the "
+                     "high-priority table admission built", conn_params },
 };
 
 static const char *type_name(const struct param *p)

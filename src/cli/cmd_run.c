@@ -154,6 +154,7 @@ static json_t *settings_json(const struct scenario *sc)
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
+        { "connections", conn_params, offsetof(struct scenario, conns) },
     };
     json_t *o = json_object();
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++) {
@@ -162,6 +163,8 @@ static json_t *settings_json(const struct scenario *sc)
             json_object_set_new(g, p->key, param_json(p, (const char *)sc + secs[i].off));
         json_object_set_new(o, secs[i].name, g);
     }
+    if (sc->qos_note)
+        json_object_set_new(json_object_get(o, "qos"), "opensm_conf_note", json_string(sc->qos_note));
     json_t *cc = json_object();
     json_object_set_new(cc, "plugin", json_string(sc->cc));
     for (const struct param *p = sc->ccp->params; p->key; p++)
@@ -212,6 +215,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     if (!werr && series_open(&oc.series, f, rd.tmp, sc->out.flow_series, sc->out.port_series,
                              sc->out.contributors, &we))
         werr = -1;
+    if (!werr && sc->out.queue_series && series_open_queues(&oc.series, rd.tmp, &we))
+        werr = -1;
     if (werr) { /* a file could not be written, or output.contributors names no flow */
         int output = we.output;
         series_close(&oc.series, NULL);
@@ -235,6 +240,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
                                                        : scenario_routing_engine(&sc->topo)));
     json_object_set_new(routing, "note", json_string(l->note));
     json_object_set_new(j, "routing", routing);
+    if (*sc->cst)
+        json_object_set_new(j, "connections", connections_json(*sc->cst, f));
     werr = series_close(&oc.series, &we);
     if (f->hooks.report)
         f->hooks.report(f, j);

@@ -71,13 +71,22 @@ static int per_sl(struct rd *r, struct ibcc_desc *cc, const char *pkey, const ch
 
 static void note(struct opensm_conf_info *info, const char *key)
 {
-    if (strstr(info->not_modelled, key))
-        return;
+    size_t kl = strlen(key);
+    for (const char *p = info->not_modelled; (p = strstr(p, key)); p += kl)
+        if ((p == info->not_modelled || p[-1] == ' ') && (p[kl] == ',' || p[kl] == 0))
+            return; /* named already */
     size_t n = strlen(info->not_modelled);
     snprintf(info->not_modelled + n, sizeof info->not_modelled - n, "%s%s", n ? ", " : "", key);
 }
 
-/* QoS keys: OpenSM name (after the qos_ / qos_ca_ / qos_swe_ prefix) -> struct qos_desc key. */
+/* QoS keys: OpenSM name (after the qos_ / qos_ca_ / qos_swe_ / qos_sw0_ / qos_rtr_ prefix) ->
+ * struct qos_desc key. OpenSM's forms: qos_* for every port, qos_ca_* adapters, qos_swe_* switch
+ * external ports, qos_sw0_* switch port 0, qos_rtr_* routers; a per-type key refines the general
+ * one for its ports only. ibnetsim has adapter ports and switch external ports: qos_swe_* go to
+ * the switch keys, and when they are applied an adapter key not given yet keeps the general
+ * value (so qos_swe_vlarb_high does not reach the adapters). Switch port 0 carries no data in
+ * the model and there are no routers: those keys are named in the note. OpenSM's placeholders
+ * ((null), high_limit -1, max_vls 0: "use the default") leave the setting as it is. */
 static int qos_key(struct rd *r, const char *key, const char *v, struct qos_desc *q,
                    struct opensm_conf_info *info, int *applied)
 {
@@ -96,7 +105,7 @@ static int qos_key(struct rd *r, const char *key, const char *v, struct qos_desc
         if (!strcmp(rest, known[i]))
             k = i;
     if (k < 0) {
-        /* Other qos_* keys of OpenSM (the policy file, ...) are not about the tables. */
+        /* The QoS policy file (qos-policy.conf: SLs by partition, service ID, ...) is not modelled. */
         if (!strcmp(key, "qos_policy_file")) {
             note(info, key);
             return 0;
@@ -107,17 +116,41 @@ static int qos_key(struct rd *r, const char *key, const char *v, struct qos_desc
     }
     if (!strcmp(v, "(null)") || !*v)
         return 0;
-    if (which == 2 || which == 3 || k == 0) { /* switch port 0, routers, VL counts */
+    long long num = 0;
+    if (k <= 1) { /* numbers: max_vls 0-15 (0 = default), high_limit 0-255 (-1 = default) */
+        if (parse_num(r, key, v, k == 0 ? 0 : -1, k == 0 ? 15 : 255, &num))
+            return -1;
+        if ((k == 0 && num == 0) || (k == 1 && num < 0))
+            return 0;
+    }
+    if (which == 2 || which == 3) { /* switch port 0, routers */
         note(info, key);
         return 0;
     }
-    const char *target = NULL;
-    if (k == 4)
-        target = "sl2vl"; /* one SL-to-VL map for adapters and switches */
-    else if (which == 0)
-        target = k == 1 ? "ca_high_limit" : k == 2 ? "ca_vlarb_high" : "ca_vlarb_low";
-    else
-        target = k == 1 ? "high_limit" : k == 2 ? "vlarb_high" : "vlarb_low";
+    if (k == 0) {
+        if (which == 4) {
+            *applied = 1;
+            return set_key(r, qos_params, q, "max_vls", v, key);
+        }
+        /* One VL count for the whole fabric: a per-type count that differs is not modelled. */
+        if (q->max_vls != num)
+            note(info, key);
+        return 0;
+    }
+    static const char *const gen[] = { NULL, "high_limit", "vlarb_high", "vlarb_low", "sl2vl" };
+    static const char *const ca[] = { NULL, "ca_high_limit", "ca_vlarb_high", "ca_vlarb_low", "ca_sl2vl" };
+    const char *target = which == 0 ? ca[k] : gen[k];
+    if (which == 1) { /* switch external ports: keep the general value for adapters */
+        const struct param *g = params_find(qos_params, gen[k]), *c = params_find(qos_params, ca[k]);
+        char cur[1024];
+        int ca_unset = k == 1 ? q->ca_high_limit < 0
+                              : !*(char **)((char *)q + c->offset) || !**(char **)((char *)q + c->offset);
+        if (ca_unset) {
+            param_format_value(g, q, cur, sizeof cur);
+            if (set_key(r, qos_params, q, ca[k], cur, key))
+                return -1;
+        }
+    }
     *applied = 1;
     return set_key(r, qos_params, q, target, v, key);
 }
@@ -232,7 +265,10 @@ int opensm_conf_load(const char *path, struct ibcc_desc *cc, struct qos_desc *qo
                             "cc_ca_cong_setting_{port_control, control_map, ccti_timer, "
                             "ccti_increase, trigger_threshold, ccti_min}, cc_cct)", key);
         }
-        /* Any other key belongs to another OpenSM feature. */
+        else if (*key) { /* another OpenSM feature (routing, partitions, logging, ...) */
+            note(info, key);
+            info->other_keys++;
+        }
     }
     fclose(fp);
     /* The general qos_* keys first, then the per-port-type ones, which refine them. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/connections.h"
 #include "config/opensm_conf.h"
 #include "fabric/vlcheck.h"
 #include "core/units.h"
@@ -41,6 +42,15 @@ const struct param sim_params[] = {
     PARAM_END,
 };
 #undef SOFF
+
+static int check_slack(const void *field, char *why, size_t whylen)
+{
+    long long v = *(const long long *)field;
+    if (v == -1 || (v >= 1 && v <= 64))
+        return 0;
+    snprintf(why, whylen, "path_slack must be 1-64 hops, or -1 for every simple path, got %lld", v);
+    return -1;
+}
 
 #define TOFF(f) offsetof(struct topo_desc, f)
 const struct param topo_params[] = {
@@ -76,6 +86,10 @@ const struct param topo_params[] = {
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
       "form). With lmc = 0 the LMC is set to the number of path bits", NULL, 0, 7 },
+    { "path_slack", P_INT, TOFF(path_slack), "4",
+      "routing = pathbits: the simple paths given path-bit patterns are those up to shortest + "
+      "path_slack hops (1-64; -1 = every simple path); longer detours fall back as conflicts do",
+      NULL, -1, 64, check_slack },
     PARAM_END,
 };
 #undef TOFF
@@ -85,6 +99,7 @@ static const char *const progress_names[] = { "never", "terminal", NULL };
 const struct param output_params[] = {
     { "flow_series", P_BOOL, OOFF(flow_series), "true", "write flows.csv: throughput of every flow per sample interval", NULL, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
+    { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
     { "jitter_k", P_INT, OOFF(jitter_k), "8",
       "jitter of constant-rate and video flows: the share of messages arriving within +-period/k "
@@ -109,7 +124,8 @@ const struct param flow_params[] = {
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
       "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`; "
-      "counted in payload bytes unless load_counts = wire", NULL, 0, 1e6 },
+      "counted in payload bytes unless load_counts = wire (a video source: scales its mean frame "
+      "sizes to that rate)", NULL, 0, 1e6 },
     { "load_counts", P_ENUM, FOFF(load_counts), "payload",
       "what `load` measures: payload = message bytes (load 1.0 offers more than the link "
       "carries once headers are added); wire = bytes on the link, headers (LRH, BTH, ICRC, "
@@ -322,6 +338,7 @@ static const struct section {
     { "transport", transport_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
+    { "connections", conn_params, offsetof(struct scenario, conns) },
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
@@ -335,6 +352,9 @@ static void defaults(struct scenario *sc)
         params_set_defaults(topo_params, &sc->topo, why, sizeof why) ||
         params_set_defaults(output_params, &sc->out, why, sizeof why))
         ibn_panic("bad built-in default: %s", why);
+    if (params_set_defaults(conn_params, &sc->conns, why, sizeof why))
+        ibn_panic("bad built-in default: %s", why);
+    sc->cst = xcalloc(1, sizeof *sc->cst);
     sc->cc = xstrdup("none");
     sc->ccp = cc_find("none", NULL);
     sc->cc_desc = cc_desc_new(sc->ccp);
@@ -393,7 +413,7 @@ static int cc_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
     if (tmp)
         cc_desc_free(&ibcc_plugin, tmp);
     if (!rc) {
-        char buf[1024];
+        char buf[9216];
         snprintf(buf, sizeof buf, "%s: congestion_control %s, %d congestion keys applied%s; qos %s, "
                  "%d QoS keys applied; accepted without effect in the model: %s", path,
                  info.congestion_control < 0 ? "not given" : info.congestion_control ? "TRUE" : "FALSE",
@@ -402,6 +422,28 @@ static int cc_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
                  *info.not_modelled ? info.not_modelled : "none");
         free(sc->cc_note);
         sc->cc_note = xstrdup(buf);
+    }
+    free(path);
+    return rc;
+}
+
+/* Read an opensm.conf for QoS only (qos.opensm_conf): its QoS keys into the qos section when it
+ * says qos TRUE, whatever the congestion control; its congestion keys are checked, not applied. */
+static int qos_opensm(struct scenario *sc, const char *file, struct ibn_err *e)
+{
+    char *path = relative_to(sc->path, file);
+    struct opensm_conf_info info;
+    int rc = opensm_conf_load(path, NULL, &sc->qos, &info, e);
+    if (!rc) {
+        char buf[9216], why[256];
+        snprintf(buf, sizeof buf, "%s: qos %s, %d QoS keys applied; %d congestion keys checked, not "
+                 "applied (cc.opensm_conf applies them); %d keys of other OpenSM features; without "
+                 "effect in the model: %s", path,
+                 info.qos < 0 ? "not given" : info.qos ? "TRUE" : "FALSE", info.qos_keys, info.cc_keys,
+                 info.other_keys, *info.not_modelled ? info.not_modelled : "none");
+        free(sc->qos_note);
+        sc->qos_note = xstrdup(buf);
+        param_set(params_find(qos_params, "opensm_conf"), &sc->qos, path, why, sizeof why);
     }
     free(path);
     return rc;
@@ -434,6 +476,10 @@ static int read_cc(struct loader *L, const config_setting_t *g, struct scenario 
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *s = config_setting_get_elem(g, i);
         if (!strcmp(config_setting_name(s), "plugin"))
+            continue;
+        /* Read above whatever the plug-in: with CC off its QoS keys still apply (the note says
+         * the congestion keys were not used). */
+        if (!strcmp(config_setting_name(s), "opensm_conf") && !params_find(sc->ccp->params, "opensm_conf"))
             continue;
         char sect[64];
         snprintf(sect, sizeof sect, "cc (plug-in %s)", sc->cc);
@@ -506,6 +552,14 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return ibn_err_set(e, "-s %s: no flow is named \"%s\"", text, fname);
         return 0;
     }
+    if (!strcmp(section, "qos") && !strcmp(key, "opensm_conf")) {
+        if (*value && qos_opensm(sc, value, e)) {
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s (the opensm.conf of -s %s)", e->msg, text);
+            return ibn_err_set(e, "%s", msg);
+        }
+        return 0;
+    }
     if (!strcmp(section, "topology")) {
         const struct param *p = params_find(topo_params, key);
         if (!p)
@@ -547,7 +601,7 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return 0;
         }
     return ibn_err_set(e, "-s %s: unknown section \"%s\" (expected simulation, topology, fabric, "
-                       "switch, hca, transport, qos, cc, flows, output)", text, section);
+                       "switch, hca, transport, qos, cc, flows, output, connections)", text, section);
 }
 
 static int check(struct scenario *sc, struct ibn_err *e)
@@ -565,8 +619,8 @@ static int check(struct scenario *sc, struct ibn_err *e)
                           "(or 0 for none)", iv, d, (long long)(sc->sim.duration / sc->sim.sample_interval),
                           SCENARIO_MAX_SAMPLES);
     }
-    if (sc->nflows == 0)
-        return ibn_err_at(e, sc->path, 0, "the scenario has no flows: add flows = ( { name = \"F1\"; "
+    if (sc->nflows == 0 && sc->conns.process == CONNP_NONE)
+        return ibn_err_at(e, sc->path, 0, "the scenario has no flows and no connections: add flows = ( { name = \"F1\"; "
                           "src = \"H1\"; dst = \"H2\"; kind = \"saturate\"; } );");
     for (int i = 0; i < sc->nflows; i++) {
         struct flow_desc *fd = &sc->flows[i];
@@ -650,8 +704,8 @@ static int check_int_literals(const char *path, struct ibn_err *e)
     return rc;
 }
 
-int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
-                  struct ibn_err *e)
+static int load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                struct ibn_err *e)
 {
     defaults(sc);
     sc->path = xstrdup(path);
@@ -686,8 +740,24 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
                 rc = err_at(&L, s, "qos must be a group: qos = { sl2vl = \"...\"; };");
                 continue;
             }
+            const config_setting_t *os = config_setting_get_member(s, "opensm_conf");
+            if (os) { /* the file first: this section's other keys override it */
+                if (config_setting_type(os) != CONFIG_TYPE_STRING) {
+                    rc = err_at(&L, os, "qos.opensm_conf must be a file name");
+                    continue;
+                }
+                if (*config_setting_get_string(os) && qos_opensm(sc, config_setting_get_string(os), e)) {
+                    char msg[sizeof e->msg];
+                    snprintf(msg, sizeof msg, "%s (the opensm.conf of %s:%d, qos.opensm_conf)", e->msg,
+                             path, (int)config_setting_source_line(os));
+                    rc = ibn_err_set(e, "%s", msg);
+                    continue;
+                }
+            }
             for (int k = 0; k < config_setting_length(s) && !rc; k++) {
                 const config_setting_t *x = config_setting_get_elem(s, k);
+                if (!strcmp(config_setting_name(x), "opensm_conf"))
+                    continue;
                 if (!strcmp(config_setting_name(x), "sl2vl_pairs")) {
                     sc->sl2vl_line = (int)config_setting_source_line(x);
                     rc = read_string_list(&L, x, "qos.sl2vl_pairs", &sc->sl2vl_pairs, &sc->nsl2vl_pairs);
@@ -705,7 +775,7 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             rc = read_cc(&L, s, sc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, transport, qos, cc, flows, output)", name);
+                        "fabric, switch, hca, transport, qos, cc, flows, output, connections)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
@@ -735,12 +805,25 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
     return rc;
 }
 
+int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                  struct ibn_err *e)
+{
+    int rc = load(path, overrides, noverrides, sc, e);
+    if (rc)
+        scenario_free(sc); /* nothing of a refused scenario is kept (found by fuzz_scenario) */
+    return rc;
+}
+
 void scenario_free(struct scenario *sc)
 {
     params_free(sim_params, &sc->sim);
     params_free(topo_params, &sc->topo);
     params_free(qos_params, &sc->qos);
     params_free(output_params, &sc->out);
+    params_free(conn_params, &sc->conns);
+    if (sc->cst)
+        connections_free(*sc->cst);
+    free(sc->cst);
     for (int i = 0; i < sc->topo.nlinks; i++)
         free(sc->topo.links[i]);
     free(sc->topo.links);
@@ -761,6 +844,7 @@ void scenario_free(struct scenario *sc)
         cc_desc_free(sc->ccp, sc->cc_desc);
     free(sc->cc);
     free(sc->cc_note);
+    free(sc->qos_note);
     free(sc->path);
     memset(sc, 0, sizeof *sc);
 }
@@ -893,6 +977,19 @@ const char *scenario_routing_engine(const struct topo_desc *d)
     return "minhop";
 }
 
+/* Connections: admission needs the routes; its flows and tables come later. */
+static int scenario_connections(const struct scenario *sc, const struct topo *t, const struct lfts *l,
+                                struct ibn_err *e)
+{
+    connections_free(*sc->cst);
+    *sc->cst = NULL;
+    if (sc->conns.process != CONNP_NONE &&
+        connections_admit(&sc->conns, &sc->set, sc->qos.vlarb_low && *sc->qos.vlarb_low,
+                          (uint64_t)sc->sim.seed, t, l, sc->cst, e))
+        return ibn_err_prefix(e, "%s: ", sc->path);
+    return 0;
+}
+
 int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l, struct ibn_err *e)
 {
     const struct topo_desc *d = &sc->topo;
@@ -924,8 +1021,11 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
     }
     if (lmc > 0 && topo_set_lmc(t, (int)lmc, e))
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
-    if (*d->lft_file)
-        return lft_dump_read(d->lft_file, t, l, e);
+    if (*d->lft_file) {
+        if (lft_dump_read(d->lft_file, t, l, e))
+            return -1;
+        return scenario_connections(sc, t, l, e);
+    }
     if (*d->roots && *d->root_guid_file)
         return ibn_err_at(e, sc->path, d->line, "topology: give roots or root_guid_file, not both");
     if (*d->root_guid_file) {
@@ -939,10 +1039,11 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                             .roots = *d->roots           ? d->roots
                                      : *d->root_guid_file ? d->root_guid_file
                                                           : NULL,
-                            .path_bits = (int)d->path_bits };
+                            .path_bits = (int)d->path_bits,
+                            .path_slack = (int)d->path_slack };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
-    return 0;
+    return scenario_connections(sc, t, l, e);
 }
 
 int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct run_desc *d,
@@ -960,7 +1061,8 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->nflows = sc->nflows;
     d->flows = sc->flows; /* shared: run_desc_free leaves them to the scenario */
     (void)t;
-    (void)e;
+    if (*sc->cst && connections_flows(*sc->cst, &sc->conns, d, e)) /* then the state's */
+        return ibn_err_prefix(e, "%s: ", sc->path);
     return 0;
 }
 
@@ -996,6 +1098,8 @@ int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *
                 if (fabric_set_sl2vl(f, node, a, b, tmp.sl2vl, e))
                     return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
     }
+    if (*sc->cst && connections_tables(*sc->cst, f, e))
+        return ibn_err_prefix(e, "%s: ", sc->path);
     /* Every VL the flows use must have arbitration weight wherever it leaves a port. */
     if (vlcheck_fabric(f, e))
         return ibn_err_prefix(e, "%s: ", sc->path);
@@ -1036,6 +1140,8 @@ void scenario_write(const struct scenario *sc, FILE *out)
     for (size_t k = 1; k < NSECTIONS; k++) {
         fprintf(out, "};\n%s = {\n", sections[k].name);
         write_table(out, "  ", sections[k].tab, (const char *)sc + sections[k].offset);
+        if (sections[k].tab == qos_params && sc->qos_note)
+            fprintf(out, "  # %s\n", sc->qos_note);
         if (sections[k].tab == qos_params && sc->nsl2vl_pairs) {
             fprintf(out, "  sl2vl_pairs = (\n");
             for (int i = 0; i < sc->nsl2vl_pairs; i++)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cc/cc.h"
+#include "config/connections.h"
 #include "core/error.h"
 #include "core/simtime.h"
 #include "fabric/build.h"
@@ -40,11 +41,12 @@ struct topo_desc {
     char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
                                * scenario once loaded) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
+    long long path_slack;     /* pathbits: paths up to shortest + this many hops; -1 all */
     int line;                 /* where the section starts */
 };
 
 struct output_desc {
-    int flow_series, port_series;
+    int flow_series, port_series, queue_series;
     int progress;             /* 0 never, 1 on a terminal */
     long long jitter_k;       /* jitter: share within +-period/k */
     char *contributors;       /* flows whose treatment variation is measured, "A,B,C" */
@@ -73,12 +75,16 @@ struct scenario {
     void *cc_desc;            /* the plug-in's description, filled through ccp->params */
     int cc_plugin_given;      /* the cc section or -s named the plug-in */
     char *cc_note;            /* what the opensm.conf gave, for the resolved output */
+    char *qos_note;           /* what qos.opensm_conf gave */
+    struct conn_desc conns;   /* the connections section (config/connections.h) */
+    struct conn_state **cst;  /* what admission decided (set by scenario_topology), or NULL */
 };
 
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];
 
 /* Load a scenario file and apply overrides ("section.key=value"; flows.NAME.key or
- * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected. */
+ * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected, and
+ * *sc is already freed (scenario_free on it again is harmless). */
 int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
                   struct ibn_err *e);
 void scenario_free(struct scenario *sc);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,10 +52,14 @@ static int check_settings(const struct fabric_settings *s, struct ibn_err *e)
         return ibn_err_set(e, "hca.buffer (%llu bytes per port and VL) cannot hold one MTU packet "
                            "(%llu bytes in credits)", (unsigned long long)s->hca_buffer,
                            (unsigned long long)need);
-    for (int sl = 0; sl < 16; sl++)
+    for (int sl = 0; sl < 16; sl++) {
         if (s->sl2vl[sl] >= s->nvls && s->sl2vl[sl] != VL15)
             return ibn_err_set(e, "qos.sl2vl maps SL %d to VL %d, but only VLs 0-%d are in use",
                                sl, s->sl2vl[sl], (int)s->nvls - 1);
+        if (s->sl2vl_ca[sl] >= s->nvls && s->sl2vl_ca[sl] != VL15)
+            return ibn_err_set(e, "qos.ca_sl2vl maps SL %d to VL %d, but only VLs 0-%d are in use",
+                               sl, s->sl2vl_ca[sl], (int)s->nvls - 1);
+    }
     return 0;
 }
 
@@ -220,7 +225,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
         return ibn_err_at(e, d->file, d->line, "flow %s: sl must be 0-15", name);
     fl->sl = (uint8_t)d->sl;
     fl->cls = d->cls && *d->cls ? xstrdup(d->cls) : NULL;
-    fl->vl = f->set.sl2vl[fl->sl];
+    fl->vl = f->set.sl2vl_ca[fl->sl];
     fl->start = d->start;
     fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
     struct arrival_desc ad = d->arr;
@@ -230,6 +235,18 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
             ad.rate_bps *= (double)ad.msg_bytes /
                            message_wire_bytes((double)ad.msg_bytes, (uint32_t)f->set.mtu,
                                               f->set.grh);
+    }
+    if (d->load > 0 && ad.kind == ARRIVAL_VIDEO) {
+        /* A video source's rate is its frames': `load` scales the mean frame sizes (their
+         * I:P:B proportions kept) so that the mean rate is load x the link's data rate. */
+        double now_bps = arrival_mean_rate_bps(&ad);
+        if (!(now_bps > 0))
+            return ibn_err_at(e, d->file, d->line, "flow %s: load needs a video source with a "
+                              "valid GOP and frame sizes", name);
+        double k = ad.rate_bps / now_bps;
+        ad.i_bytes = (uint64_t)fmax(1.0, round((double)ad.i_bytes * k));
+        ad.p_bytes = (uint64_t)fmax(1.0, round((double)ad.p_bytes * k));
+        ad.b_bytes = (uint64_t)fmax(1.0, round((double)ad.b_bytes * k));
     }
     if (arrival_init(&fl->arr, &ad, e)) {
         ibn_err_prefix(e, "flow %s: ", name);
@@ -247,8 +264,13 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     }
     char key[340];
     snprintf(key, sizeof key, "flow/%s", name);
-    fl->rng = rng_stream(f->seed, key);
-    fl->qcap = f->set.max_pending ? f->set.max_pending : 1;
+    if (d->small_rng) {
+        fl->rng = gsl_rng_alloc(gsl_rng_taus2);
+        gsl_rng_set(fl->rng, (unsigned long)rng_stream_seed(f->seed, key));
+    } else {
+        fl->rng = rng_stream(f->seed, key);
+    }
+    fl->qcap = d->max_pending > 0 ? (uint32_t)d->max_pending : f->set.max_pending ? f->set.max_pending : 1;
     fl->mq = xcalloc(fl->qcap, sizeof *fl->mq);
     fl->next_ok = 0;
     hist_init(&fl->st.net_latency);
@@ -535,6 +557,34 @@ int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t 
     return 0;
 }
 
+int fabric_set_port_vlarb(struct fabric *f, int node, int port, const struct vlarb_table *t,
+                          struct ibn_err *e)
+{
+    if (node < 0 || node >= f->nnodes || !f->nodes[node] || port < 1 || port > f->nodes[node]->nports)
+        return ibn_err_set(e, "no port %d on node %d for a VL arbitration table", port, node);
+    for (int i = 0; i < t->nhigh + t->nlow; i++) {
+        const struct vlarb_entry *x = i < t->nhigh ? &t->high[i] : &t->low[i - t->nhigh];
+        if (x->weight && x->vl >= f->set.nvls)
+            return ibn_err_set(e, "%s port %d: the VL arbitration table gives weight to VL %d, but "
+                               "only VLs 0-%lld are in use", f->nodes[node]->name, port, x->vl,
+                               f->set.nvls - 1);
+    }
+    struct port *p = &f->nodes[node]->port[port];
+    for (int i = 0; i < f->nown_vlarb; i++)
+        if (f->own_vlarb[i] == p->vlarb) { /* already its own: overwrite */
+            *f->own_vlarb[i] = *t;
+            vlarb_state_init(&p->arb);
+            return 0;
+        }
+    f->own_vlarb = xrealloc(f->own_vlarb, (size_t)(f->nown_vlarb + 1) * sizeof *f->own_vlarb);
+    struct vlarb_table *c = xmalloc(sizeof *c);
+    *c = *t;
+    f->own_vlarb[f->nown_vlarb++] = c;
+    p->vlarb = c;
+    vlarb_state_init(&p->arb);
+    return 0;
+}
+
 void fabric_warn(struct fabric *f, const char *fmt, ...)
 {
     char buf[1024];
@@ -548,6 +598,9 @@ void fabric_warn(struct fabric *f, const char *fmt, ...)
 
 void fabric_free(struct fabric *f)
 {
+    for (int i = 0; i < f->nown_vlarb; i++)
+        free(f->own_vlarb[i]);
+    free(f->own_vlarb);
     for (int i = 0; i < f->nwarn; i++)
         free(f->warn[i]);
     free(f->warn);

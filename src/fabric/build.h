@@ -25,6 +25,9 @@ struct flow_desc {
     struct arrival_desc arr;
     int has_pattern;  /* destinations from a pattern shared by all flows of this entry */
     struct pattern_desc pat;
+    long long max_pending; /* messages it may hold waiting; 0 = fabric.max_pending */
+    int small_rng;    /* a small generator (taus2) instead of MT19937: for the many flows of
+                       * admitted connections, whose randomness is only their phase */
     const char *file; /* where it was declared, for errors */
     int line;
 };
@@ -49,6 +52,11 @@ void fabric_warn(struct fabric *f, const char *fmt, ...) __attribute__((format(p
 /* Per-(input, output) SL-to-VL map of one switch (16 entries). */
 int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t map[16],
                      struct ibn_err *e);
+
+/* Give one port (topology node and port number) its own VL arbitration tables (a copy of t);
+ * the VLs must be in use (weights only for VLs 0..fabric.vls-1). */
+int fabric_set_port_vlarb(struct fabric *f, int node, int port, const struct vlarb_table *t,
+                          struct ibn_err *e);
 
 /* Host lookups by name ("H1" or "H1:2"). Returns the host index or -1. */
 int fabric_find_host(const struct fabric *f, const char *name);

@@ -347,7 +347,8 @@ struct fabric_settings {
     int window_unit;         /* enum transport_window */
     int window_per;          /* enum transport_window_per: one window per flow or per destination */
     long long window_held;   /* per destination: started messages a flow may set aside */
-    uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
+    uint8_t sl2vl[16];       /* default SL-to-VL map of switches */
+    uint8_t sl2vl_ca[16];    /* SL-to-VL map of adapter ports */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
 };
 
@@ -426,6 +427,10 @@ struct fabric {
     uint32_t msgs_cap, msgs_free;
     void (*hca_on_msg)(struct fabric *f, struct port *at, const struct sw_msg *m);
     struct fabric_counts cnt;
+    /* Per-port VL arbitration tables (fabric_set_port_vlarb), owned; other ports use the
+     * settings' vlarb_ca / vlarb_sw. */
+    struct vlarb_table **own_vlarb;
+    int nown_vlarb;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     simtime_t stall_limit;   /* no packet moved for this long with packets in flight: stuck */

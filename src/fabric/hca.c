@@ -691,7 +691,7 @@ uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_li
     c->wire_bytes = (uint16_t)(wire_bytes ? wire_bytes : pkt_wire_bytes(0, f->set.grh));
     c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
     c->sl = sl;
-    c->vl = f->set.sl2vl[sl & 15];
+    c->vl = f->set.sl2vl_ca[sl & 15];
     c->flags = flags;
     f->cnt.created++;
     f->cnt.ctrl_created++;

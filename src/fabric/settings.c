@@ -176,6 +176,13 @@ const struct param qos_params[] = {
     { "ca_vlarb_high", P_STRING, OFF(ca_vlarb_high), "", "adapter ports' high table (\"\" = vlarb_high)", NULL, 0, 0, check_vlarb },
     { "ca_vlarb_low", P_STRING, OFF(ca_vlarb_low), "", "adapter ports' low table (\"\" = vlarb_low)", NULL, 0, 0, check_vlarb },
     { "ca_high_limit", P_INT, OFF(ca_high_limit), "-1", "adapter ports' limit (-1 = high_limit)", NULL, -1, 255 },
+    { "ca_sl2vl", P_STRING, OFF(ca_sl2vl), "",
+      "adapter ports' SL-to-VL map (OpenSM's qos_ca_sl2vl); \"\" = sl2vl", NULL, 0, 0 },
+    { "max_vls", P_INT, OFF(max_vls), "0",
+      "OpenSM's qos_max_vls: data VLs in use, replacing fabric.vls when > 0 (15 = all)", NULL, 0, 15 },
+    { "opensm_conf", P_STRING, OFF(opensm_conf), "",
+      "an opensm.conf (as OpenSM writes it) whose QoS keys are read first, whether or not "
+      "congestion control is on; this section's other keys then override them", NULL, 0, 0 },
     { "classes", P_STRING, OFF(classes), "DBTS:0,DB:1,PBE:2,BE:3,CH:4",
       "traffic classes (seeds 000, 001, 003: Pelissier's DBTS, DB, PBE, BE, CH) and the SL of "
       "each, \"NAME:SL,...\"; a flow may give `class` instead of `sl`", NULL, 0, 0 },
@@ -257,34 +264,44 @@ int qos_class_sl(const struct qos_desc *q, const char *name, struct ibn_err *e)
                        q->classes ? q->classes : "");
 }
 
+static int sl2vl_parse(const char *key, const char *text, int nvls, uint8_t out[16], struct ibn_err *e)
+{
+    const char *p = text;
+    for (int sl = 0; sl < 16; sl++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || (v >= nvls && v != VL15))
+            return ibn_err_set(e, "qos.%s: expected 16 comma-separated VLs 0-%d (or 15), "
+                               "entry %d is \"%.20s\"", key, nvls - 1, sl, p);
+        out[sl] = (uint8_t)v;
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (sl < 15) {
+            if (*p != ',')
+                return ibn_err_set(e, "qos.%s: expected 16 comma-separated VLs, found %d", key, sl + 1);
+            p++;
+        }
+    }
+    while (*p == ' ')
+        p++;
+    if (*p)
+        return ibn_err_set(e, "qos.%s: more than 16 entries", key);
+    return 0;
+}
+
 int qos_apply(const struct qos_desc *q, struct fabric_settings *s, struct ibn_err *e)
 {
+    if (q->max_vls > 0)
+        s->nvls = q->max_vls > 15 ? 15 : q->max_vls;
     int nvls = (int)s->nvls;
     for (int sl = 0; sl < 16; sl++)
         s->sl2vl[sl] = (uint8_t)(sl % nvls);
-    if (q->sl2vl && *q->sl2vl) {
-        const char *p = q->sl2vl;
-        for (int sl = 0; sl < 16; sl++) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p || v < 0 || (v >= nvls && v != VL15))
-                return ibn_err_set(e, "qos.sl2vl: expected 16 comma-separated VLs 0-%d (or 15), "
-                                   "entry %d is \"%.20s\"", nvls - 1, sl, p);
-            s->sl2vl[sl] = (uint8_t)v;
-            p = end;
-            while (*p == ' ')
-                p++;
-            if (sl < 15) {
-                if (*p != ',')
-                    return ibn_err_set(e, "qos.sl2vl: expected 16 comma-separated VLs, found %d", sl + 1);
-                p++;
-            }
-        }
-        while (*p == ' ')
-            p++;
-        if (*p)
-            return ibn_err_set(e, "qos.sl2vl: more than 16 entries");
-    }
+    if (q->sl2vl && *q->sl2vl && sl2vl_parse("sl2vl", q->sl2vl, nvls, s->sl2vl, e))
+        return -1;
+    memcpy(s->sl2vl_ca, s->sl2vl, 16);
+    if (q->ca_sl2vl && *q->ca_sl2vl && sl2vl_parse("ca_sl2vl", q->ca_sl2vl, nvls, s->sl2vl_ca, e))
+        return -1;
     const char *hs = q->vlarb_high ? q->vlarb_high : "", *ls = q->vlarb_low ? q->vlarb_low : "";
     if (tables("vlarb_high", hs, "vlarb_low", ls, q->high_limit, nvls, &s->vlarb_sw, e))
         return -1;

@@ -19,6 +19,9 @@ struct qos_desc {
     char *ca_vlarb_high, *ca_vlarb_low;  /* adapter ports; "" = as vlarb_* */
     long long ca_high_limit;             /* -1 = as high_limit */
     char *classes;                       /* traffic classes and their SLs, "DBTS:0,DB:1,..." */
+    char *ca_sl2vl;                      /* adapter ports' SL-to-VL map; "" = as sl2vl */
+    long long max_vls;                   /* OpenSM's qos_max_vls: data VLs in use; 0 = fabric.vls */
+    char *opensm_conf;                   /* an opensm.conf whose QoS keys were read ("" none) */
 };
 
 /* All settings at their defaults (and the QoS tables those defaults describe). */
@@ -26,7 +29,8 @@ void fabric_settings_defaults(struct fabric_settings *s);
 void qos_desc_defaults(struct qos_desc *q);
 /* The SL of traffic class `name` in q->classes, or -1 (with e set) if it is not there. */
 int qos_class_sl(const struct qos_desc *q, const char *name, struct ibn_err *e);
-/* Fill s->sl2vl and the arbitration tables from q. Errors say which key and what was expected. */
+/* Fill s->sl2vl, s->sl2vl_ca and the arbitration tables from q (and s->nvls from q->max_vls
+ * when it is > 0). Errors say which key and what was expected. */
 int qos_apply(const struct qos_desc *q, struct fabric_settings *s, struct ibn_err *e);
 
 #endif

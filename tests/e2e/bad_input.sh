@@ -38,7 +38,7 @@ expect "port cabled twice" 'S1 port 1 is already cabled to H1 port 1' -- run "$t
 printf 'topology = { switches = ["S1", "S2"]; links = ( "S1:1 H1:1", "S2:1 H2:1" ); };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' > "$tmp/split.cfg"
 expect "disconnected fabric" 'the fabric is not connected' -- run "$tmp/split.cfg" -o "$tmp/r"
 printf 'topology = { generator = "single_switch"; args = "ports=4"; };\nfabric = { vls = 4; };\nqos = { vlarb_low = "0:64,1:64,2:64"; };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; sl = 3; kind = "saturate"; } );\n' > "$tmp/unweighted_vl.cfg"
-expect "VL without arbitration weight" 'unweighted_vl.cfg: VL 3 carries traffic (SL 3 maps to it) but the VL arbitration tables of switch S1' -- run "$tmp/unweighted_vl.cfg" -o "$tmp/r"
+expect "VL without arbitration weight" 'unweighted_vl.cfg: VL 3 carries traffic (SL 3 maps to it) out of switch S1 port 2' -- run "$tmp/unweighted_vl.cfg" -o "$tmp/r"
 printf '%s\nsimulation = { duration = ; };\n' "$good" > "$tmp/syntax.cfg"
 expect "syntax error" 'syntax.cfg:3: syntax error' -- run "$tmp/syntax.cfg" -o "$tmp/r"
 printf 'flows = ( { name = "F"; src = "H1"; dst = "H2"; } );\ntopology = {\n  generator = "fattree"; args = "ports=36,levels=2"; lmc = 7; };\n' > "$tmp/lidspace.cfg"

@@ -111,7 +111,10 @@ static void test_opensm_conf_keys(void **st)
     assert_string_equal(q.ca_vlarb_high, "0:8");
     assert_int_equal(q.ca_high_limit, 20);
     assert_non_null(strstr(info.not_modelled, "qos_sw0_vlarb_high"));
-    assert_non_null(strstr(info.not_modelled, "qos_max_vls"));
+    assert_int_equal(q.max_vls, 2); /* qos_max_vls: the data VLs in use */
+    assert_null(strstr(info.not_modelled, "qos_max_vls"));
+    assert_string_equal(q.ca_vlarb_low, "0:0,1:64"); /* adapters keep the general qos_vlarb_low */
+    assert_string_equal(q.ca_sl2vl, "0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1");
     assert_non_null(strstr(info.not_modelled, "cc_sw_cong_setting_credit_mask"));
     params_free(qos_params, &q);
     cc_desc_free(&ibcc_plugin, d);

@@ -1,0 +1,400 @@
+/* connections.c: the scenario's connections section (see connections.h): the request process
+ * against admission control, the admitted connections as flows, admission's tables on the
+ * fabric's ports, and the summary of both. */
+#include "config/connections.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fabric/packet.h"
+#include "qos/arbtab.h"
+#include "traffic/video.h"
+
+static const char *const process_names[] = { "none", "fill", "dynamic", NULL };
+static const char *const scheme_names[] = { "hop", "sm", "sum", "probe", NULL };
+static const char *const method_names[] = { "cesy", "cenre", NULL };
+static const char *const traffic_names[] = { "constant", "onoff", "video", NULL };
+
+#define OFF(f) offsetof(struct conn_desc, f)
+const struct param conn_params[] = {
+    { "process", P_ENUM, OFF(process), "none",
+      "connection requests (seed 001): none; fill (requests until stop_fails consecutive ones "
+      "are refused, or `requests` of them: \"until the fabric is full\"); dynamic (Poisson "
+      "arrivals at `rate` held `hold` on average, then torn down; the connections live after "
+      "`requests` requests carry traffic)", process_names, 0, 0 },
+    { "sls", P_STRING, OFF(sls), "table2",
+      "the SLs requested: \"table2\" (seed 001 Table 2: SLs 0-9, distances 2-64 and their "
+      "bandwidth ranges, equally likely) or \"SL:DIST:LO:HI[:WEIGHT],...\" (maximum distance "
+      "2-64 between the VL's table entries, or 0 for the deadline's; bandwidth uniform in "
+      "LO..HI Mb/s; relative weight, default 1)", NULL, 0, 0 },
+    { "scheme", P_ENUM, OFF(scheme), "hop",
+      "admission control: hop (seed 001, hop by hop with rollback), sm (seed 001's subnet "
+      "manager), sum (seed 000's per-SL probe), probe (seed 003's probe)", scheme_names, 0, 0 },
+    { "cap", P_DOUBLE, OFF(cap), "0.8", "reservable share of every link", NULL, 0.001, 1 },
+    { "method", P_ENUM, OFF(method), "cesy", "table filling: cesy or cenre", method_names, 0, 0 },
+    { "repack", P_BOOL, OFF(repack), "true",
+      "repack a port's table when fragmentation blocks a fit that its free entries allow", NULL, 0, 0 },
+    { "stop_fails", P_INT, OFF(stop_fails), "10000",
+      "fill: consecutive refusals that end the process", NULL, 1, 1e12 },
+    { "requests", P_INT, OFF(requests), "0",
+      "most requests (fill: 0 = no limit; dynamic: required)", NULL, 0, 1e12 },
+    { "rate", P_DOUBLE, OFF(rate), "1000", "dynamic: requests per second", NULL, 1e-9, 1e12 },
+    { "hold", P_TIME, OFF(hold), "1 s", "dynamic: mean holding time of a connection", NULL, 0, 0 },
+    { "deadline", P_TIME, OFF(deadline), "0 s",
+      "every request's end-to-end deadline; 0 = none (each SL's distance decides)", NULL, 0, 0 },
+    { "packet", P_SIZE, OFF(packet), "256 B",
+      "packet size on the wire (headers included); the payload is the most that fits", NULL, 64, 4122 },
+    { "traffic", P_ENUM, OFF(traffic), "constant",
+      "what an admitted connection sends at its reserved mean bandwidth: constant (CBR, "
+      "random phase), onoff (the flows' on_mean/off_mean defaults), video (synthetic MPEG-2 "
+      "GOP scaled to the bandwidth)", traffic_names, 0, 0 },
+    { "max_pending", P_INT, OFF(max_pending), "64",
+      "messages a connection's source may hold waiting (more are refused and counted)", NULL, 1, 1e6 },
+    { "excess", P_DOUBLE, OFF(excess), "1",
+      "the first admitted connection of excess_sl sends this many times its reservation "
+      "(seed 001: a source exceeding its reservation hurts only its own VL)", NULL, 0.001, 1e6 },
+    { "excess_sl", P_INT, OFF(excess_sl), "-1", "SL of the excess connection; -1 = none", NULL, -1, 15 },
+    PARAM_END,
+};
+#undef OFF
+
+static int parse_sls(const char *text, struct conn_gen *g, struct cac_cfg *c, struct ibn_err *e)
+{
+    if (!strcmp(text, "table2")) {
+        conn_table2(g, c);
+        return 0;
+    }
+    memset(g->sl, 0, sizeof g->sl);
+    for (int s = 0; s < 16; s++) {
+        c->sl_qos[s] = 0;
+        c->sl_dist[s] = 0;
+        c->sl_share[s] = 0;
+    }
+    const char *p = text;
+    int n = 0;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        char item[128];
+        size_t k = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(k < sizeof item ? k : sizeof item - 1), p);
+        int sl, dist;
+        double lo, hi, w = 1;
+        char extra;
+        int got = sscanf(item, "%d:%d:%lf:%lf:%lf%c", &sl, &dist, &lo, &hi, &w, &extra);
+        if ((got != 4 && got != 5) || sl < 0 || sl > 15 || (dist != 0 && (dist < 2 || dist > 64)) ||
+            !(lo > 0) || !(hi >= lo) || !(w > 0))
+            return ibn_err_set(e, "connections.sls: expected \"table2\" or \"SL:DIST:LO:HI[:WEIGHT],...\" "
+                               "with SL 0-15, DIST 2-64 (or 0: from the deadline), 0 < LO <= HI in "
+                               "Mb/s and WEIGHT > 0, at \"%s\"", item);
+        if (g->sl[sl].weight > 0)
+            return ibn_err_set(e, "connections.sls: SL %d is given twice", sl);
+        g->sl[sl].weight = w;
+        g->sl[sl].bw_lo = lo * 1e6;
+        g->sl[sl].bw_hi = hi * 1e6;
+        c->sl_qos[sl] = 1;
+        c->sl_dist[sl] = (uint8_t)dist;
+        n++;
+        p += k;
+    }
+    if (!n)
+        return ibn_err_set(e, "connections.sls is empty: give \"table2\" or \"SL:DIST:LO:HI,...\"");
+    for (int s = 0; s < 16; s++)
+        if (c->sl_qos[s])
+            c->sl_share[s] = 1.0 / n;
+    return 0;
+}
+
+static uint32_t payload_of(uint64_t packet, int grh)
+{
+    uint32_t pl = (uint32_t)packet;
+    while (pl > 0 && pkt_wire_bytes(pl, grh) > packet)
+        pl--;
+    return pl;
+}
+
+int connections_admit(const struct conn_desc *d, const struct fabric_settings *set, int low_given,
+                      uint64_t seed, const struct topo *t, const struct lfts *l,
+                      struct conn_state **out, struct ibn_err *e)
+{
+    *out = NULL;
+    struct conn_state *s = xcalloc(1, sizeof *s);
+    s->excess_idx = -1;
+    struct cac_cfg c;
+    cac_cfg_defaults(&c);
+    if (parse_sls(d->sls ? d->sls : "", &s->g, &c, e)) {
+        free(s);
+        return -1;
+    }
+    uint32_t pl = payload_of(d->packet, set->grh);
+    uint32_t wire = pkt_wire_bytes(pl, set->grh);
+    if (pl == 0 || wire > pkt_wire_bytes((uint32_t)set->mtu, set->grh)) {
+        free(s);
+        return ibn_err_set(e, "connections.packet = %llu bytes does not fit fabric.mtu = %lld (a "
+                           "packet carries at most %u bytes on the wire)", (unsigned long long)d->packet,
+                           set->mtu, pkt_wire_bytes((uint32_t)set->mtu, set->grh));
+    }
+    /* The VL map is the fabric's; guaranteed SLs of different distances must not share a VL. */
+    for (int sl = 0; sl < 16; sl++) {
+        c.sl2vl[sl] = set->sl2vl[sl];
+        if (!c.sl_qos[sl] || !(s->g.sl[sl].weight > 0))
+            continue;
+        if (set->sl2vl_ca[sl] != set->sl2vl[sl]) {
+            free(s);
+            return ibn_err_set(e, "connections: SL %d is on VL %d at adapters (qos.ca_sl2vl) but on VL "
+                               "%d at switches: admission keeps one VL per SL", sl, set->sl2vl_ca[sl],
+                               set->sl2vl[sl]);
+        }
+        if (set->sl2vl[sl] == VL15) {
+            free(s);
+            return ibn_err_set(e, "connections: SL %d is requested but qos.sl2vl maps it to VL15", sl);
+        }
+        for (int o = 0; o < sl; o++)
+            if (c.sl_qos[o] && s->g.sl[o].weight > 0 && set->sl2vl[o] == set->sl2vl[sl] &&
+                c.sl_dist[o] != c.sl_dist[sl])
+                return free(s), ibn_err_set(e, "connections: SLs %d and %d (distances %d and %d) share "
+                                            "VL %d (fabric.vls = %lld, qos.sl2vl): SLs with different "
+                                            "distances must have VLs of their own (seed 001 section "
+                                            "3.6); give fabric.vls >= %d or another qos.sl2vl",
+                                            o, sl, c.sl_dist[o], c.sl_dist[sl], set->sl2vl[sl],
+                                            set->nvls, sl + 1);
+    }
+    c.scheme = (enum cac_scheme)d->scheme;
+    c.cap = d->cap;
+    c.method = (enum qos_method)d->method;
+    c.repack = d->repack;
+    c.mtu = wire;
+    /* Same-VL packets that can be ahead at a hop: what the smaller receive buffer holds. */
+    uint64_t buf = set->switch_buffer < set->hca_buffer ? set->switch_buffer : set->hca_buffer;
+    uint64_t per = (uint64_t)bytes_to_credits(wire) * CREDIT_BYTES;
+    c.q = (int)(buf / per > 1 ? buf / per - 1 : 0);
+    c.switch_latency = set->switch_latency;
+    if (d->deadline > 0)
+        for (int sl = 0; sl < 16; sl++)
+            c.sl_dist[sl] = 0;
+    s->g.mode = d->process == CONNP_DYNAMIC ? CONN_DYNAMIC : CONN_FILL;
+    s->g.stop_fails = d->stop_fails;
+    s->g.max_requests = d->requests;
+    s->g.rate = d->rate;
+    s->g.hold = (double)d->hold / 1e12;
+    s->g.deadline = d->deadline;
+    s->g.pkt_bytes = wire;
+    s->g.seed = seed ? seed : 1;
+    s->strip_low = !low_given;
+    if (cac_init(&s->a, t, l, &c, e)) {
+        free(s);
+        return -1;
+    }
+    struct timespec a0, a1;
+    clock_gettime(CLOCK_MONOTONIC, &a0);
+    if (conn_run(&s->a, &s->g, &s->cs, e)) {
+        cac_free(&s->a);
+        free(s);
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &a1);
+    s->wall_s = (double)(a1.tv_sec - a0.tv_sec) + 1e-9 * (double)(a1.tv_nsec - a0.tv_nsec);
+    if (d->excess_sl >= 0)
+        for (int i = 0; i < s->cs.n && s->excess_idx < 0; i++)
+            if (s->cs.c[i].req.sl == d->excess_sl)
+                s->excess_idx = i;
+    *out = s;
+    return 0;
+}
+
+int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct run_desc *d,
+                      struct ibn_err *e)
+{
+    const struct topo *t = s->a.t;
+    int grh = d->set.grh;
+    uint32_t pl = payload_of(cd->packet, grh), wire = pkt_wire_bytes(pl, grh);
+    s->first_conn = d->nflows;
+    s->nflows = d->nflows + s->cs.n;
+    s->flows = xcalloc((size_t)s->nflows + 1, sizeof *s->flows);
+    memcpy(s->flows, d->flows, (size_t)d->nflows * sizeof *s->flows);
+    char why[256];
+    for (int i = 0; i < s->cs.n; i++) {
+        const struct conn_entry *x = &s->cs.c[i];
+        struct flow_desc *fd = &s->flows[s->first_conn + i];
+        char name[64];
+        snprintf(name, sizeof name, "conn%d.sl%d", i, x->req.sl);
+        fd->name = xstrdup(name);
+        fd->src = xstrdup(t->node[x->req.src].name);
+        fd->dst = xstrdup(t->node[x->req.dst].name);
+        fd->cls = xstrdup("");
+        fd->sl = x->req.sl;
+        fd->max_pending = cd->max_pending;
+        fd->small_rng = 1;
+        if (params_set_defaults(arrival_params, &fd->arr, why, sizeof why))
+            return ibn_err_set(e, "connections: %s", why);
+        double bw = x->req.bw * (i == s->excess_idx ? cd->excess : 1.0);
+        double payload_bps = bw * (double)pl / (double)wire; /* the reservation counts wire bytes */
+        fd->arr.random_phase = 1;
+        if (cd->traffic == CONNT_VIDEO) {
+            fd->arr.kind = ARRIVAL_VIDEO;
+            double k = payload_bps / (video_mean_frame_bytes(&fd->arr) * 8.0 * fd->arr.fps);
+            fd->arr.i_bytes = (uint64_t)fmax(1, round((double)fd->arr.i_bytes * k));
+            fd->arr.p_bytes = (uint64_t)fmax(1, round((double)fd->arr.p_bytes * k));
+            fd->arr.b_bytes = (uint64_t)fmax(1, round((double)fd->arr.b_bytes * k));
+        } else {
+            fd->arr.kind = cd->traffic == CONNT_ONOFF ? ARRIVAL_ONOFF : ARRIVAL_CONSTANT;
+            fd->arr.rate_bps = payload_bps;
+            fd->arr.msg_bytes = pl;
+            fd->arr.deadline = x->conn.bound; /* one packet per message: the guaranteed bound */
+        }
+    }
+    d->flows = s->flows;
+    d->nflows = s->nflows;
+    return 0;
+}
+
+int connections_tables(const struct conn_state *s, struct fabric *f, struct ibn_err *e)
+{
+    uint16_t guaranteed = 0;
+    for (int sl = 0; sl < 16; sl++)
+        if (s->a.cfg.sl_qos[sl] && s->g.sl[sl].weight > 0)
+            guaranteed |= (uint16_t)(1u << s->a.cfg.sl2vl[sl]);
+    const struct topo *t = s->a.t;
+    for (int n = 0; n < t->nnodes && n < f->nnodes; n++)
+        for (int p = 1; p <= t->node[n].nports; p++) {
+            if (t->node[n].port[p].peer_node < 0)
+                continue;
+            struct vlarb_table tab = *(f->nodes[n]->is_switch ? &f->set.vlarb_sw : &f->set.vlarb_ca);
+            if (s->strip_low) { /* the low table serves what admission does not guarantee */
+                int k = 0;
+                for (int i = 0; i < tab.nlow; i++)
+                    if (!(guaranteed >> tab.low[i].vl & 1))
+                        tab.low[k++] = tab.low[i];
+                tab.nlow = (uint8_t)k;
+            }
+            const struct qport *q = &s->a.port[cac_port(&s->a, n, p)];
+            if (q->nseq) {
+                qport_high_table(q, tab.high);
+                tab.nhigh = 64;
+            } else {
+                tab.nhigh = 0;
+            }
+            if (fabric_set_port_vlarb(f, n, p, &tab, e))
+                return ibn_err_prefix(e, "connections: ");
+        }
+    return 0;
+}
+
+json_t *connections_json(const struct conn_state *s, const struct fabric *f)
+{
+    const struct cac *a = &s->a;
+    json_t *o = json_object();
+    json_object_set_new(o, "scheme", json_string(cac_scheme_name[a->cfg.scheme]));
+    json_object_set_new(o, "method", json_string(a->cfg.method == QOS_CESY ? "cesy" : "cenre"));
+    json_object_set_new(o, "cap", json_real(a->cfg.cap));
+    json_object_set_new(o, "hop_bound_q", json_integer(a->cfg.q));
+    json_object_set_new(o, "requests", json_integer((json_int_t)a->st.requests));
+    json_object_set_new(o, "accepted", json_integer((json_int_t)a->st.accepted));
+    json_object_set_new(o, "released", json_integer((json_int_t)a->st.released));
+    json_object_set_new(o, "live", json_integer(s->cs.n));
+    json_object_set_new(o, "admission_cpu_s", json_real(s->wall_s));
+    json_t *rc = json_object();
+    for (int k = 1; k < CAC_NCAUSES; k++)
+        json_object_set_new(rc, cac_cause_name[k], json_integer((json_int_t)a->st.rejected[k]));
+    json_object_set_new(o, "rejected_by_cause", rc);
+    json_t *rh = json_array();
+    int last = -1;
+    for (int h = 0; h < CAC_MAX_HOPS; h++)
+        if (a->st.rejected_at_hop[h])
+            last = h;
+    for (int h = 0; h <= last; h++)
+        json_array_append_new(rh, json_integer((json_int_t)a->st.rejected_at_hop[h]));
+    json_object_set_new(o, "rejected_at_hop", rh);
+    struct qmetrics m;
+    qmetrics_compute(a, &m);
+    json_t *res = json_object();
+    json_object_set_new(res, "host_mbps", json_real(m.host_res_bps / 1e6));
+    json_object_set_new(res, "host_share", json_real(m.host_res_frac));
+    json_object_set_new(res, "switch_mbps", json_real(m.sw_res_bps / 1e6));
+    json_object_set_new(res, "switch_share", json_real(m.sw_res_frac));
+    json_object_set_new(res, "mean_entries", json_real(m.mean_entries));
+    json_object_set_new(res, "repacks", json_integer((json_int_t)m.repacks));
+    json_object_set_new(o, "reservation", res);
+    /* Per SL: admission and what the traffic did. */
+    json_t *sls = json_array();
+    for (int sl = 0; sl < 16; sl++) {
+        if (!a->st.sl_requests[sl])
+            continue;
+        uint64_t live = 0, sent = 0, got = 0, refused = 0, got_all = 0;
+        struct deadline_acc dl;
+        deadline_init(&dl);
+        struct jitter j;
+        jitter_init(&j, 1, f->jitter_k);
+        double worst = 0, bw = 0;
+        for (int i = 0; i < s->cs.n; i++) {
+            if (s->cs.c[i].req.sl != sl)
+                continue;
+            live++;
+            bw += s->cs.c[i].req.bw;
+            uint32_t fi = (uint32_t)(s->first_conn + i);
+            if (fi >= f->nflows)
+                continue;
+            const struct flow *fl = &f->flows[fi];
+            sent += fl->st.pkts_sent;
+            got += fl->st.pkts_delivered;
+            got_all += fl->st.e2e_latency.count;
+            refused += fl->st.msgs_refused;
+            deadline_merge(&dl, &fl->st.deadlines);
+            jitter_merge(&j, &fl->st.jitter);
+            if (fl->st.e2e_latency.count && s->cs.c[i].conn.bound > 0) {
+                double r = (double)fl->st.e2e_latency.max / (double)s->cs.c[i].conn.bound;
+                if (r > worst)
+                    worst = r;
+            }
+        }
+        json_t *x = json_object();
+        json_object_set_new(x, "sl", json_integer(sl));
+        json_object_set_new(x, "requested", json_integer((json_int_t)a->st.sl_requests[sl]));
+        json_object_set_new(x, "accepted", json_integer((json_int_t)a->st.sl_accepted[sl]));
+        json_object_set_new(x, "live", json_integer((json_int_t)live));
+        json_object_set_new(x, "reserved_mbps", json_real(bw / 1e6));
+        json_object_set_new(x, "packets_sent", json_integer((json_int_t)sent));
+        json_object_set_new(x, "packets_delivered", json_integer((json_int_t)got));
+        /* Packets created in the measured period and delivered, the drain included: equal to
+         * packets_sent when nothing was lost or left behind (warm-up 0). */
+        json_object_set_new(x, "packets_measured_delivered", json_integer((json_int_t)got_all));
+        json_object_set_new(x, "messages_refused", json_integer((json_int_t)refused));
+        json_object_set_new(x, "deadline_messages", json_integer((json_int_t)dl.frames));
+        json_object_set_new(x, "deadline_missed", json_integer((json_int_t)dl.missed));
+        json_object_set_new(x, "worst_delay_over_bound", json_real(worst));
+        json_object_set_new(x, "jitter_samples", json_integer((json_int_t)j.n));
+        json_object_set_new(x, "jitter_within_iat_k", json_real(jitter_share_within(&j)));
+        json_t *bins = json_array();
+        for (int b = 0; b < JITTER_BINS; b++)
+            json_array_append_new(bins, json_real(jitter_bin_share(&j, b)));
+        json_object_set_new(x, "jitter_bins", bins);
+        json_array_append_new(sls, x);
+    }
+    json_object_set_new(o, "per_sl", sls);
+    if (s->excess_idx >= 0)
+        json_object_set_new(o, "excess_flow", json_string(f->flows[s->first_conn + s->excess_idx].name));
+    return o;
+}
+
+void connections_free(struct conn_state *s)
+{
+    if (!s)
+        return;
+    for (int i = s->first_conn; i < s->nflows; i++) {
+        free(s->flows[i].name);
+        free(s->flows[i].src);
+        free(s->flows[i].dst);
+        free(s->flows[i].cls);
+        params_free(arrival_params, &s->flows[i].arr);
+    }
+    free(s->flows);
+    conn_set_free(&s->cs);
+    cac_free(&s->a);
+    free(s);
+}

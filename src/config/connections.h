@@ -1,0 +1,77 @@
+/* connections.h: the scenario's `connections` section (issue 13 item 1): a connection request
+ * process runs against admission control (qos/admit, qos/conn) on the scenario's topology and
+ * routes before the traffic starts; every admitted connection becomes a flow of the run (CBR
+ * with a random phase, ON/OFF or video at its reserved mean bandwidth, one packet per message,
+ * the connection's guaranteed end-to-end bound as every message's deadline), and every port
+ * that holds reservations gets the high-priority VL arbitration table admission built for it.
+ * Refused requests are counted by cause and by the hop that refused them; summary.json gets a
+ * `connections` object with those counts, the reservations (seed 001 Table 3's rows) and,
+ * per SL, what the traffic delivered, its deadlines and its jitter (Figs. 7 and 8).
+ *
+ * The tables are fixed for the run: with the dynamic process (Poisson arrivals, exponential
+ * holding times, teardown) the requests are played out before the traffic and the
+ * connections still live at its end carry traffic. */
+#ifndef IBN_CONNECTIONS_H
+#define IBN_CONNECTIONS_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/params.h"
+#include "fabric/build.h"
+#include "qos/admit.h"
+#include "qos/conn.h"
+
+enum conn_process { CONNP_NONE, CONNP_FILL, CONNP_DYNAMIC };
+enum conn_traffic { CONNT_CONSTANT, CONNT_ONOFF, CONNT_VIDEO };
+
+/* The section as the scenario gives it (filled through conn_params). */
+struct conn_desc {
+    int process;            /* enum conn_process */
+    char *sls;              /* "table2", or "SL:DIST:LO:HI[:WEIGHT],..." (rates in Mb/s) */
+    int scheme;             /* enum cac_scheme */
+    double cap;
+    int method;             /* enum qos_method */
+    int repack;
+    long long stop_fails, requests;
+    double rate;            /* dynamic: requests per second */
+    simtime_t hold;         /* dynamic: mean holding time */
+    simtime_t deadline;     /* every request's end-to-end deadline; 0 = the SL's distance */
+    uint64_t packet;        /* packet size on the wire, bytes */
+    int traffic;            /* enum conn_traffic */
+    long long max_pending;  /* messages a connection's source may hold */
+    double excess;          /* the first admitted connection of excess_sl sends this many times
+                               its reservation (1 = as reserved): seed 001's isolation claim */
+    long long excess_sl;    /* -1: none */
+};
+extern const struct param conn_params[];
+
+/* What admission decided, kept until the scenario is freed. */
+struct conn_state {
+    struct cac a;
+    struct conn_gen g;
+    struct conn_set cs;
+    int strip_low;          /* the low table was the default: guaranteed VLs left out of it */
+    int excess_idx;         /* index in cs of the connection sending in excess, -1 */
+    struct flow_desc *flows;/* the run's flows: the scenario's, then one per connection */
+    int nflows, first_conn; /* flows[first_conn + i] is connection i */
+    double wall_s;          /* CPU time of the request process */
+};
+
+/* Run the request process on t and l with the model settings `set` (SL2VL, packet size and
+ * buffers give the admission its VL map and hop bound). */
+int connections_admit(const struct conn_desc *d, const struct fabric_settings *set, int low_given,
+                      uint64_t seed, const struct topo *t, const struct lfts *l,
+                      struct conn_state **out, struct ibn_err *e);
+/* Append one flow per admitted connection to the run description (d->flows becomes an array
+ * the state owns). */
+int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct run_desc *d,
+                      struct ibn_err *e);
+/* Give every cabled port of the built fabric the tables admission produced. */
+int connections_tables(const struct conn_state *s, struct fabric *f, struct ibn_err *e);
+/* The summary.json object after the run. */
+json_t *connections_json(const struct conn_state *s, const struct fabric *f);
+void connections_free(struct conn_state *s);
+
+#endif

@@ -1,0 +1,64 @@
+/* test_seed001_table3.c: seed 001's network results through `ibnetsim repro table3` (8 and 16
+ * switches simulated; several minutes): every evidence row within its tolerance (stated in
+ * src/repro/seed001_table3.c before the runs) except the known misses docs/qos.md explains: the
+ * connection counts (the paper's request process is not given; ours stops after 10 000
+ * consecutive refusals and admits 33-69 % more, mostly tiny SL 6 connections), the 16-switch
+ * utilisations (3.5-4 points above the paper: our reservations are 53-65 Mb/s higher and the
+ * traffic delivers exactly what is reserved, where the paper's is 1-2 % below), and Fig. 8's
+ * "never beyond +-IAT" for the high-bandwidth SLs 5, 8 and 9 (0.1-2 % of their samples are, the
+ * high table's cycle being longer than their IAT). A known miss that starts to match only prints
+ * a note. Every packet delivered and none late are never misses. */
+/* ctest-label: repro */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "repro/repro.h"
+
+static int known_miss(const char *id)
+{
+    static const char *const miss[] = { "t3.8.connections", "t3.16.connections", "t3.16.host_util",
+                                        "t3.16.switch_util", "t3.16.fig8.sl5.beyond",
+                                        "t3.16.fig8.sl8.beyond", "t3.16.fig8.sl9.beyond", NULL };
+    for (int i = 0; miss[i]; i++)
+        if (!strcmp(id, miss[i]))
+            return 1;
+    return 0;
+}
+
+static void test_rows(void **st)
+{
+    (void)st;
+    const struct repro *r = repro_find("table3");
+    assert_non_null(r);
+    struct repro_table t = { 0 };
+    struct ibn_err e;
+    assert_int_equal(repro_exec(r, &t, &e), 0);
+    repro_print(stdout, &t);
+    int must = 0;
+    for (int i = 0; i < t.n; i++) {
+        const struct repro_row *x = &t.rows[i];
+        if (x->kind != REPRO_EVIDENCE)
+            continue;
+        size_t l = strlen(x->id);
+        if (l > 4 && (!strcmp(x->id + l - 4, "lost") || !strcmp(x->id + l - 4, "late")))
+            must++;
+        if (!x->ok && !known_miss(x->id))
+            fail_msg("%s: %g, paper %s", x->id, x->ours, x->paper);
+        if (x->ok && known_miss(x->id))
+            printf("note: %s now matches the paper: update docs/qos.md\n", x->id);
+    }
+    assert_int_equal(must, 5); /* lost and late for both sizes, late on other VLs under excess */
+    repro_table_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_rows) };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
