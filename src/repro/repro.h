@@ -122,11 +122,24 @@ struct repro_series {
     /* Packet-weighted mean network latency over every flow's measured packets (us), packets
      * delivered and dropped, and whether the fabric drained (0: stuck, a deadlock). */
     double net_latency_us;
+    /* Message-weighted mean latency from the posting to the adapter to the last packet's
+     * delivery (seed 003's message latency, docs/hostcc.md): posted_latency of flows with
+     * credits, message_latency of the others (they post on arrival), us. */
+    double posted_latency_us;
+    double sl_latency_us[16];  /* the same per SL of the flows (0: no message) */
     unsigned long long delivered, dropped;
     int drained;
     int nports;            /* switch ports */
     char **port_names;     /* "SWITCH:PORT" */
     double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
+    /* Per service level, over the measured packets and frames of its flows: network latency
+     * (head injected to delivered) sums, frames against their deadlines (seed 004's DMP/DMT). */
+    struct repro_sl {
+        double net_ps;         /* sum of network latencies, ps */
+        unsigned long long net_n;
+        unsigned long long frames, missed;
+        double miss_ps;        /* sum of lateness over missed frames, ps */
+    } sl[16];
 };
 /* Column of switch port "SWITCH:PORT" in port_wait, or -1. */
 int repro_port(const struct repro_series *s, const char *name);
@@ -150,8 +163,9 @@ void repro_series_free(struct repro_series *s);
  * depend on the number of jobs. */
 struct repro_job {
     const char *file;             /* under scenarios/ */
-    const char *over[14];         /* overrides, as for repro_run */
+    const char *over[40];         /* overrides, as for repro_run */
     int nover;
+    int may_stick;                /* a run that does not drain is a result (repro_run_may_stick) */
     char seed[40];                /* "simulation.seed=K" when set by repro_job_seeds */
 };
 int repro_seeds(void);
