@@ -21,6 +21,7 @@
 #include "fabric/engine.h"
 #include "stats/latency_csv.h"
 #include "core/units.h"
+#include "stats/capture.h"
 #include "stats/results.h"
 
 /* Why the run stops early: 0 it does not, SIGINT or SIGTERM, or STOP_OUTPUT (a series file
@@ -224,6 +225,17 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         fprintf(stderr, "ibnetsim run: %s\n", we.msg);
         return output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
     }
+    struct capture_desc cd = { sc->out.capture_ports, sc->out.capture_flows, sc->out.capture_start,
+                               sc->out.capture_stop,
+                               sc->out.capture_payload };
+    snprintf(path, sizeof path, "%s/capture.pcap", rd.tmp);
+    if (capture_open(f, &cd, path, &we)) {
+        int output = we.output;
+        series_close(&oc.series, NULL);
+        resdir_abandon(&rd);
+        fprintf(stderr, "ibnetsim run: %s\n", we.msg);
+        return output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
+    }
     oc.prog.on = !quiet && sc->out.progress == 1 && isatty(2);
     clock_gettime(CLOCK_MONOTONIC, &oc.prog.start);
     oc.prog.last = oc.prog.start;
@@ -243,6 +255,10 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     if (*sc->cst)
         json_object_set_new(j, "connections", connections_json(*sc->cst, f));
     werr = series_close(&oc.series, &we);
+    if (capture_count(f))
+        json_object_set_new(j, "capture_packets", json_integer((json_int_t)capture_count(f)));
+    if (capture_close(f, werr ? &e : &we) && !werr)
+        werr = -1;
     if (f->hooks.report)
         f->hooks.report(f, j);
     if (!werr)

@@ -95,9 +95,23 @@ const struct param topo_params[] = {
 #undef TOFF
 
 static const char *const progress_names[] = { "never", "terminal", NULL };
+static const char *const payload_names[] = { "zeros", "pattern", NULL };
 #define OOFF(f) offsetof(struct output_desc, f)
 const struct param output_params[] = {
     { "flow_series", P_BOOL, OOFF(flow_series), "true", "write flows.csv: throughput of every flow per sample interval", NULL, 0, 0 },
+    { "capture_ports", P_STRING, OOFF(capture_ports), "",
+      "write capture.pcap for Wireshark: the packets on these links, both directions "
+      "(\"NODE:PORT,NODE,...\"; a node alone: all its links); \"\" = no capture",
+      NULL, 0, 0 },
+    { "capture_flows", P_STRING, OOFF(capture_flows), "",
+      "only these flows' packets and the ACKs and CNPs about them (\"A,B\"); \"\" = all",
+      NULL, 0, 0 },
+    { "capture_start", P_TIME, OOFF(capture_start), "0 s", "capture from this time", NULL, 0, 0 },
+    { "capture_stop", P_TIME, OOFF(capture_stop), "0 s",
+      "capture until this time (0 = the end of the run, drain included)", NULL, 0, 0 },
+    { "capture_payload", P_ENUM, OOFF(capture_payload), "zeros",
+      "payload bytes in the capture: zeros, or pattern (the byte's offset mod 256)",
+      payload_names, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
     { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },

@@ -50,6 +50,9 @@ struct output_desc {
     int progress;             /* 0 never, 1 on a terminal */
     long long jitter_k;       /* jitter: share within +-period/k */
     char *contributors;       /* flows whose treatment variation is measured, "A,B,C" */
+    char *capture_ports, *capture_flows; /* packet capture (stats/capture.h) */
+    simtime_t capture_start, capture_stop;
+    int capture_payload;      /* 0 zeros, 1 pattern */
 };
 
 /* A flow's own keys besides the arrival process. */

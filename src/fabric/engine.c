@@ -32,6 +32,8 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     c->xmit_bytes += p->wire_bytes;
     c->xmit_pkts++;
     struct port *peer = out->peer;
+    if (out->capture | peer->capture)
+        f->capture_fn(f, out, p);
     struct port_vl_counters *rc = &peer->vl[slot].ctr;
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;

@@ -106,6 +106,7 @@ struct port {
     uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
     uint16_t waiting;        /* VL slots whose PortXmitWait is running (vl[].ctr.wait_since >= 0) */
     uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
+    uint8_t capture;         /* packets on this port's link go to fabric.capture_fn */
     uint8_t lmc;
     uint16_t lid;            /* adapter ports: base LID */
     struct vlarb_state arb;
@@ -439,6 +440,10 @@ struct fabric {
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
+    /* Packet capture (stats/capture.h): called for each packet that starts on a link with a
+     * marked end (port.capture). */
+    void (*capture_fn)(struct fabric *f, const struct port *out, const struct packet *p);
+    void *capture;
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
