@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/simtime.h"
 #include "fabric/build.h"
+#include "fabric/mcast.h"
 #include "fabric/settings.h"
 #include "routing/lft.h"
 #include "topology/topo.h"
@@ -71,6 +72,7 @@ struct scenario {
     void *cc_desc;            /* the plug-in's description, filled through ccp->params */
     int cc_plugin_given;      /* the cc section or -s named the plug-in */
     char *cc_note;            /* what the opensm.conf gave, for the resolved output */
+    struct mcast_desc mc;     /* the multicast section: scheme and groups */
 };
 
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];
