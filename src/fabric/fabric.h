@@ -170,6 +170,7 @@ struct msg {
     uint32_t bytes;
     uint16_t dst_lid;
     uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */
+    uint8_t tries;           /* posting attempts refused (a real-time consumer's drop and retry) */
 };
 
 /* A started message set aside because its destination must wait (a destination-paced flow). */
@@ -215,6 +216,14 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
+    /* Drop and retry (seed 003's real-time consumers, set by a plug-in): with retry > 0 a flow
+     * whose window has no room for a new message does not wait for an ACK: the posting attempt
+     * is dropped (counted) and repeated `retry` later; after `retries_max` refused retries of
+     * one message (-1: no limit) the message is given up (lost). Counted after the warm-up. */
+    simtime_t retry;
+    int32_t retries_max;
+    uint64_t drops;          /* posting attempts refused */
+    uint64_t lost;           /* messages given up */
 };
 
 /* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
