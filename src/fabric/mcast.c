@@ -15,6 +15,7 @@
 
 const char *const mc_scheme_names[] = { "unicast", "sync", "async", "central", NULL };
 static const char *const async_buffer_names[] = { "input", "switch", NULL };
+static const char *const sync_outputs_names[] = { "buffer", "hold", NULL };
 
 #define OFF(field) offsetof(struct mcast_desc, field)
 const struct param mcast_params[] = {
@@ -28,6 +29,11 @@ const struct param mcast_params[] = {
     { "async_buffer", P_ENUM, OFF(async_buffer), "input",
       "scheme async: where the one-packet buffer is, per input VL (input) or one per switch "
       "(switch: only one multicast packet in transfer per switch; deadlock-prone)", async_buffer_names, 0, 0 },
+    { "sync_outputs", P_ENUM, OFF(sync_outputs), "buffer",
+      "scheme sync: the copies go at once into one-packet output buffers that must all be empty "
+      "(buffer, seed 004's stage-5 output buffers), or straight onto the links, which must all be "
+      "idle with credits, an owned link sending nothing else (hold; deadlock-prone)",
+      sync_outputs_names, 0, 0 },
     { "mft_file", P_STRING, OFF(mft_file), "",
       "multicast forwarding tables from an OpenSM opensm-mfts.dump instead of source-based trees",
       NULL, 0, 0 },
@@ -91,6 +97,7 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     mc->scheme = d->scheme;
     mc->cb_cap = (int32_t)(d->central_buffer / CREDIT_BYTES);
     mc->async_switch = d->async_buffer == 1;
+    mc->fifo_mode = d->scheme == MC_CENTRAL || (d->scheme == MC_SYNC && d->sync_outputs == 0);
     mc->ngroups = d->ngroups;
     mc->g = xcalloc((size_t)d->ngroups, sizeof *mc->g);
     int max_mlid = MLID_FIRST;
@@ -192,14 +199,14 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         m->buf = xmalloc(nq * sizeof *m->buf);
         for (size_t k = 0; k < nq; k++)
             m->buf[k] = PKT_NIL;
-        if (mc->scheme == MC_CENTRAL) {
+        if (mc->fifo_mode) {
             int32_t need = 0;
             m->cq = xmalloc(np * sizeof *m->cq);
             m->cq_used = xcalloc(np, sizeof *m->cq_used);
             for (size_t k = 0; k < np; k++)
                 pktq_init(&m->cq[k]);
             need = (int32_t)bytes_to_credits((uint32_t)pkt_wire_bytes((uint32_t)f->set.mtu, f->set.grh));
-            if (mc->cb_cap < need)
+            if (mc->scheme == MC_CENTRAL && mc->cb_cap < need)
                 return ibn_err_set(e, "multicast.central_buffer = %llu B cannot hold one packet of "
                                    "the MTU (%d credits of 64 B)", (unsigned long long)d->central_buffer, need);
         }

@@ -52,6 +52,7 @@ struct mcast_desc {
     int scheme;              /* enum mc_scheme */
     uint64_t central_buffer; /* central: bytes of each output's multicast FIFO */
     int async_buffer;        /* async: 0 a one-packet buffer per input VL, 1 one per switch */
+    int sync_outputs;        /* sync: 0 one-packet output buffers, 1 hold the links themselves */
     char *mft_file;          /* forwarding tables from an OpenSM dump instead of trees, "" */
     int ngroups;
     struct mgroup_desc *groups;
@@ -80,6 +81,7 @@ struct mcast {
     struct mfts mft;
     int32_t cb_cap;          /* central buffer per output, credits */
     int async_switch;        /* async: one buffer per switch rather than per input VL */
+    int fifo_mode;           /* copies wait in output FIFOs (central; sync with output buffers) */
     uint64_t waits;          /* sync: times an owned output stayed idle for its multicast */
 };
 

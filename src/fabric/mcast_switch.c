@@ -68,7 +68,7 @@ static void want_all(struct fabric *f, struct sw *s, const uint64_t *w)
             want(f, s, k * 64 + __builtin_ctzll(b));
 }
 
-static void move_central(struct fabric *f, struct sw *s, int in, int slot);
+static void moves(struct fabric *f, struct sw *s);
 
 /* The head of (in, slot) changed: set up the new head's outputs. Returns 1 if it has one. */
 static int new_head(struct fabric *f, struct sw *s, int in, int slot)
@@ -114,8 +114,8 @@ static void head_gone(struct fabric *f, struct sw *s, int in, int slot, int cred
     m->nheads--;
     port_return_credits(f, &s->n.port[in], slot, credits, free_at);
     if (new_head(f, s, in, slot)) {
-        if (f->mc->scheme == MC_CENTRAL)
-            move_central(f, s, in, slot);
+        if (f->mc->fifo_mode)
+            moves(f, s);
         else
             want_all(f, s, rem_of(f, m, in, slot));
     }
@@ -137,8 +137,8 @@ void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx
     pktq_push(q, &f->pool, pidx);
     if (q->n > 1 || m->buf[qi(f, in->num, slot)] != PKT_NIL || !new_head(f, s, in->num, slot))
         return;
-    if (f->mc->scheme == MC_CENTRAL)
-        move_central(f, s, in->num, slot);
+    if (f->mc->fifo_mode)
+        moves(f, s);
     else
         want_all(f, s, rem_of(f, m, in->num, slot));
     if (s->retry) {
@@ -196,7 +196,7 @@ int mcast_wants(const struct fabric *f, const struct sw *s, int out)
         return 0;
     if (m->cq && m->cq[out].n)
         return 1;
-    if (!m->nheads || f->mc->scheme == MC_CENTRAL)
+    if (!m->nheads || f->mc->fifo_mode)
         return 0;
     int sl;
     return oldest_for(f, s, out, -1, 0, &sl) >= 0;
@@ -207,7 +207,7 @@ int mcast_wants(const struct fabric *f, const struct sw *s, int out)
 int mcast_output(struct fabric *f, struct sw *s, int out)
 {
     struct sw_mc *m = s->mc;
-    if (!m || !m->nheads || f->mc->scheme != MC_SYNC)
+    if (!m || !m->nheads || f->mc->scheme != MC_SYNC || f->mc->fifo_mode)
         return 0;
     int slot, in = oldest_for(f, s, out, -1, 0, &slot);
     if (in < 0)
@@ -279,42 +279,85 @@ int mcast_output(struct fabric *f, struct sw *s, int out)
 
 /* ---- asynchronous replication ---- */
 
-/* Central buffer: copy the head of (in, slot) into the FIFO of every output it needs, if all
- * have room; repeat for the heads behind it. */
-static void move_central(struct fabric *f, struct sw *s, int in, int slot)
+/* Output FIFOs (central, and sync with output buffers): copy the head of (in, slot) into the
+ * FIFO of every output it needs, if it may: central when every FIFO has room, sync when every
+ * FIFO is empty (the output buffer holds one packet) and no older head reserved it. Returns
+ * whether it moved. */
+static int try_move(struct fabric *f, struct sw *s, int in, int slot, const uint64_t *reserved)
 {
     struct sw_mc *m = s->mc;
-    for (;;) {
-        uint32_t pidx = m->q[qi(f, in, slot)].head;
-        if (pidx == PKT_NIL)
-            return;
-        uint64_t *r = rem_of(f, m, in, slot);
-        int credits = pkt(&f->pool, pidx)->credits, last = -1;
-        for (int k = 0; k < m->words; k++)
-            for (uint64_t b = r[k]; b; b &= b - 1) {
-                int o = k * 64 + __builtin_ctzll(b);
-                if (m->cq_used[o] + credits > f->mc->cb_cap)
-                    return; /* waits until that FIFO frees space */
-                last = o;
+    uint32_t pidx = m->q[qi(f, in, slot)].head;
+    uint64_t *r = rem_of(f, m, in, slot);
+    int credits = pkt(&f->pool, pidx)->credits, last = -1, sync = f->mc->scheme == MC_SYNC;
+    for (int k = 0; k < m->words; k++)
+        for (uint64_t b = r[k]; b; b &= b - 1) {
+            int o = k * 64 + __builtin_ctzll(b);
+            if (sync ? m->cq[o].n || (reserved[k] >> (o & 63) & 1)
+                     : m->cq_used[o] + credits > f->mc->cb_cap)
+                return 0; /* waits until that FIFO frees space */
+            last = o;
+        }
+    /* The packet leaves its input (its copies are written as its tail comes in), all copies at
+     * once. */
+    simtime_t tail = pkt(&f->pool, pidx)->t_tail;
+    pktq_pop(&m->q[qi(f, in, slot)], &f->pool);
+    m->nheads--;
+    for (int k = 0; k < m->words; k++)
+        for (uint64_t b = r[k]; b; b &= b - 1) {
+            int o = k * 64 + __builtin_ctzll(b);
+            uint32_t c = o == last ? pidx : replica(f, pidx);
+            struct packet *cp = pkt(&f->pool, c);
+            cp->out_port = (uint8_t)o;
+            cp->out_vl = (uint8_t)copy_vl(f, s, in, o, cp);
+            pktq_push(&m->cq[o], &f->pool, c);
+            m->cq_used[o] += credits;
+            want(f, s, o);
+        }
+    port_return_credits(f, &s->n.port[in], slot, credits, tail > f->now ? tail : f->now);
+    new_head(f, s, in, slot);
+    return 1;
+}
+
+/* Move every head that may, oldest first (FCFS by tail arrival); under sync an older head that
+ * cannot move reserves its outputs against younger ones. Repeats until nothing moves. */
+static void moves(struct fabric *f, struct sw *s)
+{
+    struct sw_mc *m = s->mc;
+    uint64_t reserved[4];
+    for (int moved = 1; moved && m->nheads;) {
+        moved = 0;
+        for (int k = 0; k < 4; k++)
+            reserved[k] = 0;
+        int tried = 0, n = m->nheads;
+        simtime_t last_t = -1;
+        int last_in = -1, last_sl = -1;
+        while (tried < n) {
+            /* the next oldest head after (last_t, last_in, last_sl) */
+            int bi = -1, bs = -1;
+            simtime_t bt = 0;
+            for (int in = 0; in <= s->n.nports; in++)
+                for (int sl = 0; sl < f->nvs; sl++) {
+                    uint32_t h = m->q[qi(f, in, sl)].head;
+                    if (h == PKT_NIL)
+                        continue;
+                    simtime_t t = pkt(&f->pool, h)->t_tail;
+                    int after = t > last_t || (t == last_t && (in > last_in || (in == last_in && sl > last_sl)));
+                    int before = bi < 0 || t < bt || (t == bt && (in < bi || (in == bi && sl < bs)));
+                    if (after && before)
+                        bi = in, bs = sl, bt = t;
+                }
+            if (bi < 0)
+                break;
+            tried++;
+            last_t = bt, last_in = bi, last_sl = bs;
+            if (try_move(f, s, bi, bs, reserved)) {
+                moved = 1;
+            } else if (f->mc->scheme == MC_SYNC) {
+                const uint64_t *r = rem_of(f, m, bi, bs);
+                for (int k = 0; k < m->words && k < 4; k++)
+                    reserved[k] |= r[k];
             }
-        /* The packet leaves its input (its copies are written as its tail comes in). */
-        simtime_t tail = pkt(&f->pool, pidx)->t_tail;
-        pktq_pop(&m->q[qi(f, in, slot)], &f->pool);
-        m->nheads--;
-        for (int k = 0; k < m->words; k++)
-            for (uint64_t b = r[k]; b; b &= b - 1) {
-                int o = k * 64 + __builtin_ctzll(b);
-                uint32_t c = o == last ? pidx : replica(f, pidx);
-                struct packet *cp = pkt(&f->pool, c);
-                cp->out_port = (uint8_t)o;
-                cp->out_vl = (uint8_t)copy_vl(f, s, in, o, cp);
-                pktq_push(&m->cq[o], &f->pool, c);
-                m->cq_used[o] += credits;
-                want(f, s, o);
-            }
-        port_return_credits(f, &s->n.port[in], slot, credits, tail > f->now ? tail : f->now);
-        if (!new_head(f, s, in, slot))
-            return;
+        }
     }
 }
 
@@ -322,7 +365,7 @@ int mcast_cand(struct fabric *f, struct sw *s, int out, int slot, int32_t credit
 {
     struct sw_mc *m = s->mc;
     const struct packet *p = NULL;
-    if (f->mc->scheme == MC_CENTRAL) {
+    if (f->mc->fifo_mode) {
         if (m->cq[out].head != PKT_NIL) {
             p = pkt(&f->pool, m->cq[out].head);
             if (fabric_slot(f, p->out_vl) != slot)
@@ -346,7 +389,7 @@ void mcast_send(struct fabric *f, struct sw *s, int out, int slot)
     struct sw_mc *m = s->mc;
     struct port *op = &s->n.port[out];
     uint32_t c;
-    if (f->mc->scheme == MC_CENTRAL) {
+    if (f->mc->fifo_mode) {
         c = pktq_pop(&m->cq[out], &f->pool);
         m->cq_used[out] -= pkt(&f->pool, c)->credits;
     } else {
@@ -397,13 +440,8 @@ void mcast_send(struct fabric *f, struct sw *s, int out, int slot)
     cp->vl = cp->out_vl;
     vlarb_charge(op->vlarb, &op->arb, cp->vl, cp->wire_bytes);
     port_transmit(f, op, c, cp->t_tail);
-    if (f->mc->scheme == MC_CENTRAL) {
-        /* Space freed in this output's FIFO: heads waiting for it may move. */
-        for (int in = 0; in <= s->n.nports; in++)
-            for (int sl = 0; sl < f->nvs; sl++)
-                if (m->q[qi(f, in, sl)].head != PKT_NIL)
-                    move_central(f, s, in, sl);
-    }
+    if (f->mc->fifo_mode) /* space freed in this output's FIFO: heads may move */
+        moves(f, s);
 }
 
 uint64_t mcast_held(const struct fabric *f, const struct sw *s)

@@ -128,7 +128,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     int cand[VL_SLOTS];
     uint32_t ready = 0;
     int read_blocked = 0, work = 0;
-    int mc_async = s->mc && f->mc->scheme >= MC_ASYNC;
+    int mc_async = s->mc && (f->mc->scheme >= MC_ASYNC || f->mc->fifo_mode);
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = sw_req(s, f, out, slot);
         int any = 0;

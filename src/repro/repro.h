@@ -127,6 +127,11 @@ struct repro_series {
     int nports;            /* switch ports */
     char **port_names;     /* "SWITCH:PORT" */
     double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
+    /* Per flow: mean latency from message creation to delivery of its measured packets (us),
+     * their number, and frames (messages with deadlines) measured and missed. */
+    double *flow_e2e_us, *flow_e2e_n, *flow_frames, *flow_missed;
+    /* Multicast: mean latency over every member's measured packets (us) and their number. */
+    double mcast_lat_us, mcast_n;
 };
 /* Column of switch port "SWITCH:PORT" in port_wait, or -1. */
 int repro_port(const struct repro_series *s, const char *name);

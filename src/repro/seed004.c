@@ -3,7 +3,9 @@
  * Lifetime law, dropping breaking an SPF deadlock, and Fig. 7's best-effort claims on generated
  * 15-node networks (the paper's Fig. 6 topology is not printed: networks of the same size and
  * degree from the irregular generator, topology seeds 1-3, best-effort traffic only, no
- * MPEG-2 streams: DMP/DMT are not reproduced). */
+ * MPEG-2 streams: DMP/DMT are not reproduced), and Fig. 10's multicast schemes on the same kind
+ * of networks (docs/multicast.md). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -230,10 +232,99 @@ static int fig7_best_effort(struct repro_table *t, struct ibn_err *e)
     return 0;
 }
 
+/* Packet-weighted mean latency (us) of the flows whose names start with `prefix`. */
+static double class_latency(const struct repro_series *s, const char *prefix)
+{
+    double sum = 0, n = 0;
+    for (int i = 0; i < s->nflows; i++)
+        if (!strncmp(s->names[i], prefix, strlen(prefix))) {
+            sum += s->flow_e2e_us[i] * s->flow_e2e_n[i];
+            n += s->flow_e2e_n[i];
+        }
+    return n > 0 ? sum / n : 0;
+}
+
+/* Deadline missing probability of the unicast real-time streams (flows RT*). */
+static double rt_dmp(const struct repro_series *s)
+{
+    double frames = 0, missed = 0;
+    for (int i = 0; i < s->nflows; i++)
+        if (!strncmp(s->names[i], "RT", 2)) {
+            frames += s->flow_frames[i];
+            missed += s->flow_missed[i];
+        }
+    return frames > 0 ? missed / frames : 0;
+}
+
+/* Fig. 10: the four multicast schemes on generated 15-node networks (topology seeds 1-3; the
+ * paper's network is not printed), scenarios/seed004/fig10.cfg. */
+static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
+{
+    enum { NT = 3, NS = 4 };
+    static const char *const schemes[NS] = { "multicast.scheme=unicast", "multicast.scheme=sync",
+                                             "multicast.scheme=async", "multicast.scheme=central" };
+    struct repro_job jobs[NT * NS];
+    memset(jobs, 0, sizeof jobs);
+    for (int k = 0; k < NT; k++)
+        for (int m = 0; m < NS; m++) {
+            struct repro_job *j = &jobs[k * NS + m];
+            j->file = "seed004/fig10.cfg";
+            j->over[0] = schemes[m];
+            j->nover = 1;
+            snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
+        }
+    struct repro_series out[NT * NS];
+    if (repro_run_jobs(jobs, NT * NS, out, e))
+        return -1;
+    double worst[NT], sync_async[NT], central[NT], dmp[NT], be[NT], ctl[NT];
+    for (int k = 0; k < NT; k++) {
+        const struct repro_series *u = &out[k * NS], *sy = &out[k * NS + 1], *as = &out[k * NS + 2],
+                                  *ce = &out[k * NS + 3];
+        double hw = (sy->mcast_lat_us + as->mcast_lat_us + ce->mcast_lat_us) / 3;
+        worst[k] = hw > 0 ? u->mcast_lat_us / hw : 0;
+        sync_async[k] = as->mcast_lat_us > 0 ? sy->mcast_lat_us / as->mcast_lat_us : 0;
+        double best = fmin(sy->mcast_lat_us, as->mcast_lat_us);
+        central[k] = best > 0 ? ce->mcast_lat_us / best : 0;
+        double d_u = rt_dmp(u), d_hw = (rt_dmp(sy) + rt_dmp(as) + rt_dmp(ce)) / 3;
+        dmp[k] = d_u > 0 ? d_hw / d_u : 0;
+        double b_hw = (class_latency(sy, "BE") + class_latency(as, "BE") + class_latency(ce, "BE")) / 3;
+        be[k] = class_latency(u, "BE") > 0 ? b_hw / class_latency(u, "BE") : 0;
+        double c_hw = (class_latency(sy, "CTL") + class_latency(as, "CTL") + class_latency(ce, "CTL")) / 3;
+        ctl[k] = class_latency(u, "CTL") > 0 ? c_hw / class_latency(u, "CTL") : 0;
+    }
+    for (int i = 0; i < NT * NS; i++)
+        repro_series_free(&out[i]);
+    const char *where = "(generated 15-switch networks, topology seeds 1-3: Fig. 6 is not printed; "
+                        "50 % load, RT:BE 70:30, 20 % of RT multicast to 3 groups of 2 or 4; "
+                        "SPF with HV 8 dropping)";
+    char claim[600];
+    snprintf(claim, sizeof claim, "Fig. 10c: replicated unicast worst: its multicast latency / the "
+             "mean of the three switch schemes' %s", where);
+    repro_add_trend(t, "fig10c-unicast-worst", claim, "> 1", worst, NT, "ratio", 1, INFINITY);
+    snprintf(claim, sizeof claim, "Fig. 10c: synchronous about equal to asynchronous replication: "
+             "multicast latency sync / async (counter and one-packet buffer per input VL; about "
+             "equal read as within 0.8-1.25) %s", where);
+    repro_add_trend(t, "fig10c-sync-eq-async", claim, "~1", sync_async, NT, "ratio", 0.8, 1.25);
+    snprintf(claim, sizeof claim, "Fig. 10c: asynchronous with a central buffer slightly best: "
+             "multicast latency central / the better of sync and async %s", where);
+    repro_add_trend(t, "fig10c-central-best", claim, "< 1", central, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10a: switch replication lowers the real-time DMP: mean DMP "
+             "of the three switch schemes / replicated unicast's (unicast RT streams; multicast "
+             "streams have no deadline measure) %s", where);
+    repro_add_trend(t, "fig10a-dmp", claim, "< 1", dmp, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10e: replication helps best effort: mean best-effort latency "
+             "of the switch schemes / replicated unicast's %s", where);
+    repro_add_trend(t, "fig10e-best-effort", claim, "< 1", be, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10d: replication helps control traffic: mean control "
+             "latency of the switch schemes / replicated unicast's %s", where);
+    repro_add_trend(t, "fig10d-control", claim, "< 1", ctl, NT, "ratio", -INFINITY, 1);
+    return 0;
+}
+
 int repro_seed004(struct repro_table *t, struct ibn_err *e)
 {
     if (worked_example(t, e) || fifteen_node(t, e) || lifetime_and_deadlock(t, e) ||
-        fig7_best_effort(t, e))
+        fig7_best_effort(t, e) || fig10_multicast(t, e))
         return -1;
     return 0;
 }
