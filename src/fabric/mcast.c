@@ -296,7 +296,7 @@ void mcast_report(struct fabric *f, json_t *summary)
     json_t *o = json_object(), *groups = json_array();
     json_object_set_new(o, "scheme", json_string(mc_scheme_names[mc->scheme]));
     json_object_set_new(o, "replicas", json_integer((json_int_t)f->cnt.replicas));
-    if (mc->scheme == MC_SYNC)
+    if (mc->scheme == MC_SYNC && !mc->fifo_mode)
         json_object_set_new(o, "sync_output_waits", json_integer((json_int_t)mc->waits));
     for (int i = 0; i < mc->ngroups; i++) {
         struct mgroup *g = &mc->g[i];

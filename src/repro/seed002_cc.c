@@ -381,6 +381,6 @@ const struct repro repro_list[] = {
     { "s000", "seed 000 Tables 3.2 / 3.3: ECN rate control, PIPD on both classes vs PIPD + FIMD, "
       "two switches; congestion spreading without rate control", repro_seed000_cc },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
-      "Fig. 7/9 best-effort claims on generated 15-node networks", repro_seed004 },
+      "Fig. 7/9 best-effort claims and Fig. 10 multicast schemes on generated 15-node networks", repro_seed004 },
     { NULL, NULL, NULL },
 };

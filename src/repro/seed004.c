@@ -295,7 +295,7 @@ static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
     for (int i = 0; i < NT * NS; i++)
         repro_series_free(&out[i]);
     const char *where = "(generated 15-switch networks, topology seeds 1-3: Fig. 6 is not printed; "
-                        "50 % load, RT:BE 70:30, 20 % of RT multicast to 3 groups of 2 or 4; "
+                        "30 % load, RT:BE 70:30, 20 % of RT multicast to 3 groups of 2 or 4; "
                         "SPF with HV 8 dropping)";
     char claim[600];
     snprintf(claim, sizeof claim, "Fig. 10c: replicated unicast worst: its multicast latency / the "
