@@ -88,8 +88,9 @@ const struct param output_params[] = {
 const struct param flow_params[] = {
     { "name", P_STRING, FOFF(name), NULL, "the flow's name (unique)", NULL, 0, 0 },
     { "src", P_STRING, FOFF(src), NULL, "source adapter (node name, NAME:PORT, or \"*\" for one flow per host)", NULL, 0, 0 },
-    { "dst", P_STRING, FOFF(dst), "", "destination adapter, or \"uniform\" (a random other host per "
-      "message); leave out when the flow has a `pattern = { kind = ...; }` group", NULL, 0, 0 },
+    { "dst", P_STRING, FOFF(dst), "", "destination adapter, \"uniform\" (a random other host per "
+      "message), or \"mcast:GROUP\" (a group of the multicast section); leave out when the flow has "
+      "a `pattern = { kind = ...; }` group", NULL, 0, 0 },
     { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
     { "class", P_STRING, FOFF(cls), "",
       "traffic class (a name in qos.classes, e.g. DBTS); sets sl from that table", NULL, 0, 0 },
