@@ -488,6 +488,28 @@ static int run_scenario(const char *file, const char *const *over, int nover,
             s->mcast_lat_us = mn > 0 ? ml / mn / 1e6 : 0;
             s->mcast_n = mn;
         }
+        lat = 0;
+        n = 0;
+        for (uint32_t i = 0; i < f.nflows; i++) {
+            const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
+                                                                : &f.flows[i].st.msg_latency;
+            lat += hist_mean(h) * (double)h->count;
+            n += h->count;
+        }
+        s->posted_latency_us = n ? lat / (double)n / 1e6 : 0;
+        for (int sl = 0; sl < 16; sl++) {
+            lat = 0;
+            n = 0;
+            for (uint32_t i = 0; i < f.nflows; i++) {
+                if (f.flows[i].sl != sl)
+                    continue;
+                const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
+                                                                    : &f.flows[i].st.msg_latency;
+                lat += hist_mean(h) * (double)h->count;
+                n += h->count;
+            }
+            s->sl_latency_us[sl] = n ? lat / (double)n / 1e6 : 0;
+        }
         s->delivered = f.cnt.delivered;
         s->dropped = f.cnt.dropped_hoq + f.cnt.dropped_sll + f.cnt.dropped_unroutable;
         s->drained = rep.outcome == RUN_DRAINED;
@@ -657,9 +679,6 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         put(fd, &s->events, sizeof s->events) || put(fd, &s->hops, sizeof s->hops) ||
         put(fd, &s->nports, sizeof s->nports) ||
         put(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) ||
-        put(fd, &s->net_latency_us, sizeof s->net_latency_us) ||
-        put(fd, &s->delivered, sizeof s->delivered) || put(fd, &s->dropped, sizeof s->dropped) ||
-        put(fd, &s->drained, sizeof s->drained) ||
         put(fd, &s->mcast_lat_us, sizeof s->mcast_lat_us) || put(fd, &s->mcast_n, sizeof s->mcast_n))
         return -1;
     double *per[4] = { s->flow_e2e_us, s->flow_e2e_n, s->flow_frames, s->flow_missed };
@@ -671,6 +690,12 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         if (put(fd, &len, sizeof len) || put(fd, s->port_names[i], len))
             return -1;
     }
+    if (put(fd, &s->net_latency_us, sizeof s->net_latency_us) ||
+        put(fd, &s->posted_latency_us, sizeof s->posted_latency_us) ||
+        put(fd, s->sl_latency_us, sizeof s->sl_latency_us) ||
+        put(fd, &s->delivered, sizeof s->delivered) || put(fd, &s->dropped, sizeof s->dropped) ||
+        put(fd, &s->drained, sizeof s->drained))
+        return -1;
     return 0;
 }
 
@@ -722,9 +747,6 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
     s->flow_frames = xcalloc((size_t)s->nflows + 1, sizeof(double));
     s->flow_missed = xcalloc((size_t)s->nflows + 1, sizeof(double));
     bad = get(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) != 0 ||
-          get(fd, &s->net_latency_us, sizeof s->net_latency_us) ||
-          get(fd, &s->delivered, sizeof s->delivered) || get(fd, &s->dropped, sizeof s->dropped) ||
-          get(fd, &s->drained, sizeof s->drained) ||
           get(fd, &s->mcast_lat_us, sizeof s->mcast_lat_us) || get(fd, &s->mcast_n, sizeof s->mcast_n);
     double *per[4] = { s->flow_e2e_us, s->flow_e2e_n, s->flow_frames, s->flow_missed };
     for (int k = 0; k < 4 && !bad; k++)
@@ -737,7 +759,11 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
             bad = get(fd, s->port_names[i], len) != 0;
         }
     }
-    if (bad) {
+    if (bad || get(fd, &s->net_latency_us, sizeof s->net_latency_us) ||
+        get(fd, &s->posted_latency_us, sizeof s->posted_latency_us) ||
+        get(fd, s->sl_latency_us, sizeof s->sl_latency_us) ||
+        get(fd, &s->delivered, sizeof s->delivered) || get(fd, &s->dropped, sizeof s->dropped) ||
+        get(fd, &s->drained, sizeof s->drained)) {
         repro_series_free(s);
         return ibn_err_set(e, "a reproduction run's result is truncated");
     }
@@ -758,7 +784,7 @@ static void job_label(const struct repro_job *j, char *buf, size_t n)
 /* Runs one job in this process and writes its series to fd. */
 static void job_child(const struct repro_job *j, int fd)
 {
-    const char *ov[16];
+    const char *ov[42];
     int n = 0;
     for (int i = 0; i < j->nover; i++)
         ov[n++] = j->over[i];
