@@ -9,6 +9,7 @@
 #include "config/connections.h"
 #include "config/scenario.h"
 #include "fabric/settings.h"
+#include "fabric/mcast.h"
 #include "traffic/arrival.h"
 #include "traffic/pattern.h"
 
@@ -39,6 +40,9 @@ static const struct section_ref refs[] = {
     { "cc (plugin = \"hostcredit\")", "seed 003's credit-based congestion control at the host: "
                                      "completion-queue credits as RC message windows (src/cc/"
                                      "hostcredit.c); needs transport.mode = rc", hostcredit_params },
+    { "multicast", "multicast groups and replication (docs/multicast.md): these keys, then "
+                   "`groups = ( { name = \"G1\"; mlid = 0xC000; members = \"H2,H9\"; sources = \"*\"; } )` "
+                   "(one MLID per source from mlid on; flows send to dst = \"mcast:G1\")", mcast_params },
     { "output", "what a run writes besides summary.json", output_params },
     { "flows", "a list of groups, one per flow (queue pair), with these keys", flow_params },
     { "flows (arrival process)", "in the same flow groups: when messages arrive and how large", arrival_params },

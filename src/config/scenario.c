@@ -129,8 +129,9 @@ const struct param output_params[] = {
 const struct param flow_params[] = {
     { "name", P_STRING, FOFF(name), NULL, "the flow's name (unique)", NULL, 0, 0 },
     { "src", P_STRING, FOFF(src), NULL, "source adapter (node name, NAME:PORT, or \"*\" for one flow per host)", NULL, 0, 0 },
-    { "dst", P_STRING, FOFF(dst), "", "destination adapter, or \"uniform\" (a random other host per "
-      "message); leave out when the flow has a `pattern = { kind = ...; }` group", NULL, 0, 0 },
+    { "dst", P_STRING, FOFF(dst), "", "destination adapter, \"uniform\" (a random other host per "
+      "message), or \"mcast:GROUP\" (a group of the multicast section); leave out when the flow has "
+      "a `pattern = { kind = ...; }` group", NULL, 0, 0 },
     { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
     { "class", P_STRING, FOFF(cls), "",
       "traffic class (a name in qos.classes, e.g. DBTS); sets sl from that table", NULL, 0, 0 },
@@ -340,6 +341,67 @@ static int read_flows(struct loader *L, const config_setting_t *list, struct sce
     return 0;
 }
 
+/* The multicast section: the scheme's keys and the list of groups
+ * groups = ( { name = "G1"; mlid = 0xC000; members = "H2,H9"; sources = "*"; }, ... ). */
+static int read_multicast(struct loader *L, const config_setting_t *g, struct mcast_desc *d)
+{
+    if (!config_setting_is_group(g))
+        return err_at(L, g, "multicast must be a group: multicast = { scheme = \"sync\"; groups = "
+                      "( { name = \"G1\"; mlid = 0xC000; members = \"H2,H9\"; } ); };");
+    for (int k = 0; k < config_setting_length(g); k++) {
+        const config_setting_t *x = config_setting_get_elem(g, k);
+        if (strcmp(config_setting_name(x), "groups")) {
+            if (set_from(L, "multicast", mcast_params, d, x))
+                return -1;
+            continue;
+        }
+        if (!config_setting_is_list(x))
+            return err_at(L, x, "multicast.groups must be a list of groups: groups = ( { name = "
+                          "\"G1\"; mlid = 0xC000; members = \"H2,H9\"; }, ... );");
+        int n = config_setting_length(x);
+        d->groups = xcalloc((size_t)n + 1, sizeof *d->groups);
+        for (int i = 0; i < n; i++) {
+            const config_setting_t *gs = config_setting_get_elem(x, i);
+            struct mgroup_desc *gd = &d->groups[d->ngroups++];
+            gd->mlid = -1;
+            gd->file = L->file;
+            gd->line = (int)config_setting_source_line(gs);
+            if (!config_setting_is_group(gs))
+                return err_at(L, gs, "multicast.groups entry %d must be a group { name = ...; mlid = "
+                              "...; members = ...; }", i + 1);
+            for (int j = 0; j < config_setting_length(gs); j++) {
+                const config_setting_t *y = config_setting_get_elem(gs, j);
+                const char *key = config_setting_name(y);
+                char **str = !strcmp(key, "name") ? &gd->name : !strcmp(key, "members") ? &gd->members
+                             : !strcmp(key, "sources") ? &gd->sources : NULL;
+                if (str && config_setting_type(y) == CONFIG_TYPE_STRING) {
+                    free(*str);
+                    *str = xstrdup(config_setting_get_string(y));
+                } else if (str) {
+                    return err_at(L, y, "multicast group %s must be a string", key);
+                } else if (!strcmp(key, "mlid")) {
+                    char text[64], *end;
+                    if (setting_text(y, text, sizeof text))
+                        return err_at(L, y, "multicast group mlid must be a number such as 0xC000");
+                    gd->mlid = strtoll(text, &end, 0);
+                    if (*end || end == text || !lid_is_mcast((int)gd->mlid) || gd->mlid > MLID_LAST)
+                        return err_at(L, y, "multicast group mlid must be a multicast LID 0x%04X-0x%04X, "
+                                      "not %s", MLID_FIRST, MLID_LAST, text);
+                } else {
+                    return err_at(L, y, "unknown key \"%s\" in a multicast group (expected one of: "
+                                  "name, mlid, members, sources)", key);
+                }
+            }
+            const char *missing = !gd->name ? "name" : !gd->members ? "members" : gd->mlid < 0 ? "mlid" : NULL;
+            if (missing)
+                return ibn_err_at(L->e, L->file, gd->line, "multicast group %d has no %s", i + 1, missing);
+            if (!gd->sources)
+                gd->sources = xstrdup("*");
+        }
+    }
+    return 0;
+}
+
 static const struct section {
     const char *name;
     const struct param *tab;
@@ -362,6 +424,7 @@ static void defaults(struct scenario *sc)
     memset(sc, 0, sizeof *sc);
     fabric_settings_defaults(&sc->set);
     qos_desc_defaults(&sc->qos);
+    mcast_desc_defaults(&sc->mc);
     if (params_set_defaults(sim_params, &sc->sim, why, sizeof why) ||
         params_set_defaults(topo_params, &sc->topo, why, sizeof why) ||
         params_set_defaults(output_params, &sc->out, why, sizeof why))
@@ -573,6 +636,12 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             return ibn_err_set(e, "%s", msg);
         }
         return 0;
+    }
+    if (!strcmp(section, "multicast")) {
+        const struct param *p = params_find(mcast_params, key);
+        if (!p)
+            return ibn_err_set(e, "-s %s: multicast has no key \"%s\" that can be set here", text, key);
+        return param_set(p, &sc->mc, value, why, sizeof why) ? ibn_err_set(e, "-s %s: %s", text, why) : 0;
     }
     if (!strcmp(section, "topology")) {
         const struct param *p = params_find(topo_params, key);
@@ -787,9 +856,11 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
             rc = read_flows(&L, s, sc);
         else if (!strcmp(name, "cc"))
             rc = read_cc(&L, s, sc);
+        else if (!strcmp(name, "multicast"))
+            rc = read_multicast(&L, s, &sc->mc);
         else
             rc = err_at(&L, s, "unknown section \"%s\" (expected one of: simulation, topology, "
-                        "fabric, switch, hca, transport, qos, cc, flows, output, connections)", name);
+                        "fabric, switch, hca, transport, qos, cc, multicast, flows, output, connections)", name);
     }
     config_destroy(&cfg);
     if (!rc && sc->nflows == 0 && !sc->flows)
@@ -800,8 +871,8 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
         rc = check(sc, e);
     /* Relative file names are relative to the scenario. */
     if (!rc) {
-        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file };
-        for (int i = 0; i < 3; i++) {
+        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file, &sc->mc.mft_file };
+        for (int i = 0; i < 4; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -860,6 +931,7 @@ void scenario_free(struct scenario *sc)
     free(sc->cc_note);
     free(sc->qos_note);
     free(sc->path);
+    mcast_desc_free(&sc->mc);
     memset(sc, 0, sizeof *sc);
 }
 
@@ -1074,6 +1146,7 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->jitter_k = (int)sc->out.jitter_k;
     d->nflows = sc->nflows;
     d->flows = sc->flows; /* shared: run_desc_free leaves them to the scenario */
+    d->mc = sc->mc.ngroups ? &sc->mc : NULL;
     (void)t;
     if (*sc->cst && connections_flows(*sc->cst, &sc->conns, d, e)) /* then the state's */
         return ibn_err_prefix(e, "%s: ", sc->path);
@@ -1169,6 +1242,17 @@ void scenario_write(const struct scenario *sc, FILE *out)
     fprintf(out, "  plugin = \"%s\";\n", sc->cc);
     if (sc->ccp)
         write_table(out, "  ", sc->ccp->params, sc->cc_desc);
+    if (sc->mc.ngroups) {
+        fprintf(out, "};\nmulticast = {\n");
+        write_table(out, "  ", mcast_params, &sc->mc);
+        fprintf(out, "  groups = (\n");
+        for (int i = 0; i < sc->mc.ngroups; i++) {
+            const struct mgroup_desc *g = &sc->mc.groups[i];
+            fprintf(out, "    { name = \"%s\"; mlid = 0x%04llX; members = \"%s\"; sources = \"%s\"; }%s\n",
+                    g->name, g->mlid, g->members, g->sources, i + 1 < sc->mc.ngroups ? "," : "");
+        }
+        fprintf(out, "  );\n");
+    }
     fprintf(out, "};\nflows = (\n");
     for (int i = 0; i < sc->nflows; i++) {
         fprintf(out, "  {\n");

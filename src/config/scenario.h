@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/simtime.h"
 #include "fabric/build.h"
+#include "fabric/mcast.h"
 #include "fabric/settings.h"
 #include "routing/lft.h"
 #include "topology/topo.h"
@@ -81,6 +82,7 @@ struct scenario {
     char *qos_note;           /* what qos.opensm_conf gave */
     struct conn_desc conns;   /* the connections section (config/connections.h) */
     struct conn_state **cst;  /* what admission decided (set by scenario_topology), or NULL */
+    struct mcast_desc mc;     /* the multicast section: scheme and groups */
 };
 
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];

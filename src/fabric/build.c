@@ -14,6 +14,7 @@
 #include "fabric/transport.h"
 #include "fabric/adapt.h"
 #include "fabric/drop.h"
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 #include "topology/topo_addr.h"
 
@@ -180,6 +181,7 @@ struct dst_res {
     int host;
     const int *set;
     int nset;
+    int mgroup;       /* "mcast:NAME": the multicast group, else -1 */
 };
 
 /* pat_class: -1, or the class (1 hot spot, 0 uniform) of a split pattern flow. */
@@ -193,7 +195,33 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     fl->src_host = src;
     fl->src = f->hosts[src].port;
     fl->pat_class = (int8_t)pat_class;
-    if (d->has_pattern) {
+    fl->mgroup = -1;
+    if (dr && dr->mgroup >= 0) {
+        const struct mgroup *g = &f->mc->g[dr->mgroup];
+        fl->mgroup = dr->mgroup;
+        fl->dst_host = -1;
+        fl->dset = g->members;
+        fl->ndset = g->nmembers;
+        fl->dset_self = g->member_pos[src];
+        if (g->nmembers - (fl->dset_self >= 0) < 1)
+            return ibn_err_at(e, d->file, d->line, "flow %s: multicast group %s has no member but "
+                              "the source", name, g->name);
+        if (d->path != PATH_BASE)
+            return ibn_err_at(e, d->file, d->line, "flow %s: a multicast flow has one route per "
+                              "member: path must be base", name);
+        if (f->mc->scheme == MC_UNICAST) {
+            fl->pattern = 4;
+        } else {
+            fl->pattern = 5;
+            fl->mlid = g->src_mlid[src];
+            if (!fl->mlid)
+                return ibn_err_at(e, d->file, d->line, "flow %s: host %s is not among the sources "
+                                  "of multicast group %s", name, f->hosts[src].node->name, g->name);
+            if (f->set.transport == TRANSPORT_RC)
+                return ibn_err_at(e, d->file, d->line, "flow %s: multicast is unreliable datagram "
+                                  "only (IBA); transport.mode is rc", name);
+        }
+    } else if (d->has_pattern) {
         if (f->nhosts < 2)
             return ibn_err_at(e, d->file, d->line, "flow %s: a pattern needs at least two hosts", name);
         fl->pattern = 2;
@@ -441,6 +469,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             if (s->arch->init(f, s, e))
                 return ibn_err_prefix(e, "switch.arch = %s, switch %s: ", s->arch->name, s->n.name);
         }
+    if (mcast_build(f, t, l, d->mc, e))
+        return -1;
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
@@ -466,8 +496,12 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             f->patterns[f->npatterns++] = pt;
         }
         int split = fd->has_pattern && fd->pat.split;
-        struct dst_res dr = { -1, NULL, 0 };
-        if (!fd->has_pattern && strcmp(fd->dst, "uniform")) {
+        struct dst_res dr = { -1, NULL, 0, -1 };
+        if (!strncmp(fd->dst, "mcast:", 6)) {
+            if ((dr.mgroup = mcast_group_find(f, fd->dst, e)) < 0)
+                return ibn_err_prefix(e, "%s:%d: flow %s: destination: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
+        } else if (!fd->has_pattern && strcmp(fd->dst, "uniform")) {
             struct ibn_err single = { { 0 } };
             dr.host = resolve_host(f, t, fd->dst, &single);
             if (dr.host < 0 && !topo_is_set(fd->dst)) {
@@ -636,6 +670,7 @@ void fabric_free(struct fabric *f)
         free(f->dsets[i]);
     free(f->dsets);
     drop_free(f);
+    mcast_free(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)

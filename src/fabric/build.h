@@ -10,12 +10,14 @@
 #include "traffic/arrival.h"
 #include "traffic/pattern.h"
 
+struct mcast_desc;
+
 /* A flow as the scenario states it. src "*" makes one flow per host, named NAME@HOST. */
 struct flow_desc {
     char *name;
     char *src;        /* host (CA node) name, optionally "NAME:PORT" */
-    char *dst;        /* host name, "uniform" (a random other host per message), or "" with a
-                       * pattern */
+    char *dst;        /* host name, "uniform" (a random other host per message), "mcast:GROUP"
+                       * (a multicast group of the multicast section), or "" with a pattern */
     long long sl;
     char *cls;        /* traffic class name, "" if none (then sl is used as given) */
     simtime_t start, stop;
@@ -40,6 +42,7 @@ struct run_desc {
     int jitter_k;     /* jitter: share of arrivals within +-period/k of their ideal time */
     int nflows;
     struct flow_desc *flows;
+    const struct mcast_desc *mc; /* multicast groups and scheme (mcast.h), NULL if none */
 };
 
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,

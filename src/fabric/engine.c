@@ -4,6 +4,7 @@
  * packet lost, credits conserved, nothing delivered to the wrong LID). */
 #include "fabric/engine.h"
 #include "fabric/drop.h"
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 #include "fabric/vlcheck.h"
 
@@ -340,7 +341,7 @@ static uint64_t count_found(struct fabric *f)
         struct node *nd = f->nodes[i];
         if (nd->is_switch) {
             struct sw *s = node_sw(nd);
-            n += s->arch->held(f, s);
+            n += s->arch->held(f, s) + mcast_held(f, s);
         } else {
             for (int p = 1; p <= nd->nports; p++)
                 if (nd->port[p].hca)
@@ -361,9 +362,11 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
     r->violations[0] = 0;
     uint64_t found = count_found(f),
              dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll;
-    if (f->cnt.created != f->cnt.delivered + dropped + found)
-        violation(r, "packets: %llu created != %llu delivered + %llu dropped + %llu in the fabric",
-                  (unsigned long long)f->cnt.created, (unsigned long long)f->cnt.delivered,
+    /* Multicast copies made by switches count as packets created. */
+    if (f->cnt.created + f->cnt.replicas != f->cnt.delivered + dropped + found)
+        violation(r, "packets: %llu created + %llu multicast copies != %llu delivered + %llu "
+                  "dropped + %llu in the fabric", (unsigned long long)f->cnt.created,
+                  (unsigned long long)f->cnt.replicas, (unsigned long long)f->cnt.delivered,
                   (unsigned long long)dropped, (unsigned long long)found);
     if (found != f->pool.live)
         violation(r, "packets: %llu found in queues and on links, but %llu allocated",

@@ -52,6 +52,8 @@ struct node;
 struct drop_state;
 struct sw_drop;
 struct adapt_policy;
+struct mcast;
+struct sw_mc;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -160,6 +162,7 @@ struct sw {
     const struct adapt_policy *adapt; /* adaptive output choice (adapt.h), NULL when off */
     void *adapt_state;
     uint8_t pb_local;        /* LMC bits this switch decides for adaptive packets */
+    struct sw_mc *mc;        /* multicast queues and replication state (mcast.h), NULL if none */
 };
 
 /* A message waiting at its flow. */
@@ -257,7 +260,12 @@ struct flow {
     int src_host;            /* index into fabric.hosts */
     int dst_host;            /* fixed destination host, or -1 for a pattern */
     int pattern;             /* 0 fixed, 1 uniform over the other hosts, 2 pattern `pat`,
-                              * 3 uniform over the group dset (less the source) */
+                              * 3 uniform over the group dset (less the source), 4 multicast
+                              * as replicated unicast (every message to every member of dset
+                              * but the source, in turn), 5 multicast to MLID `mlid` */
+    int mgroup;              /* patterns 4, 5: the multicast group (mcast.h), else -1 */
+    uint16_t mlid;           /* pattern 5 */
+    uint16_t mc_next;        /* pattern 4: next member */
     int ndset, dset_self;    /* pattern 3: hosts in dset; the source's position there or -1 */
     const int *dset;         /* pattern 3: host indices, owned by fabric.dsets */
     struct pattern *pat;     /* shared by the flows of one scenario entry */
@@ -361,6 +369,7 @@ struct fabric_counts {
     uint64_t kept_past_limit;          /* protected packets found past a limit (not dropped) */
     uint64_t ctrl_created;
     uint64_t acks_created;   /* reliable connection: ACKs the responders sent */
+    uint64_t replicas;       /* multicast copies switches made (each beyond the packet itself) */
 };
 
 enum fabric_event {
@@ -422,6 +431,7 @@ struct fabric {
     struct pattern **patterns;
     struct fabric_hooks hooks;
     struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
+    struct mcast *mc;        /* multicast groups, tables and statistics (mcast.h), NULL if none */
     /* Congestion-management messages of the switch architectures in flight (swarch.h): a pool
      * with a free list; an adapter receives them through hca_on_msg if set. */
     struct sw_msg *msgs;

@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "fabric/adapt.h"
 #include "fabric/fabric.h"
+#include "fabric/mcast.h"
 #include "fabric/transport.h"
 
 /* ---- ready rings: flows of one port and VL that may send now, served round robin ---- */
@@ -323,6 +324,12 @@ static uint16_t host_lid(const struct fabric *f, int host)
     return f->hosts[host].port->lid;
 }
 
+/* The LID a flow's message to host `dst` goes to: the group's MLID for a multicast flow. */
+static uint16_t dest_lid(const struct fabric *f, const struct flow *fl, int dst)
+{
+    return fl->pattern == 5 ? fl->mlid : host_lid(f, dst);
+}
+
 /* Destination host of the flow's next message, or -1 when the pattern gives this host none. */
 static int pick_dest(struct fabric *f, struct flow *fl)
 {
@@ -334,6 +341,15 @@ static int pick_dest(struct fabric *f, struct flow *fl)
         int k = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(fl->ndset - (fl->dset_self >= 0)));
         return fl->dset[fl->dset_self >= 0 && k >= fl->dset_self ? k + 1 : k];
     }
+    if (fl->pattern == 4) { /* replicated unicast: the members in turn, the source skipped */
+        if (fl->mc_next == fl->dset_self)
+            fl->mc_next = (uint16_t)((fl->mc_next + 1) % fl->ndset);
+        int d = fl->dset[fl->mc_next];
+        fl->mc_next = (uint16_t)((fl->mc_next + 1) % fl->ndset);
+        return d;
+    }
+    if (fl->pattern == 5)
+        return fl->src_host; /* the MLID stands for every member (dest_lid) */
     int d = (int)gsl_rng_uniform_int(fl->rng, (unsigned long)(f->nhosts - 1));
     return d >= fl->src_host ? d + 1 : d;
 }
@@ -413,31 +429,35 @@ void flow_message(struct fabric *f, struct flow *fl)
     uint32_t bytes = fl->next_draw.bytes;
     simtime_t deadline = fl->next_draw.deadline;
     int measured = f->now >= f->warmup;
-    fl->st.msgs_offered++;
-    if (fl->qn == fl->qcap) {
-        fl->st.msgs_refused++;
-        fl->st.msgs_offered_measured += (uint64_t)measured;
-        fl->st.msgs_refused_measured += (uint64_t)measured;
-    } else {
-        struct msg *m = &fl->mq[(fl->qhead + fl->qn) % fl->qcap];
-        m->created = f->now;
-        m->deadline = deadline ? f->now + deadline : 0;
-        m->bytes = bytes;
-        m->ftype = fl->next_draw.frame_type;
-        m->tries = 0;
-        m->posted = fl->rc.win_msgs ? SIMTIME_NEVER : f->now; /* else the queue is the adapter's */
-        /* A split flow picks the destination when the message starts (flow_make_packet). */
-        int split = fl->pat_class >= 0;
-        int dst = split ? 0 : pick_dest(f, fl);
-        if (dst >= 0) {
-            m->dst_lid = split ? 0 : host_lid(f, dst);
-            flow_queue_account(f, fl);
-            fl->qn++;
+    /* Replicated unicast: the message once per member but the source. */
+    int copies = fl->pattern == 4 ? fl->ndset - (fl->dset_self >= 0) : 1;
+    for (int copy = 0; copy < copies; copy++) {
+        fl->st.msgs_offered++;
+        if (fl->qn == fl->qcap) {
+            fl->st.msgs_refused++;
             fl->st.msgs_offered_measured += (uint64_t)measured;
-            fabric_flow_post(f, fl);
-            flow_update(f, fl);
+            fl->st.msgs_refused_measured += (uint64_t)measured;
         } else {
-            fl->st.msgs_offered--; /* the pattern gives this host nothing to send now */
+            struct msg *m = &fl->mq[(fl->qhead + fl->qn) % fl->qcap];
+            m->created = f->now;
+            m->deadline = deadline ? f->now + deadline : 0;
+            m->bytes = bytes;
+            m->ftype = fl->next_draw.frame_type;
+            m->tries = 0;
+            m->posted = fl->rc.win_msgs ? SIMTIME_NEVER : f->now; /* else the queue is the adapter's */
+            /* A split flow picks the destination when the message starts (flow_make_packet). */
+            int split = fl->pat_class >= 0;
+            int dst = split ? 0 : pick_dest(f, fl);
+            if (dst >= 0) {
+                m->dst_lid = split ? 0 : dest_lid(f, fl, dst);
+                flow_queue_account(f, fl);
+                fl->qn++;
+                fl->st.msgs_offered_measured += (uint64_t)measured;
+                fabric_flow_post(f, fl);
+                flow_update(f, fl);
+            } else {
+                fl->st.msgs_offered--; /* the pattern gives this host nothing to send now */
+            }
         }
     }
     draw_next(f, fl, &fl->next_draw);
@@ -475,7 +495,7 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
         fl->cur.tries = 0;
         fl->cur.posted = f->now;
         fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
-        fl->cur.dst_lid = host_lid(f, dst);
+        fl->cur.dst_lid = dest_lid(f, fl, dst);
         fl->st.msgs_offered++;
         fl->st.msgs_offered_measured += (uint64_t)(f->now >= f->warmup);
     }
@@ -546,6 +566,8 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->hops = 0;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = fl->cur.created >= f->warmup ? PKT_MEASURED : 0;
+    if (fl->pattern == 5)
+        p->flags |= PKT_MCAST;
     if (f->drop && fl->cur.ftype) {
         /* Seed 004's protection: an I frame whole, a B or P frame's first and last packet. */
         int first = fl->cur_left == fl->cur.bytes, last = fl->cur_left == payload;
@@ -740,7 +762,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         hist_prefetch(&st->net_latency, f->now - x->t_injected);
         hist_prefetch(&st->e2e_latency, f->now - x->t_created);
     }
-    if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
+    if (x->flags & PKT_MCAST ? !mcast_member(f, x->dst_lid, at->hca->host)
+                             : x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
         f->cnt.misdelivered++;
     port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);
     if (f->hooks.on_receive) {
@@ -773,7 +796,9 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
                              f->now - fl->rc.posted_at[x->msg % fl->rc.window]);
             }
         }
-        if (x->flags & PKT_LAST)
+        if (fl->mgroup >= 0) /* per member; deadlines and jitter are per unicast stream */
+            mcast_delivered(f, fl->mgroup, at->hca->host, x);
+        else if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);
         if (f->set.transport == TRANSPORT_RC && !(x->flags & PKT_MCAST))
             transport_on_data(f, at, x); /* may grow the pool: x is not used after this */

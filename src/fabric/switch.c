@@ -12,12 +12,17 @@
 
 #include "core/error.h"
 #include "fabric/adapt.h"
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
     struct sw *s = node_sw(in->node);
     struct packet *p = pkt(&f->pool, pidx);
+    if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT (mcast_switch.c) */
+        mcast_arrive(f, s, in, pidx);
+        return;
+    }
     int out = p->dst_lid <= s->max_lid ? s->lft[p->dst_lid] : 255;
     if (out == 255 || out < 1 || out > s->n.nports || !s->n.port[out].peer) {
         /* No route: the packet is dropped and counted; its buffer space is freed once its
@@ -123,17 +128,31 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     int cand[VL_SLOTS];
     uint32_t ready = 0;
     int read_blocked = 0, work = 0;
+    int mc_async = s->mc && (f->mc->scheme >= MC_ASYNC || f->mc->fifo_mode);
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = sw_req(s, f, out, slot);
         int any = 0;
         for (int w = 0; w < s->words && !any; w++)
             any = bits[w] != 0;
-        if (!any) {
+        int credit_blocked = 0;
+        if (mc_async && mcast_cand(f, s, out, slot, op->vl[slot].credits, &credit_blocked)) {
+            /* A multicast copy goes ahead of unicast packets on its VL (seed 004). */
+            work = 1;
+            cand[slot] = -1;
+            ready |= 1u << fabric_slot_vl(f, slot);
             port_wait_end(op, slot, f->now);
             continue;
         }
+        if (!any) {
+            if (credit_blocked) {
+                work = 1;
+                port_wait_begin(op, slot, f->now);
+            } else {
+                port_wait_end(op, slot, f->now);
+            }
+            continue;
+        }
         work = 1;
-        int credit_blocked = 0;
         int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
         if (i >= 0) {
             cand[slot] = i;
@@ -152,6 +171,14 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     if (vl < 0)
         return work; /* ready VLs have no weight in either table: they wait (reported at drain) */
     int slot = fabric_slot(f, vl), in = cand[slot];
+    if (in < 0) {
+        mcast_send(f, s, out, slot);
+        if (s->retry) {
+            s->retry = 0;
+            retry_stalled(f, s);
+        }
+        return work;
+    }
     struct port *ip = &s->n.port[in];
     uint32_t pidx = s->arch->dequeue(f, s, in, out, slot);
     if (s->drop && (sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
@@ -200,12 +227,23 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         return;
     op->tx_busy = 0;
     port_absorb_credits(f, op);
+    if (s->mc && mcast_output(f, s, out)) { /* owned by a synchronous multicast packet */
+        if (s->retry) {
+            s->retry = 0;
+            retry_stalled(f, s);
+        }
+        return;
+    }
     int work = arbitrate(f, s, out);
     if (!op->tx_busy) {
         port_watch_credits(f, op, work);
         return;
     }
     /* Sent: if more packets wait for this output, the end of the transmission is an event. */
+    if (s->mc && mcast_wants(f, s, out)) {
+        port_need_done(f, op);
+        return;
+    }
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = sw_req(s, f, out, slot);
         for (int w = 0; w < s->words; w++)

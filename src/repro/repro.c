@@ -467,6 +467,27 @@ static int run_scenario(const char *file, const char *const *over, int nover,
             n += f.flows[i].st.net_latency.count;
         }
         s->net_latency_us = n ? lat / (double)n / 1e6 : 0;
+        s->flow_e2e_us = xcalloc((size_t)f.nflows + 1, sizeof *s->flow_e2e_us);
+        s->flow_e2e_n = xcalloc((size_t)f.nflows + 1, sizeof *s->flow_e2e_n);
+        s->flow_frames = xcalloc((size_t)f.nflows + 1, sizeof *s->flow_frames);
+        s->flow_missed = xcalloc((size_t)f.nflows + 1, sizeof *s->flow_missed);
+        for (uint32_t i = 0; i < f.nflows; i++) {
+            const struct flow_stats *st = &f.flows[i].st;
+            s->flow_e2e_us[i] = hist_mean(&st->e2e_latency) / 1e6;
+            s->flow_e2e_n[i] = (double)st->e2e_latency.count;
+            s->flow_frames[i] = (double)st->deadlines.frames;
+            s->flow_missed[i] = (double)st->deadlines.missed;
+        }
+        if (f.mc) {
+            double ml = 0, mn = 0;
+            for (int g = 0; g < f.mc->ngroups; g++)
+                for (int x = 0; x < f.mc->g[g].nmembers; x++) {
+                    ml += hist_mean(&f.mc->g[g].lat[x]) * (double)f.mc->g[g].lat[x].count;
+                    mn += (double)f.mc->g[g].lat[x].count;
+                }
+            s->mcast_lat_us = mn > 0 ? ml / mn / 1e6 : 0;
+            s->mcast_n = mn;
+        }
         for (uint32_t i = 0; i < f.nflows; i++) {
             const struct flow *fl = &f.flows[i];
             struct repro_sl *q = &s->sl[fl->sl & 15];
@@ -522,6 +543,10 @@ int repro_port(const struct repro_series *s, const char *name)
 
 void repro_series_free(struct repro_series *s)
 {
+    free(s->flow_e2e_us);
+    free(s->flow_e2e_n);
+    free(s->flow_frames);
+    free(s->flow_missed);
     for (int i = 0; i < s->nports; i++)
         free(s->port_names[i]);
     free(s->port_names);
@@ -662,8 +687,13 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         put(fd, &s->sink_gbps, sizeof s->sink_gbps) || put(fd, &s->wall_s, sizeof s->wall_s) ||
         put(fd, &s->events, sizeof s->events) || put(fd, &s->hops, sizeof s->hops) ||
         put(fd, &s->nports, sizeof s->nports) || put(fd, s->sl, sizeof s->sl) ||
-        put(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait))
+        put(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) ||
+        put(fd, &s->mcast_lat_us, sizeof s->mcast_lat_us) || put(fd, &s->mcast_n, sizeof s->mcast_n))
         return -1;
+    double *per[4] = { s->flow_e2e_us, s->flow_e2e_n, s->flow_frames, s->flow_missed };
+    for (int k = 0; k < 4; k++)
+        if (put(fd, per[k], (size_t)s->nflows * sizeof(double)))
+            return -1;
     for (int i = 0; i < s->nports; i++) {
         size_t len = strlen(s->port_names[i]);
         if (put(fd, &len, sizeof len) || put(fd, s->port_names[i], len))
@@ -722,7 +752,15 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
     }
     s->port_wait = xcalloc((size_t)s->nports + 1, sizeof *s->port_wait);
     s->port_names = xcalloc((size_t)s->nports + 1, sizeof *s->port_names);
-    bad = get(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) != 0;
+    s->flow_e2e_us = xcalloc((size_t)s->nflows + 1, sizeof(double));
+    s->flow_e2e_n = xcalloc((size_t)s->nflows + 1, sizeof(double));
+    s->flow_frames = xcalloc((size_t)s->nflows + 1, sizeof(double));
+    s->flow_missed = xcalloc((size_t)s->nflows + 1, sizeof(double));
+    bad = get(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) != 0 ||
+          get(fd, &s->mcast_lat_us, sizeof s->mcast_lat_us) || get(fd, &s->mcast_n, sizeof s->mcast_n);
+    double *per[4] = { s->flow_e2e_us, s->flow_e2e_n, s->flow_frames, s->flow_missed };
+    for (int k = 0; k < 4 && !bad; k++)
+        bad = get(fd, per[k], (size_t)s->nflows * sizeof(double)) != 0;
     for (int i = 0; i < s->nports && !bad; i++) {
         size_t len;
         bad = get(fd, &len, sizeof len) != 0 || len > 4096;

@@ -132,6 +132,11 @@ struct repro_series {
     int nports;            /* switch ports */
     char **port_names;     /* "SWITCH:PORT" */
     double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
+    /* Per flow: mean latency from message creation to delivery of its measured packets (us),
+     * their number, and frames (messages with deadlines) measured and missed. */
+    double *flow_e2e_us, *flow_e2e_n, *flow_frames, *flow_missed;
+    /* Multicast: mean latency over every member's measured packets (us) and their number. */
+    double mcast_lat_us, mcast_n;
     /* Per service level, over the measured packets and frames of its flows: network latency
      * (head injected to delivered) sums, frames against their deadlines (seed 004's DMP/DMT). */
     struct repro_sl {

@@ -392,6 +392,6 @@ const struct repro repro_list[] = {
       "4x4 mesh (best effort)", repro_seed003 },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks, Figs. 7-9 with the MPEG-2 mix "
-      "(15 and 30 nodes, 3 generated topologies)", repro_seed004 },
+      "(15 and 30 nodes, 3 generated topologies), Fig. 10 multicast schemes", repro_seed004 },
     { NULL, NULL, NULL },
 };

@@ -6,7 +6,8 @@
  * Figs. 7, 8 and 9 with seed 004's MPEG-2 real-time mix (scenarios/seed004/net15-mix.cfg: seven
  * video streams per host on the shortest path, RD and UD best effort, control on VL15; the
  * 5-stage pipelined switch) on generated 15-switch 23-link and 30-switch 46-link networks,
- * topology seeds 1-3: DMP, DMT and per-class latency per scheme (docs/seed004.md). */
+ * topology seeds 1-3: DMP, DMT and per-class latency per scheme (docs/seed004.md), and Fig. 10's
+ * multicast schemes on the same kind of networks (scenarios/seed004/fig10.cfg, docs/multicast.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -609,10 +610,132 @@ static int mix_figures(struct repro_table *t, struct ibn_err *e)
     return 0;
 }
 
+/* Packet-weighted mean latency (us) of the flows whose names start with `prefix`. */
+static double class_latency(const struct repro_series *s, const char *prefix)
+{
+    double sum = 0, n = 0;
+    for (int i = 0; i < s->nflows; i++)
+        if (!strncmp(s->names[i], prefix, strlen(prefix))) {
+            sum += s->flow_e2e_us[i] * s->flow_e2e_n[i];
+            n += s->flow_e2e_n[i];
+        }
+    return n > 0 ? sum / n : 0;
+}
+
+/* Deadline missing probability of the unicast real-time streams (flows RT*). */
+static double rt_dmp(const struct repro_series *s)
+{
+    double frames = 0, missed = 0;
+    for (int i = 0; i < s->nflows; i++)
+        if (!strncmp(s->names[i], "RT", 2)) {
+            frames += s->flow_frames[i];
+            missed += s->flow_missed[i];
+        }
+    return frames > 0 ? missed / frames : 0;
+}
+
+/* Fig. 10: the four multicast schemes on generated 15-node networks (topology seeds 1-3; the
+ * paper's network is not printed), scenarios/seed004/fig10.cfg. */
+static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
+{
+    enum { NT = 3, NS = 4, NP = 3 };
+    static const char *const schemes[NS] = { "multicast.scheme=unicast", "multicast.scheme=sync",
+                                             "multicast.scheme=async", "multicast.scheme=central" };
+    /* Fig. 10f's policies 2-4 with asynchronous replication: the multicast streams on SL 1, VL 1
+     * of their own, VL 1's weight equal to VL 0's, times the mean group size n = 10/3
+     * (linear), or times 1 + ln n (logarithmic, Legout's LogRD). Policy 1 is the async run. */
+    static const char *const policy[NP] = { "qos.vlarb_low=0:32,1:32", "qos.vlarb_low=0:32,1:107",
+                                            "qos.vlarb_low=0:32,1:70" };
+    struct repro_job jobs[NT * (NS + NP)];
+    memset(jobs, 0, sizeof jobs);
+    for (int k = 0; k < NT; k++)
+        for (int m = 0; m < NS; m++) {
+            struct repro_job *j = &jobs[k * NS + m];
+            j->file = "seed004/fig10.cfg";
+            j->over[0] = schemes[m];
+            j->nover = 1;
+            snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
+        }
+    for (int k = 0; k < NT; k++)
+        for (int q = 0; q < NP; q++) {
+            struct repro_job *j = &jobs[NT * NS + k * NP + q];
+            j->file = "seed004/fig10.cfg";
+            j->over[0] = "multicast.scheme=async";
+            j->over[1] = "flows.MC1.sl=1";
+            j->over[2] = "flows.MC2.sl=1";
+            j->over[3] = "flows.MC3.sl=1";
+            j->over[4] = policy[q];
+            j->nover = 5;
+            snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
+        }
+    struct repro_series out[NT * (NS + NP)];
+    if (repro_run_jobs(jobs, NT * (NS + NP), out, e))
+        return -1;
+    double pol1[NT], pol_log[NT];
+    for (int k = 0; k < NT; k++) {
+        const struct repro_series *p1 = &out[k * NS + 2], *p = &out[NT * NS + k * NP];
+        double sep = fmin(p[0].mcast_lat_us, fmin(p[1].mcast_lat_us, p[2].mcast_lat_us));
+        pol1[k] = sep > 0 ? p1->mcast_lat_us / sep : 0;
+        double other = fmin(p[0].mcast_lat_us, p[1].mcast_lat_us);
+        pol_log[k] = other > 0 ? p[2].mcast_lat_us / other : 0;
+    }
+    double worst[NT], sync_async[NT], central[NT], dmp[NT], be[NT], ctl[NT];
+    for (int k = 0; k < NT; k++) {
+        const struct repro_series *u = &out[k * NS], *sy = &out[k * NS + 1], *as = &out[k * NS + 2],
+                                  *ce = &out[k * NS + 3];
+        double hw = (sy->mcast_lat_us + as->mcast_lat_us + ce->mcast_lat_us) / 3;
+        worst[k] = hw > 0 ? u->mcast_lat_us / hw : 0;
+        sync_async[k] = as->mcast_lat_us > 0 ? sy->mcast_lat_us / as->mcast_lat_us : 0;
+        double best = fmin(sy->mcast_lat_us, as->mcast_lat_us);
+        central[k] = best > 0 ? ce->mcast_lat_us / best : 0;
+        double d_u = rt_dmp(u), d_hw = (rt_dmp(sy) + rt_dmp(as) + rt_dmp(ce)) / 3;
+        dmp[k] = d_u > 0 ? d_hw / d_u : 0;
+        double b_hw = (class_latency(sy, "BE") + class_latency(as, "BE") + class_latency(ce, "BE")) / 3;
+        be[k] = class_latency(u, "BE") > 0 ? b_hw / class_latency(u, "BE") : 0;
+        double c_hw = (class_latency(sy, "CTL") + class_latency(as, "CTL") + class_latency(ce, "CTL")) / 3;
+        ctl[k] = class_latency(u, "CTL") > 0 ? c_hw / class_latency(u, "CTL") : 0;
+    }
+    for (int i = 0; i < NT * (NS + NP); i++)
+        repro_series_free(&out[i]);
+    const char *where = "(generated 15-switch networks, topology seeds 1-3: Fig. 6 is not printed; "
+                        "30 % load, RT:BE 70:30, 20 % of RT multicast to 3 groups of 2 or 4; "
+                        "SPF with HV 8 dropping)";
+    char claim[600];
+    snprintf(claim, sizeof claim, "Fig. 10c: replicated unicast worst: its multicast latency / the "
+             "mean of the three switch schemes' %s", where);
+    repro_add_trend(t, "fig10c-unicast-worst", claim, "> 1", worst, NT, "ratio", 1, INFINITY);
+    snprintf(claim, sizeof claim, "Fig. 10c: synchronous about equal to asynchronous replication: "
+             "multicast latency sync / async (counter and one-packet buffer per input VL; about "
+             "equal read as within 0.8-1.25) %s", where);
+    repro_add_trend(t, "fig10c-sync-eq-async", claim, "~1", sync_async, NT, "ratio", 0.8, 1.25);
+    snprintf(claim, sizeof claim, "Fig. 10c: asynchronous with a central buffer slightly best: "
+             "multicast latency central / the better of sync and async %s", where);
+    repro_add_trend(t, "fig10c-central-best", claim, "< 1", central, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10a: switch replication lowers the real-time DMP: mean DMP "
+             "of the three switch schemes / replicated unicast's (unicast RT streams; multicast "
+             "streams have no deadline measure) %s", where);
+    repro_add_trend(t, "fig10a-dmp", claim, "< 1", dmp, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10e: replication helps best effort: mean best-effort latency "
+             "of the switch schemes / replicated unicast's %s", where);
+    repro_add_trend(t, "fig10e-best-effort", claim, "< 1", be, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10d: replication helps control traffic: mean control "
+             "latency of the switch schemes / replicated unicast's %s", where);
+    repro_add_trend(t, "fig10d-control", claim, "< 1", ctl, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10f: at higher load policy 1 (multicast shares the VLs, ahead "
+             "of unicast) beats separate VLs: async multicast latency with policy 1 / the best of "
+             "policies 2-4 (one VL for multicast, weight x1, x n, x (1 + ln n), n = 10/3; the "
+             "paper's 6:5 VL split is not reproduced) %s", where);
+    repro_add_trend(t, "fig10f-policy1-best", claim, "< 1", pol1, NT, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10f: the logarithmic allocation (4) is the best of the "
+             "separate-VL policies: multicast latency policy 4 / the better of 2 and 3 %s", where);
+    repro_add_trend(t, "fig10f-log-best", claim, "< 1", pol_log, NT, "ratio", -INFINITY, 1);
+    return 0;
+}
+
 int repro_seed004(struct repro_table *t, struct ibn_err *e)
 {
     if (worked_example(t, e) || fifteen_node(t, e) || lifetime_and_deadlock(t, e) ||
-        fig7_best_effort(t, e) || mix_figures(t, e))
+        fig7_best_effort(t, e) || mix_figures(t, e) || fig10_multicast(t, e))
         return -1;
     return 0;
 }

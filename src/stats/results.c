@@ -1,5 +1,6 @@
 /* results.c: the run's summary (JSON), time series (CSV) and terminal summary. */
 #include "stats/results.h"
+#include "fabric/mcast.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -300,6 +301,7 @@ int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e
 static const char *dst_label(const struct fabric *f, const struct flow *fl)
 {
     return fl->pattern == 2 ? pattern_kind_names[fl->pat->d.kind]
+           : fl->pattern >= 4 ? f->mc->g[fl->mgroup].name
            : fl->pattern == 3 ? "group"
            : fl->pattern    ? "uniform"
                             : f->hosts[fl->dst_host].node->name;
@@ -477,6 +479,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
     json_object_set_new(inv, "violations", json_string(r->violations));
     json_object_set_new(root, "invariants", inv);
+    if (f->mc)
+        mcast_report(f, root);
     if (f->set.transport == TRANSPORT_RC) {
         json_t *tr = json_object();
         json_object_set_new(tr, "mode", json_string("rc"));

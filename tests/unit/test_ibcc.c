@@ -2,7 +2,8 @@
  * FECN -> CNP -> BECN accounting (a BECN per marked packet; in RC ACKs per packet or per message), Packet_Size, Marking_Rate as counter and as probability,
  * mark_probability (any probability, binomial bound),
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
- * throttling only the flow (QP level) or the whole port SL (SL level), and bad settings. */
+ * throttling only the flow (QP level) or the whole port SL (SL level), multicast packets never
+ * marked, and bad settings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include "../support/sim.h"
 #include "cc/ibcc.h"
 #include "cc/ibcc_int.h"
+#include "fabric/mcast.h"
 
 static void set(void *desc, const char *key, const char *value)
 {
@@ -155,6 +157,37 @@ static void test_fecn_cnp_becn_accounting(void **st)
     assert_true(fabs(ts_gbps(&s, "A") - ts_gbps(&s, "B")) < 1.5);
     assert_true(ts_gbps(&s, "V") > 12.5);
     assert_true(a->ix->ccti_max > 0);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+/* IB CC's rule for multicast: a switch never marks FECN on a multicast packet, so a multicast
+ * stream through the congested port is never throttled while the unicast ones are. */
+static void test_multicast_never_marked(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 5 * PS_PER_MS);
+    struct mcast_desc md;
+    struct mgroup_desc g = { (char *)"G", 0xC000, (char *)"H3,H2", (char *)"H4", "test", 1 };
+    mcast_desc_defaults(&md);
+    md.scheme = MC_ASYNC;
+    md.groups = &g;
+    md.ngroups = 1;
+    s.d.mc = &md;
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "M", "H4", "mcast:G", "poisson", "3 Gb/s", "4 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    run_cc(&s, d);
+    struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B"), *m = ccf(&s, "M");
+    uint64_t marks = marks_total(&s);
+    assert_true(a->fecn_marked + b->fecn_marked > 100);
+    assert_int_equal(m->fecn_marked, 0);
+    assert_int_equal(m->becn_received, 0);
+    assert_int_equal(a->fecn_marked + b->fecn_marked, marks);
+    assert_true(ts_find(&s, "M")->st.pkts_sent > 100);
+    assert_int_equal(s.f.mc->g[0].pkts[0], ts_find(&s, "M")->st.pkts_sent); /* H2 got them all */
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
 }
@@ -555,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_threshold_mapping),
         cmocka_unit_test(test_per_sl_lists),
         cmocka_unit_test(test_fecn_cnp_becn_accounting),
+        cmocka_unit_test(test_multicast_never_marked),
         cmocka_unit_test(test_marking_rate_and_packet_size),
         cmocka_unit_test(test_mark_probability),
         cmocka_unit_test(test_becn_per_message),

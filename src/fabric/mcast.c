@@ -1,0 +1,318 @@
+/* mcast.c: multicast groups as the fabric runs them (fabric/mcast.h): the scenario's keys,
+ * resolving members and sources, the forwarding tables (source-based trees checked for
+ * exactly-once delivery, or an OpenSM dump), each switch's multicast state, and the per-member
+ * statistics. The replication itself is in mcast_switch.c. */
+#include "fabric/mcast.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routing/mft_dump.h"
+#include "topology/topo_addr.h"
+
+const char *const mc_scheme_names[] = { "unicast", "sync", "async", "central", NULL };
+static const char *const async_buffer_names[] = { "input", "switch", NULL };
+static const char *const sync_outputs_names[] = { "buffer", "hold", NULL };
+
+#define OFF(field) offsetof(struct mcast_desc, field)
+const struct param mcast_params[] = {
+    { "scheme", P_ENUM, OFF(scheme), "sync",
+      "how multicast packets are copied: unicast (the source sends one unicast copy per member), "
+      "sync (switches copy to all outputs at once, FCFS ownership of outputs), async (copies "
+      "leave as outputs free, a counter and a one-packet buffer per input VL), central (a multicast "
+      "FIFO per output in a central buffer)", mc_scheme_names, 0, 0 },
+    { "central_buffer", P_SIZE, OFF(central_buffer), "4200 B",
+      "scheme central: bytes of each output's multicast FIFO (at least one packet)", NULL, 64, 1 << 24 },
+    { "async_buffer", P_ENUM, OFF(async_buffer), "input",
+      "scheme async: where the one-packet buffer is, per input VL (input) or one per switch "
+      "(switch: only one multicast packet in transfer per switch; deadlock-prone)", async_buffer_names, 0, 0 },
+    { "sync_outputs", P_ENUM, OFF(sync_outputs), "buffer",
+      "scheme sync: the copies go at once into one-packet output buffers that must all be empty "
+      "(buffer, seed 004's stage-5 output buffers), or straight onto the links, which must all be "
+      "idle with credits, an owned link sending nothing else (hold; deadlock-prone)",
+      sync_outputs_names, 0, 0 },
+    { "mft_file", P_STRING, OFF(mft_file), "",
+      "multicast forwarding tables from an OpenSM opensm-mfts.dump instead of source-based trees",
+      NULL, 0, 0 },
+    PARAM_END,
+};
+
+void mcast_desc_defaults(struct mcast_desc *d)
+{
+    char why[256];
+    memset(d, 0, sizeof *d);
+    if (params_set_defaults(mcast_params, d, why, sizeof why))
+        ibn_panic("bad built-in multicast default: %s", why);
+}
+
+void mcast_desc_free(struct mcast_desc *d)
+{
+    params_free(mcast_params, d);
+    for (int i = 0; i < d->ngroups; i++) {
+        free(d->groups[i].name);
+        free(d->groups[i].members);
+        free(d->groups[i].sources);
+    }
+    free(d->groups);
+    d->groups = NULL;
+    d->ngroups = 0;
+}
+
+/* Hosts (cabled CA ports) of a host set, in host order; -1 with e set. */
+static int hosts_of(const struct fabric *f, const struct topo *t, const char *spec, int **out,
+                    struct ibn_err *e)
+{
+    int *nodes;
+    int nn = topo_host_set(t, spec, &nodes, e);
+    if (nn < 0)
+        return -1;
+    char *in = xcalloc((size_t)t->nnodes + 1, 1);
+    for (int i = 0; i < nn; i++)
+        in[nodes[i]] = 1;
+    free(nodes);
+    int *o = xmalloc(((size_t)f->nhosts + 1) * sizeof *o), n = 0;
+    for (int h = 0; h < f->nhosts; h++)
+        if (in[f->hosts[h].node->index])
+            o[n++] = h;
+    free(in);
+    *out = o;
+    return n;
+}
+
+static struct ca_port host_cp(const struct fabric *f, int h)
+{
+    return (struct ca_port){ f->hosts[h].node->index, f->hosts[h].port->num };
+}
+
+int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
+                const struct mcast_desc *d, struct ibn_err *e)
+{
+    if (!d || !d->ngroups)
+        return 0;
+    struct mcast *mc = xcalloc(1, sizeof *mc);
+    f->mc = mc;
+    mc->scheme = d->scheme;
+    mc->cb_cap = (int32_t)(d->central_buffer / CREDIT_BYTES);
+    mc->async_switch = d->async_buffer == 1;
+    mc->fifo_mode = d->scheme == MC_CENTRAL || (d->scheme == MC_SYNC && d->sync_outputs == 0);
+    mc->ngroups = d->ngroups;
+    mc->g = xcalloc((size_t)d->ngroups, sizeof *mc->g);
+    int max_mlid = MLID_FIRST;
+    if (*d->mft_file) {
+        if (mft_dump_read(d->mft_file, t, &mc->mft, e))
+            return -1;
+    } else {
+        mfts_init(&mc->mft, t, MLID_FIRST);
+    }
+    for (int i = 0; i < d->ngroups; i++) {
+        const struct mgroup_desc *gd = &d->groups[i];
+        struct mgroup *g = &mc->g[i];
+        g->name = xstrdup(gd->name);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(d->groups[j].name, gd->name))
+                return ibn_err_at(e, gd->file, gd->line, "two multicast groups are named \"%s\"",
+                                  gd->name);
+        g->nmembers = hosts_of(f, t, gd->members, &g->members, e);
+        if (g->nmembers < 0)
+            return ibn_err_prefix(e, "%s:%d: multicast group %s: members: ", gd->file, gd->line, gd->name);
+        if (g->nmembers == 0)
+            return ibn_err_at(e, gd->file, gd->line, "multicast group %s: members \"%s\" names no host",
+                              gd->name, gd->members);
+        int *src, ns = hosts_of(f, t, gd->sources, &src, e);
+        if (ns < 0)
+            return ibn_err_prefix(e, "%s:%d: multicast group %s: sources: ", gd->file, gd->line, gd->name);
+        if (gd->mlid < MLID_FIRST || gd->mlid + ns - 1 > MLID_LAST) {
+            free(src);
+            return ibn_err_at(e, gd->file, gd->line, "multicast group %s: MLIDs 0x%04llX-0x%04llX "
+                              "(one per source, %d sources) must lie in 0x%04X-0x%04X", gd->name,
+                              gd->mlid, gd->mlid + ns - 1, ns, MLID_FIRST, MLID_LAST);
+        }
+        g->member_pos = xmalloc(((size_t)f->nhosts + 1) * sizeof *g->member_pos);
+        for (int h = 0; h < f->nhosts; h++)
+            g->member_pos[h] = -1;
+        for (int k = 0; k < g->nmembers; k++)
+            g->member_pos[g->members[k]] = k;
+        g->src_mlid = xcalloc((size_t)f->nhosts + 1, sizeof *g->src_mlid);
+        g->pkts = xcalloc((size_t)g->nmembers, sizeof *g->pkts);
+        g->lat = xcalloc((size_t)g->nmembers, sizeof *g->lat);
+        for (int k = 0; k < g->nmembers; k++)
+            hist_init(&g->lat[k]);
+        struct ca_port *mb = xmalloc(((size_t)g->nmembers + 1) * sizeof *mb);
+        for (int k = 0; k < g->nmembers; k++)
+            mb[k] = host_cp(f, g->members[k]);
+        int rc = 0;
+        for (int k = 0; k < ns && !rc; k++) {
+            int mlid = (int)gd->mlid + k;
+            for (int j = 0; j < i; j++)
+                for (int h = 0; h < f->nhosts; h++)
+                    if (mc->g[j].src_mlid[h] == mlid)
+                        rc = ibn_err_at(e, gd->file, gd->line, "multicast group %s: MLID 0x%04X "
+                                        "(source %s) is also group %s's", gd->name, mlid,
+                                        f->hosts[src[k]].node->name, mc->g[j].name);
+            if (rc)
+                break;
+            g->src_mlid[src[k]] = (uint16_t)mlid;
+            if (mlid > max_mlid)
+                max_mlid = mlid;
+            if (mc->scheme == MC_UNICAST)
+                continue; /* no tables: the source sends unicast copies */
+            if (!*d->mft_file && mft_source_tree(&mc->mft, t, l, mlid, host_cp(f, src[k]), mb,
+                                                 g->nmembers, e))
+                rc = ibn_err_prefix(e, "%s:%d: multicast group %s: ", gd->file, gd->line, gd->name);
+            else if (mft_check(&mc->mft, t, mlid, host_cp(f, src[k]), mb, g->nmembers, NULL, NULL, e))
+                rc = ibn_err_prefix(e, "%s:%d: multicast group %s: %s: ", gd->file, gd->line,
+                                    gd->name, *d->mft_file ? d->mft_file : "tree");
+        }
+        free(mb);
+        free(src);
+        if (rc)
+            return -1;
+    }
+    mfts_grow(&mc->mft, t, max_mlid);
+    mc->nmlid = max_mlid - MLID_FIRST + 1;
+    mc->group_of = xmalloc((size_t)mc->nmlid * sizeof *mc->group_of);
+    for (int x = 0; x < mc->nmlid; x++)
+        mc->group_of[x] = -1;
+    for (int i = 0; i < mc->ngroups; i++)
+        for (int h = 0; h < f->nhosts; h++)
+            if (mc->g[i].src_mlid[h])
+                mc->group_of[mc->g[i].src_mlid[h] - MLID_FIRST] = (int16_t)i;
+    if (mc->scheme == MC_UNICAST)
+        return 0;
+    /* Each switch's multicast state. */
+    for (int i = 0; i < f->nnodes; i++) {
+        if (!f->nodes[i]->is_switch)
+            continue;
+        struct sw *s = node_sw(f->nodes[i]);
+        struct sw_mc *m = xcalloc(1, sizeof *m);
+        s->mc = m;
+        size_t np = (size_t)s->n.nports + 1, nq = np * (size_t)f->nvs;
+        m->words = mc->mft.words;
+        m->mft = mc->mft.mask[i];
+        m->q = xmalloc(nq * sizeof *m->q);
+        for (size_t k = 0; k < nq; k++)
+            pktq_init(&m->q[k]);
+        m->rem = xcalloc(nq * (size_t)m->words, sizeof *m->rem);
+        m->buf = xmalloc(nq * sizeof *m->buf);
+        for (size_t k = 0; k < nq; k++)
+            m->buf[k] = PKT_NIL;
+        if (mc->fifo_mode) {
+            int32_t need = 0;
+            m->cq = xmalloc(np * sizeof *m->cq);
+            m->cq_used = xcalloc(np, sizeof *m->cq_used);
+            for (size_t k = 0; k < np; k++)
+                pktq_init(&m->cq[k]);
+            need = (int32_t)bytes_to_credits((uint32_t)pkt_wire_bytes((uint32_t)f->set.mtu, f->set.grh));
+            if (mc->scheme == MC_CENTRAL && mc->cb_cap < need)
+                return ibn_err_set(e, "multicast.central_buffer = %llu B cannot hold one packet of "
+                                   "the MTU (%d credits of 64 B)", (unsigned long long)d->central_buffer, need);
+        }
+    }
+    return 0;
+}
+
+void mcast_free(struct fabric *f)
+{
+    struct mcast *mc = f->mc;
+    if (!mc)
+        return;
+    for (int i = 0; i < f->nnodes; i++) {
+        if (!f->nodes[i] || !f->nodes[i]->is_switch)
+            continue;
+        struct sw_mc *m = node_sw(f->nodes[i])->mc;
+        if (!m)
+            continue;
+        free(m->q);
+        free(m->rem);
+        free(m->buf);
+        free(m->cq);
+        free(m->cq_used);
+        free(m);
+        node_sw(f->nodes[i])->mc = NULL;
+    }
+    for (int i = 0; i < mc->ngroups; i++) {
+        struct mgroup *g = &mc->g[i];
+        free(g->name);
+        free(g->members);
+        free(g->member_pos);
+        free(g->src_mlid);
+        free(g->pkts);
+        if (g->lat)
+            for (int k = 0; k < g->nmembers; k++)
+                hist_free(&g->lat[k]);
+        free(g->lat);
+    }
+    free(mc->g);
+    free(mc->group_of);
+    mfts_free(&mc->mft);
+    free(mc);
+    f->mc = NULL;
+}
+
+int mcast_group_find(const struct fabric *f, const char *dst, struct ibn_err *e)
+{
+    const char *name = dst + 6; /* after "mcast:" */
+    if (f->mc)
+        for (int i = 0; i < f->mc->ngroups; i++)
+            if (!strcmp(f->mc->g[i].name, name))
+                return i;
+    char known[512] = "";
+    size_t n = 0;
+    for (int i = 0; f->mc && i < f->mc->ngroups && n + 2 < sizeof known; i++)
+        n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", f->mc->g[i].name);
+    return ibn_err_set(e, "no multicast group \"%s\" (multicast.groups has: %s)", name,
+                       *known ? known : "none");
+}
+
+int mcast_member(const struct fabric *f, int lid, int host)
+{
+    if (!f->mc || !lid_is_mcast(lid) || lid - MLID_FIRST >= f->mc->nmlid)
+        return 0;
+    int g = f->mc->group_of[lid - MLID_FIRST];
+    return g >= 0 && f->mc->g[g].member_pos[host] >= 0;
+}
+
+int mcast_delivered(struct fabric *f, int group, int host, const struct packet *x)
+{
+    struct mgroup *g = &f->mc->g[group];
+    int k = g->member_pos[host];
+    if (k < 0)
+        return 0;
+    if (x->flags & PKT_MEASURED) {
+        g->pkts[k]++;
+        hist_add(&g->lat[k], f->now - x->t_created);
+    }
+    return 1;
+}
+
+void mcast_report(struct fabric *f, json_t *summary)
+{
+    struct mcast *mc = f->mc;
+    if (!mc)
+        return;
+    json_t *o = json_object(), *groups = json_array();
+    json_object_set_new(o, "scheme", json_string(mc_scheme_names[mc->scheme]));
+    json_object_set_new(o, "replicas", json_integer((json_int_t)f->cnt.replicas));
+    if (mc->scheme == MC_SYNC && !mc->fifo_mode)
+        json_object_set_new(o, "sync_output_waits", json_integer((json_int_t)mc->waits));
+    for (int i = 0; i < mc->ngroups; i++) {
+        struct mgroup *g = &mc->g[i];
+        json_t *go = json_object(), *members = json_array();
+        json_object_set_new(go, "name", json_string(g->name));
+        for (int k = 0; k < g->nmembers; k++) {
+            json_t *m = json_object();
+            json_object_set_new(m, "host", json_string(f->hosts[g->members[k]].node->name));
+            json_object_set_new(m, "packets_delivered", json_integer((json_int_t)g->pkts[k]));
+            json_object_set_new(m, "latency_mean_ns", json_real(round(hist_mean(&g->lat[k])) / 1e3));
+            json_object_set_new(m, "latency_p99_ns", json_real(round(hist_quantile(&g->lat[k], 0.99)) / 1e3));
+            json_array_append_new(members, m);
+        }
+        json_object_set_new(go, "members", members);
+        json_array_append_new(groups, go);
+    }
+    json_object_set_new(o, "groups", groups);
+    json_object_set_new(summary, "multicast", o);
+}

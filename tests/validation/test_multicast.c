@@ -1,0 +1,306 @@
+/* test_multicast.c: multicast in the data path against first principles, on seed 004's
+ * 15-switch irregular networks (2.5 Gb/s, 1024-byte MTU, 4200-byte buffers):
+ * - idle fabric: every member's latency is exactly the path's, hops x (propagation + switch
+ *   latency) + one transmission + one propagation, the hops walked through the forwarding
+ *   tables; replicated unicast adds one transmission per copy sent before the member's;
+ * - under load, every scheme (sync both with output buffers and on the links): each member receives every packet once (delivered = sent x
+ *   members, copies made by switches = sent x (members - 1)), nothing misdelivered, the fabric
+ *   drains and the end-of-run invariants (packets, credits) hold with two VLs;
+ * - a group naming an unknown host is refused with file:line. */
+#define _GNU_SOURCE /* mkstemps */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <unistd.h>
+
+#include "../support/sim.h"
+#include "config/scenario.h"
+#include "fabric/mcast.h"
+#include "routing/mft.h"
+
+#define ARGS "switches=15,ports=5,hosts=1,links=23,planar=1,link=2.5Gb/s"
+
+/* The schemes, then sync with sync_outputs = hold. */
+#define NSCHEMES (MC_CENTRAL + 2)
+static const char *const variant[NSCHEMES] = { "unicast", "sync", "async", "central", "sync/hold" };
+
+static const char *members_g[3] = { "H2,H9", "H1,H5,H11,H14", "H3,H7,H8,H15" };
+
+static void setup(struct testsim *s, uint64_t seed, int scheme, struct mcast_desc *md,
+                  struct mgroup_desc *gd, const char *routing)
+{
+    memset(s, 0, sizeof *s);
+    if (topo_generate("irregular", ARGS, seed, &s->topo, &s->err) ||
+        route_compute(&s->topo, routing, NULL, &s->lfts, &s->err))
+        fail_msg("setup: %s", s->err.msg);
+    fabric_settings_defaults(&s->d.set);
+    s->d.set.mtu = 1024;
+    s->d.set.switch_buffer = 4200;
+    s->d.set.hca_buffer = 4200;
+    s->d.seed = seed;
+    s->d.drain_limit = 200 * PS_PER_MS;
+    mcast_desc_defaults(md);
+    md->scheme = scheme == NSCHEMES - 1 ? MC_SYNC : scheme;
+    md->sync_outputs = scheme == NSCHEMES - 1; /* the last variant: sync on the links (hold) */
+    for (int g = 0; g < 3; g++) {
+        gd[g].name = (char *)(g == 0 ? "G1" : g == 1 ? "G2" : "G3");
+        gd[g].mlid = MLID_FIRST + 16 * g;
+        gd[g].members = (char *)members_g[g];
+        gd[g].sources = (char *)"*";
+        gd[g].file = "test";
+        gd[g].line = g + 1;
+    }
+    md->groups = gd;
+    md->ngroups = 3;
+    s->d.mc = md;
+}
+
+/* Switches a copy passes from host `src` to member `dst`: the multicast tables walked as
+ * switches forward (the unicast tables for replicated unicast). */
+static int path_switches(struct testsim *s, int scheme, const char *src, const char *dst, int mlid)
+{
+    const struct topo *t = &s->topo;
+    int sn = topo_find(t, src), dn = topo_find(t, dst);
+    int node = t->node[sn].port[1].peer_node, in = t->node[sn].port[1].peer_port, hops = 1;
+    const struct mfts *m = &s->f.mc->mft;
+    while (node != dn) {
+        int next = -1, nin = -1;
+        if (scheme == MC_UNICAST) {
+            int out = lft_port(&s->lfts, node, t->node[dn].port[1].lid);
+            next = t->node[node].port[out].peer_node;
+            nin = t->node[node].port[out].peer_port;
+        } else {
+            /* the one port of the mask (not the arrival port) whose subtree holds dst: try each */
+            for (int p = 1; p <= t->node[node].nports && next < 0; p++) {
+                if (p == in || !mft_has(m, node, mlid, p))
+                    continue;
+                int x = t->node[node].port[p].peer_node;
+                if (x == dn) {
+                    next = x;
+                    break;
+                }
+                if (t->node[x].type != TOPO_SWITCH)
+                    continue;
+                /* does dst lie below x? follow the tables from x (a tree: at most 15 deep) */
+                int stack[64], sin[64], sp = 0, found = 0;
+                stack[sp] = x, sin[sp++] = t->node[node].port[p].peer_port;
+                while (sp && !found) {
+                    int y = stack[--sp], yi = sin[sp];
+                    for (int q = 1; q <= t->node[y].nports; q++) {
+                        if (q == yi || !mft_has(m, y, mlid, q))
+                            continue;
+                        int z = t->node[y].port[q].peer_node;
+                        if (z == dn)
+                            found = 1;
+                        else if (t->node[z].type == TOPO_SWITCH && sp < 63)
+                            stack[sp] = z, sin[sp++] = t->node[y].port[q].peer_port;
+                    }
+                }
+                if (found)
+                    next = x, nin = t->node[node].port[p].peer_port;
+            }
+        }
+        assert_true(next >= 0);
+        if (next == dn)
+            break;
+        node = next;
+        in = nin;
+        hops++;
+    }
+    return hops;
+}
+
+/* One single-packet message every 200 us from H4 to G2 and from H6 to G3: the fabric is idle
+ * when each arrives. */
+static void test_idle_latency(void **state)
+{
+    (void)state;
+    for (int scheme = MC_UNICAST; scheme < NSCHEMES; scheme++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            struct testsim s;
+            struct mcast_desc md;
+            struct mgroup_desc gd[3];
+            setup(&s, seed, scheme, &md, gd, "spf");
+            s.d.end = 2 * PS_PER_MS;
+            ts_flow(&s, "M2", "H4", "mcast:G2", "constant", "40.96 Mb/s", "1024", 0, 0);
+            ts_flow(&s, "M3", "H6", "mcast:G3", "constant", "40.96 Mb/s", "1024", 0, 0);
+            ts_run(&s);
+            /* (the generator gives every cable the same propagation delay) */
+            const simtime_t d = s.topo.node[topo_find(&s.topo, "H4")].port[1].delay,
+                            L = s.d.set.switch_latency;
+            for (int i = 0; i < s.topo.nnodes; i++)
+                for (int p = 1; p <= s.topo.node[i].nports; p++)
+                    if (s.topo.node[i].port[p].peer_node >= 0)
+                        assert_int_equal(s.topo.node[i].port[p].delay, d);
+            const simtime_t tx = byterate_time(byterate_from_bps(2.5e9), 1050);
+            assert_int_equal(tx, 3360000); /* 1050 B at 3.2 ns per byte */
+            const char *src[2] = { "H4", "H6" };
+            for (int g = 1; g <= 2; g++) {
+                const struct mgroup *mg = &s.f.mc->g[g];
+                int mlid = mg->src_mlid[fabric_find_host(&s.f, src[g - 1])];
+                for (int k = 0; k < mg->nmembers; k++) {
+                    const char *dst = s.f.hosts[mg->members[k]].node->name;
+                    int h = path_switches(&s, scheme, src[g - 1], dst, mlid);
+                    simtime_t expect = (simtime_t)h * (d + L) + tx + d;
+                    if (scheme == MC_UNICAST)
+                        expect += (simtime_t)k * tx; /* copies leave the source one after another */
+                    const struct histogram *lat = &mg->lat[k];
+                    assert_true(lat->count >= 9);
+                    if ((simtime_t)lat->min != expect || (simtime_t)lat->max != expect)
+                        fail_msg("%s seed %d %s -> %s (%d switches): latency %.0f..%.0f ps, "
+                                 "expected %lld", variant[scheme], (int)seed, src[g - 1], dst,
+                                 h, lat->min, lat->max, (long long)expect);
+                }
+            }
+            ts_free(&s);
+        }
+}
+
+/* Heavy load on two VLs: unicast best effort on VL 0 at 50 % from every host, multicast
+ * streams on VL 1 (SL 1) from six sources to the three groups. */
+static void test_load_counts(void **state)
+{
+    (void)state;
+    for (int scheme = MC_UNICAST; scheme < NSCHEMES; scheme++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            struct testsim s;
+            struct mcast_desc md;
+            struct mgroup_desc gd[3];
+            setup(&s, seed, scheme, &md, gd, "updn"); /* SPF deadlocks at this load */
+            s.d.set.nvls = 2; /* SL n on VL n mod 2, equal weights */
+            struct qos_desc q;
+            qos_desc_defaults(&q);
+            if (qos_apply(&q, &s.d.set, &s.err))
+                fail_msg("%s", s.err.msg);
+            s.d.end = 2 * PS_PER_MS;
+            ts_flow(&s, "BE", "*", "uniform", "poisson", "1.25 Gb/s", "1024", 0, 0);
+            const char *ms[6][2] = { { "H4", "mcast:G2" }, { "H6", "mcast:G3" }, { "H10", "mcast:G1" },
+                                     { "H12", "mcast:G2" }, { "H13", "mcast:G3" }, { "H1", "mcast:G1" } };
+            for (int i = 0; i < 6; i++) {
+                char name[8];
+                snprintf(name, sizeof name, "M%d", i);
+                struct flow_desc *fd = ts_flow(&s, name, ms[i][0], ms[i][1], "poisson", "0.25 Gb/s",
+                                               "2048", 0, 0);
+                fd->sl = 1;
+            }
+            ts_run(&s);
+            if (s.rep.outcome != RUN_DRAINED)
+                fail_msg("%s seed %d: outcome %d, %llu packets left", variant[scheme], (int)seed,
+                         s.rep.outcome, (unsigned long long)s.rep.in_flight);
+            assert_true(s.rep.invariants_ok);
+            assert_int_equal(s.f.cnt.misdelivered, 0);
+            uint64_t copies_expect = 0;
+            for (int i = 0; i < 6; i++) {
+                char name[8];
+                snprintf(name, sizeof name, "M%d", i);
+                struct flow *fl = ts_find(&s, name);
+                const struct mgroup *mg = &s.f.mc->g[fl->mgroup];
+                int n = mg->nmembers - (fl->dset_self >= 0);
+                if (fl->st.pkts_sent <= 40)
+                    fail_msg("%s: %llu packets sent", name, (unsigned long long)fl->st.pkts_sent);
+                if (scheme != MC_UNICAST)
+                    copies_expect += fl->st.pkts_sent * (uint64_t)(n - 1);
+            }
+            /* Per member: the packets of every flow to its group but its own. */
+            for (int g = 0; g < 3; g++) {
+                const struct mgroup *mg = &s.f.mc->g[g];
+                for (int k = 0; k < mg->nmembers; k++) {
+                    uint64_t expect = 0;
+                    for (int i = 0; i < 6; i++) {
+                        char name[8];
+                        snprintf(name, sizeof name, "M%d", i);
+                        struct flow *fl = ts_find(&s, name);
+                        if (fl->mgroup != g || fl->src_host == mg->members[k])
+                            continue;
+                        int n = mg->nmembers - (fl->dset_self >= 0);
+                        expect += scheme == MC_UNICAST ? fl->st.pkts_sent / (uint64_t)n : fl->st.pkts_sent;
+                    }
+                    uint64_t got = mg->pkts[k];
+                    /* replicated unicast: the last message's copies may be cut at the end */
+                    uint64_t slack = scheme == MC_UNICAST ? 4 : 0;
+                    if (got + slack < expect || got > expect + slack)
+                        fail_msg("%s seed %d group %s member %s: %llu packets, expected %llu",
+                                 variant[scheme], (int)seed, mg->name,
+                                 s.f.hosts[mg->members[k]].node->name, (unsigned long long)got,
+                                 (unsigned long long)expect);
+                }
+            }
+            if (scheme != MC_UNICAST)
+                assert_int_equal(s.f.cnt.replicas, copies_expect);
+            else
+                assert_int_equal(s.f.cnt.replicas, 0);
+            ts_free(&s);
+        }
+}
+
+static void write_file(const char *p, const char *text)
+{
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A member that is not a host of the topology: file:line of its group. */
+static void test_bad_group(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/ibn_mc_XXXXXX.cfg";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    const char *cases[][2] = {
+        { "multicast = { groups = (\n { name = \"G1\"; mlid = 0xC000; members = \"H2,H99\"; } ); };\n"
+          "flows = ( { name = \"M\"; src = \"H1\"; dst = \"mcast:G1\"; kind = \"poisson\"; rate = \"1 Gb/s\"; } );\n",
+          ":3: multicast group G1: members:" },
+        { "multicast = { groups = (\n { name = \"G1\"; mlid = 0xC000; members = \"H2\"; } ); };\n"
+          "flows = ( { name = \"M\"; src = \"H1\"; dst = \"mcast:G7\"; kind = \"poisson\"; rate = \"1 Gb/s\"; } );\n",
+          ":4: flow M: destination: no multicast group \"G7\"" },
+        { "multicast = { groups = (\n { name = \"G1\"; mlid = 0x0040; members = \"H2\"; } ); };\n",
+          ":3: multicast group mlid must be a multicast LID" },
+        { "multicast = { groups = (\n { name = \"G1\"; mlid = 0xFFFE; members = \"H2\"; } ); };\n"
+          "flows = ( { name = \"M\"; src = \"H1\"; dst = \"mcast:G1\"; kind = \"poisson\"; rate = \"1 Gb/s\"; } );\n",
+          ":3: multicast group G1: MLIDs 0xFFFE-0x1000C (one per source, 15 sources)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "topology = { generator = \"irregular\"; args = \"%s\"; routing = \"spf\"; };\n%s",
+                 ARGS, cases[i][0]);
+        write_file(path, text);
+        struct scenario sc;
+        struct ibn_err e = { { 0 } };
+        struct topo t;
+        struct lfts l;
+        struct run_desc d;
+        struct fabric f;
+        int rc = scenario_load(path, NULL, 0, &sc, &e);
+        if (!rc) {
+            rc = scenario_topology(&sc, &t, &l, &e);
+            assert_int_equal(rc, 0);
+            assert_int_equal(scenario_run_desc(&sc, &t, &d, &e), 0);
+            rc = fabric_build(&f, &t, &l, &d, &e);
+            fabric_free(&f);
+            run_desc_free(&d);
+            lfts_free(&l);
+            topo_free(&t);
+        }
+        scenario_free(&sc);
+        assert_int_equal(rc, -1);
+        if (!strstr(e.msg, cases[i][1]) || !strstr(e.msg, path))
+            fail_msg("case %zu: \"%s\" lacks \"%s\"", i, e.msg, cases[i][1]);
+    }
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idle_latency),
+        cmocka_unit_test(test_load_counts),
+        cmocka_unit_test(test_bad_group),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
