@@ -19,6 +19,7 @@
 #include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
+#include "fabric/swarch.h"
 #include "stats/latency_csv.h"
 #include "stats/results.h"
 
@@ -151,6 +152,7 @@ static json_t *settings_json(const struct scenario *sc)
         { "fabric", fabric_params, offsetof(struct scenario, set) },
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
+        { "isolation", isol_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
     };
     json_t *o = json_object();
@@ -230,6 +232,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir,
     werr = series_close(&oc.series, &we);
     if (f->hooks.report)
         f->hooks.report(f, j);
+    if (sw_archs[f->set.arch]->report)
+        sw_archs[f->set.arch]->report(f, j);
     if (!werr)
         werr = results_write_cc_tables(f, rd.tmp, &we);
     snprintf(path, sizeof path, "%s/summary.json", rd.tmp);

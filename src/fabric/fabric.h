@@ -288,6 +288,18 @@ struct hca_port {
     int host;                  /* index into fabric.hosts */
 };
 
+/* The congested-flow isolation designs' settings (the `isolation` section; fabric/isol.c). */
+struct isol_settings {
+    long long queues;        /* isolation queues per input: CFQs (ccfit) or HPQs (ecocc, hfdi) */
+    long long cam_lines;     /* CAM lines per input port; 0 = as many as the design needs */
+    long long dlist;         /* destinations one CAM line holds (D) */
+    double detect;           /* ccfit: NFQ occupancy that detects congestion, MTU packets */
+    double high, low;        /* ccfit: CFQ marking thresholds; ecocc/hfdi: HTh and LTh */
+    double stop, go;         /* ccfit: CFQ Stop / Go thresholds, MTU packets */
+    double propagate;        /* ccfit: CFQ occupancy that propagates upstream; 0 = high */
+    double marking;          /* probability that a packet crossing a root is FECN-marked */
+};
+
 /* Model settings (filled through the parameter tables of settings.c). */
 struct fabric_settings {
     long long mtu;
@@ -317,6 +329,7 @@ struct fabric_settings {
     int window_unit;         /* enum transport_window */
     uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
+    struct isol_settings isol; /* switch.arch = ccfit, ecocc, hfdi */
 };
 
 /* The counters the end-of-run invariants compare. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fabric/adapt.h"
+#include "fabric/isol.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct fabric_settings, field)
@@ -44,7 +45,9 @@ const struct param fabric_params[] = {
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
       "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
-      "(one FIFO per input and VL: head-of-line blocking)", sw_arch_names, 0, 0 },
+      "(one FIFO per input and VL: head-of-line blocking); ccfit, ecocc, hfdi: seed 002's "
+      "congested-flow isolation switches (the `isolation` section, docs/isolation.md)",
+      sw_arch_names, 0, 0 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
       "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
       NULL, 0, 0 },
@@ -127,6 +130,7 @@ void fabric_settings_defaults(struct fabric_settings *s)
     defaults(switch_params, s);
     defaults(hca_params, s);
     defaults(transport_params, s);
+    defaults(isol_params, s);
     struct qos_desc q;
     qos_desc_defaults(&q);
     struct ibn_err e;
