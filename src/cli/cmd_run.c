@@ -342,7 +342,10 @@ int cmd_run(int argc, char **argv)
     struct fabric f;
     memset(&f, 0, sizeof f);
     int status;
-    if (scenario_topology(&sc, &t, &l, &e) || scenario_run_desc(&sc, &t, &d, &e) ||
+    int bad = scenario_topology(&sc, &t, &l, &e);
+    if (!bad && *sc.topo.lft_file && l.note[0]) /* what the LFT dump reader warns about */
+        fprintf(stderr, "ibnetsim run: warning: %s\n", l.note);
+    if (bad || scenario_run_desc(&sc, &t, &d, &e) ||
         fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e) ||
         cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);

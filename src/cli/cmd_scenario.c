@@ -103,7 +103,14 @@ int cmd_scenario(int argc, char **argv)
     for (int i = 0; i < t.nnodes; i++)
         if (t.node[i].type == TOPO_CA && host_switch(&t, i) >= 0)
             hosts[nh++] = i;
-    int hot = nh ? hosts[nh - 1] : -1;
+    if (nh < 2) {
+        fprintf(stderr, "ibnetsim scenario: %s has %d host(s) cabled to a switch: a hot-spot "
+                        "scenario needs at least 2\n", spec, nh);
+        free(hosts);
+        topo_free(&t);
+        return 2;
+    }
+    int hot = hosts[nh - 1];
     if (hot_name) {
         hot = topo_find(&t, hot_name);
         if (hot < 0 || t.node[hot].type != TOPO_CA) {
@@ -179,6 +186,14 @@ int cmd_scenario(int argc, char **argv)
     if (k < ncontrib)
         fprintf(stderr, "ibnetsim scenario: only %d hosts are free to contribute; using %d\n", k, k);
     ncontrib = k;
+    if (!ncontrib && !nv) {
+        fprintf(stderr, "ibnetsim scenario: no host of %s can send to the hot spot %s (every "
+                        "other host is on its switch and none was asked for): nothing to write\n",
+                spec, t.node[hot].name);
+        free(hosts), free(cand), free(used), free(contrib), free(sw_used), free(vict),
+            free(vdst), free(dsts), topo_free(&t);
+        return 2;
+    }
     if (nv < nvict)
         fprintf(stderr, "ibnetsim scenario: found %d victim(s) (a victim needs a host on another "
                         "switch with room for a contributor, and another host on the hot spot's switch)\n", nv);

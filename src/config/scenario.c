@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/opensm_conf.h"
+#include "fabric/vlcheck.h"
 #include "core/units.h"
 #include "routing/lft_dump.h"
 #include "routing/pathbits.h"
@@ -405,9 +406,13 @@ static int read_cc(struct loader *L, const config_setting_t *g, struct scenario 
     if (os) {
         if (config_setting_type(os) != CONFIG_TYPE_STRING)
             return err_at(L, os, "cc.opensm_conf must be a file name");
-        if (*config_setting_get_string(os) && cc_opensm(sc, config_setting_get_string(os), L->e))
-            return ibn_err_prefix(L->e, "%s:%d: cc.opensm_conf: ", L->file,
-                                  (int)config_setting_source_line(os));
+        if (*config_setting_get_string(os) && cc_opensm(sc, config_setting_get_string(os), L->e)) {
+            /* The opensm.conf's own file:line first (an editor jumps there), then where it was named. */
+            char msg[sizeof L->e->msg];
+            snprintf(msg, sizeof msg, "%s (the opensm.conf of %s:%d, cc.opensm_conf)", L->e->msg,
+                     L->file, (int)config_setting_source_line(os));
+            return ibn_err_set(L->e, "%s", msg);
+        }
     }
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *s = config_setting_get_elem(g, i);
@@ -495,8 +500,11 @@ static int apply_override(struct scenario *sc, const char *text, struct ibn_err 
             sc->cc_plugin_given = 1;
             return cc_select(sc, value, e) ? ibn_err_prefix(e, "-s %s: ", text) : 0;
         }
-        if (!strcmp(key, "opensm_conf") && *value && cc_opensm(sc, value, e))
-            return ibn_err_prefix(e, "-s %s: ", text);
+        if (!strcmp(key, "opensm_conf") && *value && cc_opensm(sc, value, e)) {
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s (the opensm.conf of -s %s)", e->msg, text);
+            return ibn_err_set(e, "%s", msg);
+        }
         const struct param *p = params_find(sc->ccp->params, key);
         if (!p) {
             char keys[2048];
@@ -946,6 +954,9 @@ int scenario_apply(const struct scenario *sc, struct fabric *f, struct ibn_err *
                 if (fabric_set_sl2vl(f, node, a, b, tmp.sl2vl, e))
                     return ibn_err_prefix(e, "%s:%d: qos.sl2vl_pairs entry %d: ", sc->path, sc->sl2vl_line, i + 1);
     }
+    /* Every VL the flows use must have arbitration weight wherever it leaves a port. */
+    if (vlcheck_fabric(f, e))
+        return ibn_err_prefix(e, "%s: ", sc->path);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "fabric/engine.h"
 #include "fabric/drop.h"
 #include "fabric/swarch.h"
+#include "fabric/vlcheck.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -251,6 +252,9 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                struct ibn_err *e)
 {
     memset(r, 0, sizeof *r);
+    /* Checked here, not at build time: per-port SL2VL maps and tables are set after the build. */
+    if (f->events == 0 && vlcheck_fabric(f, e))
+        return -1;
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;
     r->outcome = RUN_DRAINED;

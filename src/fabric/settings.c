@@ -97,18 +97,59 @@ const struct param hca_params[] = {
 #undef OFF
 #define OFF(field) offsetof(struct qos_desc, field)
 
+/* The forms of the QoS strings, checked when a key is set (so an error names the scenario's or
+ * the opensm.conf's line); what depends on fabric.vls is checked in qos_apply. */
+static int check_vlarb(const void *field, char *why, size_t whylen)
+{
+    const char *s = *(char *const *)field;
+    struct vlarb_entry tmp[VLARB_ENTRIES];
+    uint8_t n;
+    return s && *s ? vlarb_parse_entries(s, tmp, &n, why, (int)whylen) : 0;
+}
+
+static int check_sl2vl(const void *field, char *why, size_t whylen)
+{
+    const char *p = *(char *const *)field;
+    if (!p || !*p)
+        return 0;
+    for (int sl = 0; sl < 16; sl++) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 15) {
+            snprintf(why, whylen, "expected 16 comma-separated VLs 0-15, entry %d is \"%.20s\"", sl, p);
+            return -1;
+        }
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (sl < 15 && *p++ != ',') {
+            snprintf(why, whylen, "expected 16 comma-separated VLs, found %d", sl + 1);
+            return -1;
+        }
+    }
+    while (*p == ' ')
+        p++;
+    if (*p) {
+        snprintf(why, whylen, "expected 16 comma-separated VLs, found more");
+        return -1;
+    }
+    return 0;
+}
+
 const struct param qos_params[] = {
     { "sl2vl", P_STRING, OFF(sl2vl), "",
-      "SL-to-VL map as OpenSM's qos_sl2vl: 16 comma-separated VLs; \"\" = SL mod vls", NULL, 0, 0 },
+      "SL-to-VL map as OpenSM's qos_sl2vl: 16 comma-separated VLs; \"\" = SL mod vls", NULL, 0, 0,
+      check_sl2vl },
     { "vlarb_high", P_STRING, OFF(vlarb_high), "",
       "high-priority VL arbitration table, OpenSM form \"VL:weight,...\" (weights in 64-byte units)",
-      NULL, 0, 0 },
+      NULL, 0, 0, check_vlarb },
     { "vlarb_low", P_STRING, OFF(vlarb_low), "",
-      "low-priority VL arbitration table; \"\" = every data VL with weight 64", NULL, 0, 0 },
+      "low-priority VL arbitration table; \"\" = every data VL with weight 64", NULL, 0, 0,
+      check_vlarb },
     { "high_limit", P_INT, OFF(high_limit), "255",
       "LimitOfHighPriority in 4096-byte units (255 = unbounded, 0 = one packet)", NULL, 0, 255 },
-    { "ca_vlarb_high", P_STRING, OFF(ca_vlarb_high), "", "adapter ports' high table (\"\" = vlarb_high)", NULL, 0, 0 },
-    { "ca_vlarb_low", P_STRING, OFF(ca_vlarb_low), "", "adapter ports' low table (\"\" = vlarb_low)", NULL, 0, 0 },
+    { "ca_vlarb_high", P_STRING, OFF(ca_vlarb_high), "", "adapter ports' high table (\"\" = vlarb_high)", NULL, 0, 0, check_vlarb },
+    { "ca_vlarb_low", P_STRING, OFF(ca_vlarb_low), "", "adapter ports' low table (\"\" = vlarb_low)", NULL, 0, 0, check_vlarb },
     { "ca_high_limit", P_INT, OFF(ca_high_limit), "-1", "adapter ports' limit (-1 = high_limit)", NULL, -1, 255 },
     { "classes", P_STRING, OFF(classes), "DBTS:0,DB:1,PBE:2,BE:3,CH:4",
       "traffic classes (seeds 000, 001, 003: Pelissier's DBTS, DB, PBE, BE, CH) and the SL of "

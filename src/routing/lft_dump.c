@@ -60,6 +60,17 @@ static int remap(const struct topo *t, const struct gport *gp, int lid)
     return x->lid + (lid & ((1 << x->lmc) - 1));
 }
 
+/* The end of a switch's section: its "N lids dumped" line must have been seen (else the dump
+ * was cut off). */
+static int section_end(const char *path, int lineno, const struct topo *t, int sw, int sw_line,
+                       int trailer, struct ibn_err *e)
+{
+    if (sw < 0 || trailer)
+        return 0;
+    return ibn_err_at(e, path, lineno, "the section of switch %s (line %d) ends without its "
+                      "\"N lids dumped\" line: the dump is truncated", t->node[sw].name, sw_line);
+}
+
 int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, struct ibn_err *e)
 {
     FILE *f = fopen(path, "r");
@@ -68,9 +79,13 @@ int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, stru
     lfts_init(out, t);
     int ng;
     struct gport *g = guid_index(t, &ng);
+    /* Line of each switch's section and of each entry of the current section (0 = none yet). */
+    int *sw_at = xcalloc((size_t)t->nnodes + 1, sizeof *sw_at);
+    int *lid_at = xcalloc((size_t)out->max_lid + 2, sizeof *lid_at);
     char *line = NULL;
     size_t cap = 0;
-    int lineno = 0, sw = -1, rc = 0, switches = 0, skipping = 0;
+    int lineno = 0, sw = -1, rc = 0, switches = 0, skipping = 0, trailer = 0, unknown = 0;
+    long sec_max = 0;
     while (getline(&line, &cap, f) >= 0 && !rc) {
         lineno++;
         char *s = line;
@@ -79,20 +94,26 @@ int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, stru
         if (!*s || *s == '#')
             continue;
         if (!strncmp(s, "Unicast lids", 12)) {
+            if ((rc = section_end(path, lineno, t, sw, sw_at[sw < 0 ? 0 : sw], trailer, e)))
+                break;
             char *q = strstr(s, " guid 0x");
-            if (!q) {
-                rc = ibn_err_at(e, path, lineno, "expected \"guid 0x...\" in the switch line "
-                                "(\"Unicast lids [0-N] of switch Lid L guid 0xG ('desc'):\")");
+            char *br = strstr(s, "[0-");
+            if (!q || !br) {
+                rc = ibn_err_at(e, path, lineno, "expected \"[0-N]\" and \"guid 0x...\" in the switch "
+                                "line (\"Unicast lids [0-N] of switch Lid L guid 0xG ('desc'):\")");
                 break;
             }
+            sec_max = strtol(br + 3, NULL, 10);
             uint64_t guid = strtoull(q + 8, NULL, 16);
             const struct gport *gp = guid_find(g, ng, guid);
             sw = gp && t->node[gp->node].type == TOPO_SWITCH ? gp->node : -1;
             if (sw < 0) {
+                /* By LID only for a switch the topology knows no GUID of. */
                 char *lq = strstr(s, " Lid ");
                 int lid = lq ? atoi(lq + 5) : 0;
                 for (int i = 0; i < t->nnodes && lid; i++)
-                    if (t->node[i].type == TOPO_SWITCH && t->node[i].port[0].lid == lid)
+                    if (t->node[i].type == TOPO_SWITCH && t->node[i].port[0].lid == lid &&
+                        !t->node[i].guid)
                         sw = i;
             }
             if (sw < 0) {
@@ -100,23 +121,46 @@ int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, stru
                                 "the topology %s", guid, t->source ? t->source : "");
                 break;
             }
+            if (sw_at[sw]) {
+                rc = ibn_err_at(e, path, lineno, "switch %s has a second section (the first is "
+                                "at line %d)", t->node[sw].name, sw_at[sw]);
+                break;
+            }
+            sw_at[sw] = lineno;
             memset(out->table[sw], LFT_NONE, (size_t)out->max_lid + 1);
+            memset(lid_at, 0, ((size_t)out->max_lid + 2) * sizeof *lid_at);
             switches++;
-            skipping = 0;
+            skipping = trailer = 0;
             continue;
         }
         if (!strncmp(s, "Multicast", 9)) {
+            if ((rc = section_end(path, lineno, t, sw, sw_at[sw < 0 ? 0 : sw], trailer, e)))
+                break;
+            sw = -1;
             skipping = 1; /* a multicast dump section: not forwarding by LID */
             continue;
         }
         if (skipping)
             continue;
-        if (isdigit((unsigned char)*s) && strstr(s, "lids dumped"))
+        if (isdigit((unsigned char)*s) && strstr(s, "lids dumped")) {
+            if (sw < 0 || trailer) {
+                rc = ibn_err_at(e, path, lineno, "\"lids dumped\" outside a switch's section");
+                break;
+            }
+            long n = strtol(s, NULL, 10);
+            if (n != sec_max) {
+                rc = ibn_err_at(e, path, lineno, "\"%ld lids dumped\", but the section of switch %s "
+                                "(line %d) announced LIDs 0-%ld", n, t->node[sw].name, sw_at[sw],
+                                sec_max);
+                break;
+            }
+            trailer = 1;
             continue;
+        }
         if (!strncmp(s, "0x", 2)) {
-            if (sw < 0) {
-                rc = ibn_err_at(e, path, lineno, "LFT entry before any \"Unicast lids ... of "
-                                "switch\" line");
+            if (sw < 0 || trailer) {
+                rc = ibn_err_at(e, path, lineno, "LFT entry %s any \"Unicast lids ... of "
+                                "switch\" line", sw < 0 ? "before" : "after the \"lids dumped\" line, without");
                 break;
             }
             char *end;
@@ -126,6 +170,12 @@ int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, stru
                                 "start of the entry");
                 break;
             }
+            if (lid > sec_max) {
+                rc = ibn_err_at(e, path, lineno, "LID 0x%04lx is beyond the section's LIDs 0-%ld",
+                                lid, sec_max);
+                break;
+            }
+            long dump_lid = lid;
             char *ps = end;
             while (isspace((unsigned char)*ps))
                 ps++;
@@ -141,27 +191,53 @@ int lft_dump_read(const char *path, const struct topo *t, struct lfts *out, stru
             }
             char *pg = strstr(end, "portguid 0x");
             if (pg) {
-                const struct gport *gp = guid_find(g, ng, strtoull(pg + 11, NULL, 16));
-                if (gp)
+                uint64_t pguid = strtoull(pg + 11, NULL, 16);
+                const struct gport *gp = guid_find(g, ng, pguid);
+                if (gp) {
                     lid = remap(t, gp, (int)lid);
+                } else if (!unknown++) {
+                    /* ibsim renumbers CA port GUIDs (node GUID + port): a warning, not an error */
+                    snprintf(out->note, sizeof out->note, "%s:%d: portguid 0x%016" PRIx64 " is "
+                             "not a port of the topology; its LID 0x%04lx is taken as the "
+                             "topology's", path, lineno, pguid, lid);
+                }
             }
             if (lid < 1 || lid > out->max_lid) {
                 rc = ibn_err_at(e, path, lineno, "LID %ld is not used by the topology (its "
                                 "largest LID is %d)", lid, out->max_lid);
                 break;
             }
+            if (lid_at[lid]) {
+                rc = ibn_err_at(e, path, lineno, "switch %s: a second entry for LID 0x%04lx (the "
+                                "first is at line %d)", t->node[sw].name, dump_lid, lid_at[lid]);
+                break;
+            }
+            lid_at[lid] = lineno;
             out->table[sw][lid] = (uint8_t)port;
             continue;
         }
         rc = ibn_err_at(e, path, lineno, "expected an OpenSM LFT dump line (\"Unicast lids ... "
                         "of switch ... guid 0x...\" or \"0xLID PORT # ...\")");
     }
-    free(line);
-    fclose(f);
-    free(g);
+    if (!rc)
+        rc = section_end(path, lineno, t, sw, sw_at[sw < 0 ? 0 : sw], trailer, e);
     if (!rc && !switches)
         rc = ibn_err_at(e, path, 0, "no \"Unicast lids ... of switch\" section: not an "
                         "opensm-lfts.dump");
+    for (int i = 0; !rc && i < t->nnodes; i++)
+        if (t->node[i].type == TOPO_SWITCH && !sw_at[i])
+            rc = ibn_err_at(e, path, lineno, "the dump ends without a section for switch %s "
+                            "(%d switch sections read): truncated, or of another fabric",
+                            t->node[i].name, switches);
+    if (!rc && unknown > 1) {
+        size_t n = strlen(out->note);
+        snprintf(out->note + n, sizeof out->note - n, " (and %d more such entries)", unknown - 1);
+    }
+    free(line);
+    fclose(f);
+    free(g);
+    free(sw_at);
+    free(lid_at);
     if (rc)
         lfts_free(out);
     return rc;

@@ -4,9 +4,13 @@
  *   0x0001 036 # Channel Adapter portguid 0x0002c90300080d59: 'desc'
  *   ...
  *   102 lids dumped
- * Switches are found by GUID (then by LID). An entry's LID is translated through its portguid
- * comment when the topology knows that port (OpenSM's file engine does the same), so a dump
- * taken with OpenSM's LIDs applies to a topology that has other LIDs. */
+ * Switches are found by GUID (by LID only when the topology has no GUID for it). An entry's LID
+ * is translated through its portguid comment (OpenSM's file engine does the same), so a dump
+ * taken with OpenSM's LIDs applies to a topology that has other LIDs. Refused, with file:line:
+ * a portguid or switch GUID the topology lacks, a port or LID out of range (also beyond the
+ * section's [0-N]), a second entry for one LID or a second section for one switch, a section
+ * without its "N lids dumped" line or with another N, and a dump without a section for every
+ * switch of the topology (truncated, or of another fabric). */
 #ifndef IBN_LFT_DUMP_H
 #define IBN_LFT_DUMP_H
 

@@ -72,8 +72,10 @@ static int args_parse(const char *text, struct gen_args *a, struct ibn_err *e)
             continue;
         char *eq = strchr(tok, '=');
         if (!eq || eq == tok) {
-            free(s);
-            return ibn_err_set(e, "generator argument \"%s\" is not of the form key=value", tok);
+            int rc = ibn_err_set(e, "generator argument \"%s\" is not of the form key=value",
+                                 tok);
+            free(s); /* after the message: tok points into s */
+            return rc;
         }
         if (a->n == 32) {
             free(s);

@@ -18,9 +18,11 @@ static const struct {
     [IB_FDR10] = { "FDR10", 10.3125e9, 64.0 / 66.0 },
     [IB_FDR] = { "FDR", 14.0625e9, 64.0 / 66.0 },
     [IB_EDR] = { "EDR", 25.78125e9, 64.0 / 66.0 },
-    /* HDR and NDR lanes are PAM4 with FEC; their data rates are 50 and 100 Gb/s per lane. */
+    /* HDR, NDR and XDR lanes are PAM4 with FEC; their data rates are 50, 100 and 200 Gb/s per
+     * lane (XDR: 212.5 Gb/s signalling, 4x = 800 Gb/s). */
     [IB_HDR] = { "HDR", 53.125e9, 50.0 / 53.125 },
     [IB_NDR] = { "NDR", 106.25e9, 100.0 / 106.25 },
+    [IB_XDR] = { "XDR", 212.5e9, 200.0 / 212.5 },
 };
 
 int ib_width_valid(int w)
@@ -47,7 +49,7 @@ int ib_parse_speed(const char *text, enum ib_speed *speed)
 {
     /* Longest names first so that "FDR10" is not read as "FDR". */
     static const enum ib_speed order[] = { IB_FDR10, IB_SDR, IB_DDR, IB_QDR, IB_FDR,
-                                           IB_EDR, IB_HDR, IB_NDR };
+                                           IB_EDR, IB_HDR, IB_NDR, IB_XDR };
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if (strcasecmp(text, speeds[order[i]].name) == 0) {
             *speed = order[i];

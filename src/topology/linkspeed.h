@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-enum ib_speed { IB_SDR, IB_DDR, IB_QDR, IB_FDR10, IB_FDR, IB_EDR, IB_HDR, IB_NDR, IB_NSPEEDS };
+enum ib_speed { IB_SDR, IB_DDR, IB_QDR, IB_FDR10, IB_FDR, IB_EDR, IB_HDR, IB_NDR, IB_XDR, IB_NSPEEDS };
 
 /* Width is the lane count: 1, 2, 4, 8 or 12. */
 int ib_width_valid(int width);

@@ -87,8 +87,56 @@ int topo_connect(struct topo *t, int a, int pa, int b, int pb, int width, enum i
     return 0;
 }
 
+/* The largest LID that topo_assign_lids would use, counted in 64 bits so that nothing wraps:
+ * switches keep their LIDs (others get the next ones), then every cabled CA port without a LID
+ * gets 2^lmc LIDs aligned to 2^lmc after the highest LID already given. */
+static long long lids_needed(const struct topo *t, int lmc, int *nsw, int *nca)
+{
+    long long next = 1, step = 1LL << lmc;
+    *nsw = *nca = 0;
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        if (n->type == TOPO_SWITCH && n->port[0].lid && n->port[0].lid >= next)
+            next = n->port[0].lid + 1;
+        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
+            if (n->port[p].lid && n->port[p].lid + (1LL << n->port[p].lmc) > next)
+                next = n->port[p].lid + (1LL << n->port[p].lmc);
+    }
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        if (n->type == TOPO_SWITCH) {
+            ++*nsw;
+            next += !n->port[0].lid;
+        }
+        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
+            if (n->port[p].peer_node >= 0) {
+                ++*nca;
+                if (!n->port[p].lid)
+                    next = (next + step - 1) / step * step + step;
+            }
+    }
+    return next - 1;
+}
+
+static int lid_space_error(const struct topo *t, int lmc, struct ibn_err *e)
+{
+    int nsw, nca;
+    long long need = lids_needed(t, lmc, &nsw, &nca);
+    if (lmc)
+        return ibn_err_set(e, "LMC %d gives each of the %d adapter ports %d LIDs: with the %d "
+                           "switch LIDs and alignment to %d, LIDs up to %lld are needed, beyond "
+                           "the %d unicast LIDs (0x0001-0xBFFF)", lmc, nca, 1 << lmc, nsw,
+                           1 << lmc, need, TOPO_MAX_UCAST_LID);
+    return ibn_err_set(e, "the fabric's %d switches and %d adapter ports need LIDs up to %lld, "
+                       "beyond the %d unicast LIDs (0x0001-0xBFFF)", nsw, nca, need,
+                       TOPO_MAX_UCAST_LID);
+}
+
 int topo_assign_lids(struct topo *t, int lmc)
 {
+    int nsw, nca;
+    if (lids_needed(t, lmc, &nsw, &nca) > TOPO_MAX_UCAST_LID)
+        return -1; /* nothing assigned: topo_check names the numbers */
     int next = 1;
     for (int i = 0; i < t->nnodes; i++) {
         struct topo_node *n = &t->node[i];
@@ -127,42 +175,29 @@ int topo_set_lmc(struct topo *t, int lmc, struct ibn_err *e)
 {
     if (lmc < 0 || lmc > 7)
         return ibn_err_set(e, "LMC %d: IBA's LMC field holds 0 to 7", lmc);
-    /* The assignment of topo_assign_lids, counted in 64 bits first: switches keep their LIDs,
-     * then every cabled CA port gets 2^lmc LIDs aligned to 2^lmc. */
-    long long next = 1, step = 1LL << lmc;
-    int nsw = 0, nca = 0;
-    for (int i = 0; i < t->nnodes; i++) {
-        const struct topo_node *n = &t->node[i];
-        if (n->type == TOPO_SWITCH) {
-            nsw++;
-            if (n->port[0].lid >= next)
-                next = n->port[0].lid + 1;
+    /* Every CA LID is assigned again; on refusal the old ones are put back. */
+    size_t k = 0, nports = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        nports += t->node[i].type == TOPO_CA ? (size_t)t->node[i].nports : 0;
+    struct topo_port *old = xmalloc((nports + 1) * sizeof *old);
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = 1; p <= t->node[i].nports && t->node[i].type == TOPO_CA; p++) {
+            old[k++] = t->node[i].port[p];
+            t->node[i].port[p].lid = 0;
+            t->node[i].port[p].lmc = 0;
         }
-    }
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->node[i].type == TOPO_SWITCH && !t->node[i].port[0].lid)
-            next++;
-    for (int i = 0; i < t->nnodes; i++) {
-        const struct topo_node *n = &t->node[i];
-        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
-            if (n->port[p].peer_node >= 0) {
-                nca++;
-                next = (next + step - 1) / step * step + step;
+    int rc = 0;
+    if (topo_assign_lids(t, lmc) < 0) {
+        rc = lid_space_error(t, lmc, e);
+        k = 0;
+        for (int i = 0; i < t->nnodes; i++)
+            for (int p = 1; p <= t->node[i].nports && t->node[i].type == TOPO_CA; p++) {
+                t->node[i].port[p].lid = old[k].lid;
+                t->node[i].port[p].lmc = old[k++].lmc;
             }
     }
-    if (next - 1 > TOPO_MAX_UCAST_LID)
-        return ibn_err_set(e, "LMC %d gives each of the %d adapter ports %lld LIDs: with the %d "
-                           "switch LIDs and alignment to %lld, LIDs up to %lld are needed, beyond "
-                           "the %d unicast LIDs (0x0001-0xBFFF)", lmc, nca, step, nsw, step,
-                           next - 1, TOPO_MAX_UCAST_LID);
-    for (int i = 0; i < t->nnodes; i++)
-        if (t->node[i].type == TOPO_CA)
-            for (int p = 1; p <= t->node[i].nports; p++) {
-                t->node[i].port[p].lid = 0;
-                t->node[i].port[p].lmc = 0;
-            }
-    topo_assign_lids(t, lmc);
-    return 0;
+    free(old);
+    return rc;
 }
 
 int topo_max_lid(const struct topo *t)
@@ -209,14 +244,27 @@ int topo_count_links(const struct topo *t)
     return c;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int topo_check(const struct topo *t, struct ibn_err *e)
 {
     if (t->nnodes == 0)
         return ibn_err_set(e, "the topology has no nodes");
+    /* Names unique: sorted, then neighbours compared (O(n log n)). */
+    const char **names = xmalloc((size_t)t->nnodes * sizeof *names);
     for (int i = 0; i < t->nnodes; i++)
-        for (int j = i + 1; j < t->nnodes; j++)
-            if (strcmp(t->node[i].name, t->node[j].name) == 0)
-                return ibn_err_set(e, "two nodes are named \"%s\"", t->node[i].name);
+        names[i] = t->node[i].name;
+    qsort(names, (size_t)t->nnodes, sizeof *names, cmp_name);
+    for (int i = 1; i < t->nnodes; i++)
+        if (!strcmp(names[i - 1], names[i])) {
+            int rc = ibn_err_set(e, "two nodes are named \"%s\"", names[i]);
+            free(names);
+            return rc;
+        }
+    free(names);
     for (int i = 0; i < t->nnodes; i++) {
         const struct topo_node *n = &t->node[i];
         for (int p = 1; p <= n->nports; p++) {
@@ -235,6 +283,12 @@ int topo_check(const struct topo *t, struct ibn_err *e)
                                    "ibnetsim needs a switch between adapters", n->name, p, m->name);
         }
     }
+    int nhosts = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        nhosts += t->node[i].type == TOPO_CA;
+    if (!nhosts)
+        return ibn_err_set(e, "the fabric has no channel adapters (hosts): expected at least "
+                           "one Ca/Hca (a generator's hosts-per-switch argument of 1 or more)");
     /* Connectivity over cabled ports. */
     int *seen = xcalloc((size_t)t->nnodes, sizeof *seen), *stack = xmalloc((size_t)t->nnodes * sizeof *stack);
     int sp = 0, reached = 1;
@@ -261,6 +315,15 @@ int topo_check(const struct topo *t, struct ibn_err *e)
         return ibn_err_set(e, "the fabric is not connected: %s cannot be reached from %s "
                            "(%d of %d nodes reachable)", t->node[bad].name, t->node[0].name,
                            reached, t->nnodes);
+    /* LIDs given (topo_assign_lids refuses to wrap beyond the unicast space), then unique. */
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        int unset = n->type == TOPO_SWITCH ? !n->port[0].lid : 0;
+        for (int p = 1; p <= n->nports && n->type == TOPO_CA; p++)
+            unset |= n->port[p].peer_node >= 0 && !n->port[p].lid;
+        if (unset)
+            return lid_space_error(t, 0, e);
+    }
     /* LIDs unique. */
     int maxlid = topo_max_lid(t);
     int *owner = xmalloc(((size_t)maxlid + 1) * sizeof *owner);

@@ -4,6 +4,7 @@
 #include "topology/topo_read.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,8 +199,18 @@ static int parse_header(struct rd *r, char *line, int lineno, struct ibn_err *e)
     n->guid = r->pend_guid;
     n->sysimg = r->pend_sysimg;
     r->pend_guid = r->pend_sysimg = 0;
-    if (!n->guid && (id[0] == 'S' || id[0] == 'H' || id[0] == 'R') && id[1] == '-')
-        n->guid = strtoull(id + 2, NULL, 16);
+    if (!n->guid && (id[0] == 'S' || id[0] == 'H' || id[0] == 'R') && id[1] == '-') {
+        char *gend;
+        errno = 0;
+        n->guid = strtoull(id + 2, &gend, 16);
+        int bad = gend == id + 2 || *gend || errno == ERANGE || !n->guid;
+        if (bad)
+            n->guid = 0; /* an ibsim net name such as "S-core1": a GUID is assigned later */
+        if (bad && r->dialect_ibnd)
+            return ibn_err_at(e, r->file, lineno, "node id \"%s\": expected 16 hex digits of "
+                              "a non-zero GUID after \"%c-\", as ibnetdiscover writes them "
+                              "(\"S-0008f10500200b50\")", id, id[0]);
+    }
     char *hash = strchr(s, '#');
     if (hash) {
         char *c = hash + 1;
@@ -409,10 +420,14 @@ static int read_lines(struct rd *r, FILE *f, struct topo *t, struct ibn_err *e)
             !strncmp(line, "sysimgguid", 10)) {
             char *eq = strchr(line, '=');
             char *end = NULL;
+            errno = 0;
             uint64_t g = eq ? strtoull(eq + 1, &end, 0) : 0;
-            if (!eq || end == eq + 1) {
-                rc = ibn_err_at(e, r->file, lineno, "expected a GUID after '=', as in "
-                                "switchguid=0x8f10500200b50");
+            /* ibnetdiscover writes "switchguid=0x8f10500200b50(8f10500200b50)". */
+            if (!eq || end == eq + 1 || errno == ERANGE || !g ||
+                (*end && *end != '(' && !isspace((unsigned char)*end))) {
+                rc = ibn_err_at(e, r->file, lineno, "expected a non-zero 64-bit GUID after "
+                                "'=', as in switchguid=0x8f10500200b50(8f10500200b50), got "
+                                "\"%.60s\"", eq ? eq + 1 : line);
                 continue;
             }
             if (line[0] == 's' && line[1] == 'y')
@@ -510,11 +525,11 @@ static int cable(struct rd *r, struct topo *t, int *first_line, const int *off, 
             }
         }
         int ri = hash_find(r, p->rid);
-        if (ri < 0) {
-            topo_warn(t, "%s:%d: peer \"%s\" of %s port %d is not described in the file; "
-                      "the cable is left out", r->file, p->line, p->rid, n->id, p->port);
-            continue;
-        }
+        if (ri < 0)
+            return ibn_err_at(e, r->file, p->line, "peer \"%s\" of %s port %d is not "
+                              "described in the file: expected a 'Switch' or 'Ca' block for "
+                              "it (is the dump truncated, or cut from a larger one?)", p->rid,
+                              n->id, p->port);
         int b = r->nodes[ri].index;
         struct topo_node *tb = &t->node[b];
         if (p->rport > tb->nports)
@@ -581,6 +596,19 @@ int topo_read_stream(FILE *f, const char *name, struct topo *out, struct ibn_err
                 rc = ibn_err_at(e, name, r.nodes[i].line, "node id \"%s\" is already used by "
                                 "the node at line %d", r.nodes[i].id, r.nodes[j].line);
         }
+    }
+    if (!rc) {
+        /* A channel adapter is in a dump only through a cabled port: one without any port
+         * line cannot be reached, and is a truncated or hand-edited file. */
+        char *has_port = xcalloc((size_t)r.nn + 1, 1);
+        for (int i = 0; i < r.np; i++)
+            has_port[r.ports[i].node] = 1;
+        for (int i = 0; i < r.nn && !rc; i++)
+            if (r.nodes[i].type == TOPO_CA && !has_port[i])
+                rc = ibn_err_at(e, name, r.nodes[i].line, "channel adapter \"%s\" has no port "
+                                "lines: expected at least one '[port] \"peer id\"[peer port]' "
+                                "line after its header", r.nodes[i].id);
+        free(has_port);
     }
     if (!rc) {
         name_nodes(&r, out);

@@ -37,6 +37,8 @@ printf 'topology = { switches = ["S1"]; links = ( "S1:1 H1:1", "S1:1 H2:1" ); };
 expect "port cabled twice" 'S1 port 1 is already cabled to H1 port 1' -- run "$tmp/twice.cfg" -o "$tmp/r"
 printf 'topology = { switches = ["S1", "S2"]; links = ( "S1:1 H1:1", "S2:1 H2:1" ); };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' > "$tmp/split.cfg"
 expect "disconnected fabric" 'the fabric is not connected' -- run "$tmp/split.cfg" -o "$tmp/r"
+printf 'topology = { generator = "single_switch"; args = "ports=4"; };\nfabric = { vls = 4; };\nqos = { vlarb_low = "0:64,1:64,2:64"; };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; sl = 3; kind = "saturate"; } );\n' > "$tmp/unweighted_vl.cfg"
+expect "VL without arbitration weight" 'unweighted_vl.cfg: VL 3 carries traffic (SL 3 maps to it) but the VL arbitration tables of switch S1' -- run "$tmp/unweighted_vl.cfg" -o "$tmp/r"
 printf '%s\nsimulation = { duration = ; };\n' "$good" > "$tmp/syntax.cfg"
 expect "syntax error" 'syntax.cfg:3: syntax error' -- run "$tmp/syntax.cfg" -o "$tmp/r"
 printf 'flows = ( { name = "F"; src = "H1"; dst = "H2"; } );\ntopology = {\n  generator = "fattree"; args = "ports=36,levels=2"; lmc = 7; };\n' > "$tmp/lidspace.cfg"
@@ -50,5 +52,24 @@ expect "unknown destination" 'nohost.cfg:2: flow F: destination: "H9" is not a n
 printf '%s\n' "$good" > "$tmp/good.cfg"
 expect "bad override" '\-s switch.speedup=fast: speedup expects a number' -- run "$tmp/good.cfg" -o "$tmp/r" -s switch.speedup=fast
 expect "unknown override section" 'unknown section "swich"' -- run "$tmp/good.cfg" -o "$tmp/r" -s swich.arch=voq
+# Malformed topology files: an error with file:line in every command that reads them.
+printf 'Ca\t2 "H-0002c90300000001"\t# "h1"\n' > "$tmp/noports.topo"
+printf 'Switch\t4 "S-0000000000000001"\t# "sw" base port 0 lid 1 lmc 0\n[1]\t"H-0000000000000009"[1]\n' > "$tmp/dangling.topo"
+printf 'switchguid=0xZZZ\nSwitch\t4 "S-0000000000000001"\t# "sw"\n' > "$tmp/badguid.topo"
+printf 'Switch\t4 "S-0000000000000001"\t# "sw" base port 0 lid 1 lmc 0\n' > "$tmp/nohosts.topo"
+printf 'Switch\t4 "S-0000000000000001"\t# "sw"\n[1]\t"H-00000000000000x9"[1]\n\nCa\t1 "H-00000000000000x9"\t# "h"\n[1]\t"S-0000000000000001"[1]\n' > "$tmp/badid.topo"
+printf 'Switch\t4 "S-0000000000000001"\t# "sw"\n[1]\t"H-0000000000000009"[1]\n\nCa\t1 "H-0000000000000009"\t# "h"\n[1]\t"S-0000000000000001"[1]\n' > "$tmp/onehost.topo"
+for cmd in "topo describe" "topo hosts" "route compute" "scenario hotspot"; do
+  expect "$cmd: CA without ports" 'noports.topo:1: channel adapter "H-0002c90300000001" has no port lines' -- $cmd "$tmp/noports.topo"
+  expect "$cmd: dangling peer" 'dangling.topo:2: peer "H-0000000000000009" of S-0000000000000001 port 1 is not described' -- $cmd "$tmp/dangling.topo"
+  expect "$cmd: malformed switchguid" 'badguid.topo:1: expected a non-zero 64-bit GUID' -- $cmd "$tmp/badguid.topo"
+  expect "$cmd: malformed node id" 'badid.topo:4: node id "H-00000000000000x9": expected 16 hex digits' -- $cmd "$tmp/badid.topo"
+  expect "$cmd: no hosts" 'nohosts.topo: the fabric has no channel adapters' -- $cmd "$tmp/nohosts.topo"
+done
+printf 'topology = { file = "%s"; };\nflows = ( { name = "F"; src = "H1"; dst = "H2"; } );\n' "$tmp/dangling.topo" > "$tmp/dangling_topo.cfg"
+expect "run: dangling peer" 'dangling.topo:2: peer' -- run "$tmp/dangling_topo.cfg" -o "$tmp/r"
+expect "generator beyond the LID space" "the fabric's 65536 switches and 65536 adapter ports need LIDs up to 131072, beyond the 49151 unicast LIDs" -- topo describe gen:torus:dims=256x256
+expect "hot spot on a one-host fabric" 'has 1 host(s) cabled to a switch: a hot-spot scenario needs at least 2' -- scenario hotspot "$tmp/onehost.topo"
+expect "generator argument without =" 'generator argument "256:256" is not of the form key=value' -- topo describe gen:torus:256:256
 expect "unknown command" 'unknown command' -- frobnicate
 if [ $fails -ne 0 ]; then echo "$fails bad-input checks failed"; exit 1; fi

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +48,19 @@ static void test_linkspeed(void **state)
     assert_true(ib_data_rate_bps(4, IB_EDR) == 100e9);
     assert_true(ib_data_rate_bps(4, IB_HDR) == 200e9);
     assert_true(ib_data_rate_bps(4, IB_NDR) == 400e9);
+    /* XDR: 200 Gb/s per lane; 1x, 2x, 4x, 8x and 12x as ibnetdiscover prints them. */
+    assert_true(fabs(ib_data_rate_bps(4, IB_XDR) - 800e9) < 1e-3);
+    const int xw[] = { 1, 2, 4, 8, 12 };
+    for (int i = 0; i < 5; i++) {
+        char txt[16];
+        snprintf(txt, sizeof txt, "%dxXDR", xw[i]);
+        int xwidth;
+        enum ib_speed sp;
+        assert_int_equal(ib_parse_width_speed(txt, &xwidth, &sp), 0);
+        assert_int_equal(xwidth, xw[i]);
+        assert_int_equal(sp, IB_XDR);
+        assert_true(fabs(ib_data_rate_bps(xwidth, sp) - 200e9 * xw[i]) < 1e-3);
+    }
 }
 
 static void test_units(void **state)

@@ -93,7 +93,8 @@ static void test_remap_and_errors(void **state)
     struct topo t;
     struct ibn_err e = { { 0 } };
     assert_int_equal(topo_generate("testbed002", "", 1, &t, &e), 0);
-    int s1 = topo_find(&t, "S1"), h1 = topo_find(&t, "H1"), h5 = topo_find(&t, "H5");
+    int s1 = topo_find(&t, "S1"), s2 = topo_find(&t, "S2"), h1 = topo_find(&t, "H1"),
+        h5 = topo_find(&t, "H5");
     char text[2048], p[256];
     path(p, sizeof p, "remap.dump");
     /* In the dump H1 has LID 0x40 and H5 0x41; the topology gave them other LIDs. */
@@ -101,14 +102,64 @@ static void test_remap_and_errors(void **state)
              "Unicast lids [0-65] of switch Lid 99 guid 0x%016" PRIx64 " ('S1'):\n"
              "0x0040 001 # Channel Adapter portguid 0x%016" PRIx64 ": 'H1'\n"
              "0x0041 036 # Channel Adapter portguid 0x%016" PRIx64 ": 'H5'\n"
+             "65 lids dumped\n"
+             "Unicast lids [0-65] of switch Lid 98 guid 0x%016" PRIx64 " ('S2'):\n"
              "65 lids dumped\n",
-             t.node[s1].guid, t.node[h1].port[1].guid, t.node[h5].port[1].guid);
+             t.node[s1].guid, t.node[h1].port[1].guid, t.node[h5].port[1].guid,
+             t.node[s2].guid);
     write_text(p, text);
     struct lfts l;
     if (lft_dump_read(p, &t, &l, &e))
         print_error("%s\n", e.msg);
     assert_int_equal(lft_port(&l, s1, t.node[h1].port[1].lid), 1);
     assert_int_equal(lft_port(&l, s1, t.node[h5].port[1].lid), 36);
+    assert_string_equal(l.note, "");
+    lfts_free(&l);
+
+    /* Defects of a dump that parses line by line: each refused with its line, or (an unknown
+     * port GUID) warned about. S1's and S2's headers, then the body. */
+    char s1h[128], s2s[160], h1e[128];
+    snprintf(s1h, sizeof s1h, "Unicast lids [0-65] of switch Lid 99 guid 0x%016" PRIx64 " ('S1'):\n",
+             t.node[s1].guid);
+    snprintf(s2s, sizeof s2s, "Unicast lids [0-65] of switch Lid 98 guid 0x%016" PRIx64
+             " ('S2'):\n65 lids dumped\n", t.node[s2].guid);
+    snprintf(h1e, sizeof h1e, "0x0040 001 # Channel Adapter portguid 0x%016" PRIx64 ": 'H1'\n",
+             t.node[h1].port[1].guid);
+    struct {
+        const char *s1body, *needle;
+        int with_s2;
+    } defects[] = {
+        { "%s%s65 lids dumped\n", "remap.dump:3: switch S1: a second entry for LID 0x0040 (the first is at line 2)", 1 },
+        { "%s", "remap.dump:3: the section of switch S1 (line 1) ends without its \"N lids dumped\" line", 1 },
+        { "%s64 lids dumped\n", "remap.dump:3: \"64 lids dumped\", but the section of switch S1", 1 },
+        { "0x0042 001 # x\n65 lids dumped\n", "remap.dump:2: LID 0x0042 is beyond the section's LIDs 0-65", 1 },
+        { "%s65 lids dumped\n", "the dump ends without a section for switch S2", 0 },
+    };
+    for (size_t i = 0; i < sizeof defects / sizeof defects[0]; i++) {
+        char body[1024];
+        int n = snprintf(body, sizeof body, "%s", s1h);
+        n += snprintf(body + n, sizeof body - (size_t)n, defects[i].s1body, h1e, h1e);
+        if (defects[i].with_s2)
+            snprintf(body + n, sizeof body - (size_t)n, "%s", s2s);
+        write_text(p, body);
+        assert_int_equal(lft_dump_read(p, &t, &l, &e), -1);
+        if (!strstr(e.msg, defects[i].needle))
+            print_error("defect %zu: \"%s\" lacks \"%s\"\n", i, e.msg, defects[i].needle);
+        assert_non_null(strstr(e.msg, defects[i].needle));
+    }
+    /* A second section for S1. */
+    snprintf(text, sizeof text, "%s%s65 lids dumped\n%s%s65 lids dumped\n%s", s1h, h1e, s1h, h1e, s2s);
+    write_text(p, text);
+    assert_int_equal(lft_dump_read(p, &t, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "remap.dump:4: switch S1 has a second section (the first is at line 1)"));
+    /* An entry naming a port GUID the topology lacks: read, with a warning naming its line. */
+    snprintf(text, sizeof text, "%s0x%04x 001 # Channel Adapter portguid 0x00000000deadbeef: 'x'\n"
+             "65 lids dumped\n%s", s1h, t.node[h1].port[1].lid, s2s);
+    write_text(p, text);
+    if (lft_dump_read(p, &t, &l, &e))
+        print_error("%s\n", e.msg);
+    assert_int_equal(lft_port(&l, s1, t.node[h1].port[1].lid), 1);
+    assert_non_null(strstr(l.note, "remap.dump:2: portguid 0x00000000deadbeef is not a port of the topology"));
     lfts_free(&l);
 
     struct {

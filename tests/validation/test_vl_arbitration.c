@@ -2,7 +2,10 @@
  * output to a third host on two VLs (SL 0 -> VL 0, SL 1 -> VL 1): with low-table weights w1:w2
  * the VLs share the link w1:w2 within 1 %; with VL 1 in the high table and LimitOfHighPriority
  * L, the low-priority VL gets one packet per L x 4096 bytes of high-priority traffic; a
- * management flow on VL15 (SL 15 mapped to VL 15) is never held back by data VLs. */
+ * management flow on VL15 (SL 15 mapped to VL 15) is never held back by data VLs. A VL that
+ * carries traffic but has no weight in a port's tables is refused before the run (settings
+ * changed to 15 VLs after their tables were made for one); with tables made for 15 VLs all
+ * fifteen are served and everything offered is delivered. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,12 +109,75 @@ static void test_vl15_first(void **st)
     ts_free(&s);
 }
 
+/* Fifteen hosts each send SL i (VL i) to a sixteenth at 0.5 Gb/s. */
+static void fifteen_vls(struct testsim *s, int apply)
+{
+    ts_init(s, "single_switch", "ports=16,link=4xQDR");
+    char why[256];
+    param_set(params_find(fabric_params, "vls"), &s->d.set, "15", why, sizeof why);
+    if (apply) {
+        struct qos_desc q;
+        qos_desc_defaults(&q);
+        if (qos_apply(&q, &s->d.set, &s->err))
+            abort();
+        params_free(qos_params, &q);
+    } else {
+        for (int sl = 0; sl < 15; sl++) /* SL i on VL i, the tables left as they were */
+            s->d.set.sl2vl[sl] = (uint8_t)sl;
+    }
+    s->d.warmup = 0;
+    s->d.end = 1 * PS_PER_MS;
+    for (int i = 0; i < 15; i++) {
+        char name[16], src[16];
+        snprintf(name, sizeof name, "F%d", i);
+        snprintf(src, sizeof src, "H%d", i + 1);
+        ts_flow(s, name, src, "H16", "constant", "0.5 Gb/s", "2 KiB", 0, 0)->sl = i;
+    }
+}
+
+static void test_unweighted_vl_refused(void **st)
+{
+    (void)st;
+    struct testsim s;
+    fifteen_vls(&s, 0); /* SL2VL for 15 VLs, tables still those of the default single VL */
+    assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), 0);
+    assert_int_not_equal(fabric_run(&s.f, NULL, &s.rep, &s.err), 0);
+    printf("  %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "VL 1 carries traffic"));
+    assert_int_equal(s.f.cnt.created, 0);
+    ts_free(&s);
+}
+
+static void test_fifteen_vls_served(void **st)
+{
+    (void)st;
+    struct testsim s;
+    fifteen_vls(&s, 1);
+    ts_run(&s);
+    uint64_t sent = 0, got = 0;
+    for (int i = 0; i < 15; i++) {
+        struct flow *fl = &s.f.flows[i];
+        assert_true(fl->st.pkts_sent > 0);
+        sent += fl->st.pkts_sent;
+        got += fl->st.pkts_delivered;
+    }
+    printf("  15 VLs: %llu packets sent, %llu delivered\n", (unsigned long long)sent,
+           (unsigned long long)got);
+    assert_int_equal(sent, got);
+    /* 15 x 0.5 Gb/s of 2 KiB messages for 1 ms: about 458 messages offered. */
+    assert_true(sent > 400);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    ts_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_low_weights_share),
         cmocka_unit_test(test_high_priority_limit),
         cmocka_unit_test(test_vl15_first),
+        cmocka_unit_test(test_unweighted_vl_refused),
+        cmocka_unit_test(test_fifteen_vls_served),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
