@@ -113,7 +113,11 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
     }
     /* Its space frees once its tail is in (the rest of a cut-through packet is discarded as
      * it arrives); those credits go back upstream. */
-    port_return_credits(f, ip, fabric_slot(f, p->vl), p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+    simtime_t t_free = p->t_tail > f->now ? p->t_tail : f->now;
+    if (s->arch->departed) /* dropped from a buffer after the input: its credits went back */
+        s->arch->departed(f, s, out, pidx, t_free);
+    else
+        port_return_credits(f, ip, fabric_slot(f, p->vl), p->credits, t_free);
     if (f->hooks.on_dequeue)
         f->hooks.on_dequeue(f, ip, &s->n.port[out], p);
     pktpool_release(&f->pool, pidx);

@@ -215,6 +215,12 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     case EV_HOQ:
         drop_check(f, ev->obj, ev->a);
         break;
+    case EV_ARCH: {
+        struct port *p = ev->obj;
+        struct sw *s = node_sw(p->node);
+        s->arch->on_event(f, s, p->num, ev->a, ev->b);
+        break;
+    }
     default:
         ibn_panic("unknown event type %d", ev->type);
     }
@@ -270,7 +276,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
         f->now = ev.t;
         f->now_seq = ev.seq;
         f->events++;
-        f->events_by_type[ev.type & 15]++;
+        f->events_by_type[ev.type & 31]++;
         if (f->q.n > f->peak_pending)
             f->peak_pending = f->q.n;
         dispatch(f, &ev, obs);

@@ -167,6 +167,7 @@ struct msg {
     uint32_t bytes;
     uint16_t dst_lid;
     uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */
+    uint8_t tries;           /* posting attempts refused (a real-time consumer's drop and retry) */
 };
 
 /* A started message set aside because its destination must wait (a destination-paced flow). */
@@ -212,6 +213,14 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
+    /* Drop and retry (seed 003's real-time consumers, set by a plug-in): with retry > 0 a flow
+     * whose window has no room for a new message does not wait for an ACK: the posting attempt
+     * is dropped (counted) and repeated `retry` later; after `retries_max` refused retries of
+     * one message (-1: no limit) the message is given up (lost). Counted after the warm-up. */
+    simtime_t retry;
+    int32_t retries_max;
+    uint64_t drops;          /* posting attempts refused */
+    uint64_t lost;           /* messages given up */
 };
 
 /* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
@@ -307,6 +316,8 @@ struct fabric_settings {
     int grh;
     int arch;                /* index into sw_archs[] (fabric/swarch.h) */
     simtime_t switch_latency;
+    simtime_t stage[5];      /* arch = pipe: the five stage latencies */
+    uint64_t out_buffer;     /* arch = pipe: output buffer per port and VL, bytes (0: = buffer) */
     long long read_ports;
     double speedup;
     int cut_through_late;    /* a faster output: 0 = hold it until the tail, 1 = start late */
@@ -360,6 +371,7 @@ enum fabric_event {
     EV_SW_MSG,       /* obj: port (the output port it reached); a: message in f->msgs */
     EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
                       * limit (drop.c) */
+    EV_ARCH,         /* obj: switch port; a, b: the switch architecture's own (its on_event) */
 };
 
 /* A plug-in timer. */
@@ -409,7 +421,7 @@ struct fabric {
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     uint64_t events;
-    uint64_t events_by_type[16];
+    uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */

@@ -44,13 +44,31 @@ const struct param fabric_params[] = {
 
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
-      "input buffer organisation: voq (virtual output queues per input, output and VL) or fifo "
-      "(one FIFO per input and VL: head-of-line blocking); ccfit, ecocc, hfdi: seed 002's "
-      "congested-flow isolation switches (the `isolation` section, docs/isolation.md)",
-      sw_arch_names, 0, 0 },
+      "input buffer organisation: voq (virtual output queues per input, output and VL), fifo "
+      "(one FIFO per input and VL: head-of-line blocking) or pipe (seed 004's 5-stage "
+      "pipelined switch: input VL FIFOs, a multiplexed crossbar, output VL buffers; "
+      "switch.stage1-5, out_buffer); ccfit, ecocc, hfdi: seed 002's congested-flow isolation "
+      "switches (the `isolation` section, docs/isolation.md)", sw_arch_names, 0, 0 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
-      "from a packet's first byte arriving to its earliest forwarding (routing and arbitration)",
+      "from a packet's first byte arriving to its earliest forwarding (routing and arbitration); "
+      "with arch = pipe the stage latencies replace it",
       NULL, 0, 0 },
+    { "stage1", P_TIME, OFF(stage[0]), "20 ns",
+      "arch = pipe, stage 1: SL-to-VL mapping, queueing in the input VL buffer, header extraction",
+      NULL, 0, 0 },
+    { "stage2", P_TIME, OFF(stage[1]), "20 ns", "arch = pipe, stage 2: forwarding-table lookup",
+      NULL, 0, 0 },
+    { "stage3", P_TIME, OFF(stage[2]), "20 ns",
+      "arch = pipe, stage 3: crossbar arbitration (reserving the crossbar output)", NULL, 0, 0 },
+    { "stage4", P_TIME, OFF(stage[3]), "20 ns",
+      "arch = pipe, stage 4: crossbar traversal into the output VL buffer (head latency; the "
+      "packet then streams at the output link's rate times speedup)", NULL, 0, 0 },
+    { "stage5", P_TIME, OFF(stage[4]), "20 ns",
+      "arch = pipe, stage 5: output VL buffer to the link (VL arbitration; CRC check deferred "
+      "here, not delaying the packet)", NULL, 0, 0 },
+    { "out_buffer", P_SIZE, OFF(out_buffer), "0 B",
+      "arch = pipe: output VL buffer per port and data VL, bytes; 0 = switch.buffer", NULL, 0,
+      BUFFER_MAX },
     { "read_ports", P_INT, OFF(read_ports), "0",
       "crossbar read ports per input: packets an input can send to different outputs at once; "
       "0 = one per output (a demultiplexed crossbar: every VOQ has its own read port, as in "

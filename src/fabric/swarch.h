@@ -26,6 +26,13 @@
  * - `on_msg`, optional: a congestion-management message sent upstream by the switch or
  *   adapter at the peer of output `out` (sw_send_upstream) has arrived there.
  * - `report`, optional: the design's counters in the run summary.
+ * - `departed`, optional: for a design with a buffer of its own after the input memory (an
+ *   output-buffered, pipelined switch): packet pidx has left the switch through output `out`
+ *   (sent, or dropped by drop.c) and its space there frees at t_free. Such a design returns the
+ *   input's credits itself, when the packet leaves the input memory; switch.c and drop.c then
+ *   return none.
+ * - `on_event`, optional: an EV_ARCH event the design scheduled (fabric_schedule(f, t, EV_ARCH,
+ *   &s->n.port[port], a, b)) has come: its own stage timers.
  * Architectures keep their own state behind sw->arch_state. A new design is one new file with
  * its `struct sw_arch` and one line in sw_archs[] (swarch.c). */
 #ifndef IBN_SWARCH_H
@@ -64,6 +71,8 @@ struct sw_arch {
     uint64_t (*held)(const struct fabric *f, const struct sw *s);
     void (*on_msg)(struct fabric *f, struct sw *s, int out, const struct sw_msg *m);
     void (*report)(struct fabric *f, struct json_t *summary);
+    void (*departed)(struct fabric *f, struct sw *s, int out, uint32_t pidx, simtime_t t_free);
+    void (*on_event)(struct fabric *f, struct sw *s, int port, uint32_t a, uint16_t b);
 };
 
 /* The architectures, in the order of the switch.arch enum, and their names (NULL-ended). */

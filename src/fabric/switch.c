@@ -168,8 +168,11 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     if (read_end < tail_here)
         read_end = tail_here;
     p->vl = p->out_vl;
-    port_transmit(f, op, pidx, tail_here);
-    port_return_credits(f, ip, in_slot, credits, read_end);
+    simtime_t end = port_transmit(f, op, pidx, tail_here);
+    if (s->arch->departed)
+        s->arch->departed(f, s, out, pidx, end); /* the input's credits went back already */
+    else
+        port_return_credits(f, ip, in_slot, credits, read_end);
     /* With a read port per output (the default) the limit can never bind: no event needed. */
     if (s->read_ports < s->n.nports) {
         s->reads[in]++;

@@ -1,8 +1,11 @@
 /* test_hostcredit.c: seed 003's credit-based host congestion control (src/cc/hostcredit.c):
  * C_j = floor(b_j / B x M) for real-time flows and min(C_b, (M - sum C_j) / best-effort flows)
  * for best effort; the credits act as a window of unacknowledged messages (a saturating flow
- * with C credits gets C messages per message time + round trip on a line); bad settings
- * (UD, real-time credits beyond M) refused with the reason. */
+ * with C credits gets C messages per message time + round trip on a line); a real-time flow
+ * without a credit drops the posting and retries (with no retries, constant arrivals of period P
+ * against a credit cycle D lose the messages that find the credit out: 1/2 of them for
+ * D = 1.5 P, 2/3 for D = 2.5 P; with retries none is lost); bad settings (UD, real-time credits
+ * beyond M) refused with the reason. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -89,6 +92,77 @@ static void test_credits_limit_outstanding_messages(void **st)
     }
 }
 
+
+/* One credit (M = 6, C_j = floor(b / B x 6) = 1), one-packet messages at constant spacing P on a
+ * line (4x QDR, 1 us cables): a message posted at t holds the credit until its ACK, D = T_data +
+ * 2 (2 d + L) + T_ack = 4726 ns later. With rt_retries = 0 a message arriving while the credit is
+ * out is dropped for good: for D = 1.5 P every second message is lost, for D = 2.5 P two of
+ * three. With retries (back-off 1 us, no limit) every message is posted in the end, none lost,
+ * and the refused attempts are counted. A best-effort flow with the same setting waits (no
+ * drops). */
+static void run_rt(double d_over_p, const char *retries, const char *sls, struct testsim *s)
+{
+    ts_init_line(s, "4xQDR", "4xQDR", 1000 * PS_PER_NS);
+    rc(s);
+    double t = pkt_wire_bytes(2048, 0) * 250.0, ack = 30 * 250.0;
+    double dcyc = t + 2.0 * (2000.0 * PS_PER_NS + (double)s->d.set.switch_latency) + ack;
+    double p = dcyc / d_over_p;
+    char rate[64];
+    snprintf(rate, sizeof rate, "%.6f Gb/s", 2048 * 8.0 / p * 1e3);
+    s->d.end = 2 * PS_PER_MS;
+    struct flow_desc *fd = ts_flow(s, "RT", "H1", "H2", "constant", rate, "2048 B", 0,
+                                   !strcmp(retries, "-1") ? PS_PER_MS : 0);
+    fd->sl = 1;
+    void *d = cc_desc_new(&hostcredit_plugin);
+    dset(d, "rt_sls", sls);
+    dset(d, "hca_messages", "6");
+    dset(d, "credits", "1"); /* the best-effort case */
+    dset(d, "rt_retry", "1 us");
+    dset(d, "rt_retries", retries);
+    assert_int_equal(attach(s, d), 0);
+    assert_int_equal(ts_find(s, "RT")->rc.window, 1);
+    assert_int_equal(fabric_run(&s->f, NULL, &s->rep, &s->err), 0);
+    cc_desc_free(&hostcredit_plugin, d);
+}
+
+static void test_rt_drop_and_retry(void **st)
+{
+    (void)st;
+    const double ratio[2] = { 1.5, 2.5 }, lost[2] = { 1.0 / 2, 2.0 / 3 };
+    for (int k = 0; k < 2; k++) {
+        struct testsim s;
+        run_rt(ratio[k], "0", "1", &s);
+        struct flow *fl = ts_find(&s, "RT");
+        double share = (double)fl->rc.lost / (double)fl->st.msgs_offered;
+        printf("D = %.1f P, no retries: %llu of %llu lost (%.4f, theory %.4f), %llu delivered\n",
+               ratio[k], (unsigned long long)fl->rc.lost, (unsigned long long)fl->st.msgs_offered,
+               share, lost[k], (unsigned long long)fl->st.msgs_delivered);
+        assert_true(fabs(share - lost[k]) < 0.01);
+        assert_int_equal(fl->rc.drops, fl->rc.lost); /* each refusal is final */
+        assert_true(fl->st.msgs_delivered + fl->rc.lost <= fl->st.msgs_offered);
+        assert_true(fl->st.msgs_delivered + fl->rc.lost + 2 >= fl->st.msgs_offered);
+        ts_free(&s);
+    }
+    /* Retries without limit: 1 ms of arrivals at D = 1.5 P, then the backlog drains. */
+    struct testsim s;
+    run_rt(1.5, "-1", "1", &s);
+    struct flow *fl = ts_find(&s, "RT");
+    printf("retries: %llu offered, %llu delivered, %llu refused attempts, %llu lost\n",
+           (unsigned long long)fl->st.msgs_offered, (unsigned long long)fl->st.msgs_delivered,
+           (unsigned long long)fl->rc.drops, (unsigned long long)fl->rc.lost);
+    assert_int_equal(fl->rc.lost, 0);
+    assert_int_equal(fl->st.msgs_delivered, fl->st.msgs_offered);
+    assert_true(fl->rc.drops > fl->st.msgs_offered / 2);
+    ts_free(&s);
+    /* The same flow as best effort waits for its credit: nothing dropped, nothing lost. */
+    run_rt(1.5, "0", "", &s);
+    fl = ts_find(&s, "RT");
+    assert_int_equal(fl->rc.drops, 0);
+    assert_int_equal(fl->rc.lost, 0);
+    assert_true(fl->st.msgs_delivered + 2 >= fl->st.msgs_offered * 2 / 3);
+    ts_free(&s);
+}
+
 static void test_bad_settings(void **st)
 {
     (void)st;
@@ -133,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_credit_split),
         cmocka_unit_test(test_credits_limit_outstanding_messages),
+        cmocka_unit_test(test_rt_drop_and_retry),
         cmocka_unit_test(test_bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,287 @@
+/* arch_pipe.c: the 5-stage pipelined switch of seed 004 (section 2.2, Fig. 1), which is also
+ * the router of seed 003 (section 3.1, the MediaWorm pipeline) taken at packet level:
+ *   1. the arriving packet is mapped to a VL by its SL and queued in that input VL buffer (a
+ *      FIFO); its header goes on to stages 2 and 3 at once (cut-through);
+ *   2. forwarding-table lookup (the output port);
+ *   3. crossbar arbitration (reserve the crossbar output);
+ *   4. crossbar traversal from the input VL buffer to the output VL buffer; each input moves
+ *      one packet at a time, chosen among its VLs by IBA weighted round robin (the input port's
+ *      VL arbitration table, a multiplexed crossbar), and each crossbar output takes one packet
+ *      at a time, at the output link's rate times switch.speedup;
+ *   5. the output VL buffer (switch.out_buffer bytes per VL), from which IBA VL arbitration
+ *      sends one packet at a time on the link; CRC checking is deferred to this stage and does
+ *      not delay the packet.
+ * Timing (switch.stage1 .. stage5 = t1 .. t5): a header that reaches the switch at t is routed at
+ * t + t1 + t2 + t3 (the switch latency; switch.latency does not apply to this design), may
+ * cross the crossbar from then on once the input, the crossbar output and room for the whole
+ * packet in the output VL buffer are free, reaches the output buffer t4 after it starts
+ * crossing and is offered to the link t5 later. A packet's tail leaves each stage no earlier
+ * than it arrived. An idle switch therefore delays a packet by t1 + ... + t5 and, with equal
+ * link rates, adds no serialisation of its own.
+ * Buffers and credits: the upstream link's credits cover the input VL buffer, so they go back
+ * when the packet's tail has crossed the crossbar; the output VL buffer is the switch's own,
+ * freed when the tail has left on the link (or when the packet is dropped there). Selective
+ * dropping (drop.h) looks at the heads of the output VL buffers, the queues the link serves.
+ * Not modelled: wormhole switching (seed 003's flit-level router with 10-flit buffers, where a
+ * blocked message spans several routers): ibnetsim moves whole packets under virtual
+ * cut-through, so every buffer must hold a whole packet (init refuses smaller ones). */
+#include "fabric/swarch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+enum { EVK_XFER_DONE = 1, EVK_READY = 2, EVK_FREE = 3 };
+
+struct pipe_state {
+    simtime_t t[5];
+    int np;                    /* ports + 1 */
+    struct pktq *inq;          /* [in][slot] input VL buffers */
+    struct pktq *outq;         /* [out][slot] output VL buffers */
+    uint16_t *in_mask;         /* [in] slots with a packet in their input buffer */
+    uint8_t *in_busy;          /* [in] moving a packet through the crossbar */
+    uint8_t *xbar_busy;        /* [out] crossbar output taken */
+    int32_t *out_used;         /* [out][slot] output buffer bytes in use or reserved */
+    uint32_t *nready;          /* [out][slot] packets of the output buffer offered to the link
+                                * (a prefix of it: they cross in order, t4 + t5 apart) */
+    int32_t out_cap;           /* bytes per output VL buffer */
+    struct vlarb_state *arb;   /* [in] the input's WRR among its VLs (stage 4) */
+    int rr;                    /* the input that last started a transfer */
+    uint64_t xfers;            /* packets moved through the crossbar */
+};
+
+static inline struct pipe_state *ps(const struct sw *s)
+{
+    return (struct pipe_state *)s->arch_state;
+}
+static inline struct pktq *inq(struct pipe_state *st, const struct fabric *f, int in, int slot)
+{
+    return &st->inq[(size_t)in * (size_t)f->nvs + (size_t)slot];
+}
+static inline struct pktq *outq(struct pipe_state *st, const struct fabric *f, int out, int slot)
+{
+    return &st->outq[(size_t)out * (size_t)f->nvs + (size_t)slot];
+}
+
+static int pipe_init(struct fabric *f, struct sw *s, struct ibn_err *e)
+{
+    const simtime_t *t = f->set.stage;
+    if (f->set.read_ports)
+        return ibn_err_set(e, "switch.read_ports = %lld does not apply: the pipelined switch's "
+                           "crossbar is multiplexed by design (one packet per input at a time); "
+                           "leave it 0", f->set.read_ports);
+    if (f->set.cut_through_late)
+        return ibn_err_set(e, "switch.cut_through = late does not apply: in the pipelined switch a "
+                           "packet's tail leaves every stage no earlier than it arrived");
+    uint64_t cap = f->set.out_buffer ? f->set.out_buffer : f->set.switch_buffer;
+    uint32_t biggest = pkt_wire_bytes((uint32_t)f->set.mtu, f->set.grh);
+    if (cap < biggest)
+        return ibn_err_set(e, "output VL buffer of %llu bytes cannot hold a whole %u-byte packet "
+                           "(MTU %lld): a virtual cut-through switch needs at least one packet "
+                           "per buffer (wormhole switching is not modelled)",
+                           (unsigned long long)cap, biggest, f->set.mtu);
+    if (cap > INT32_MAX)
+        return ibn_err_set(e, "output VL buffer of %llu bytes is more than %d",
+                           (unsigned long long)cap, INT32_MAX);
+    struct pipe_state *st = xcalloc(1, sizeof *st);
+    memcpy(st->t, t, sizeof st->t);
+    st->np = s->n.nports + 1;
+    size_t nq = (size_t)st->np * (size_t)f->nvs;
+    st->inq = xmalloc(nq * sizeof *st->inq);
+    st->outq = xmalloc(nq * sizeof *st->outq);
+    for (size_t k = 0; k < nq; k++) {
+        pktq_init(&st->inq[k]);
+        pktq_init(&st->outq[k]);
+    }
+    st->in_mask = xcalloc((size_t)st->np, sizeof *st->in_mask);
+    st->in_busy = xcalloc((size_t)st->np, 1);
+    st->xbar_busy = xcalloc((size_t)st->np, 1);
+    st->out_used = xcalloc(nq, sizeof *st->out_used);
+    st->nready = xcalloc(nq, sizeof *st->nready);
+    st->out_cap = (int32_t)cap;
+    st->arb = xcalloc((size_t)st->np, sizeof *st->arb);
+    for (int i = 0; i < st->np; i++)
+        vlarb_state_init(&st->arb[i]);
+    st->rr = 0;
+    s->arch_state = st;
+    /* The header pays stages 1-3 before it is routed and may ask for the crossbar. */
+    s->latency = t[0] + t[1] + t[2];
+    return 0;
+}
+
+static void pipe_free(struct sw *s)
+{
+    struct pipe_state *st = ps(s);
+    if (!st)
+        return;
+    free(st->inq), free(st->outq), free(st->in_mask), free(st->in_busy), free(st->xbar_busy);
+    free(st->out_used), free(st->nready), free(st->arb), free(st);
+    s->arch_state = NULL;
+}
+
+/* Start every crossbar transfer that may start now: each idle input in round-robin order picks,
+ * by its WRR among its VLs, a head packet whose crossbar output is free and whose output VL
+ * buffer has room for it. */
+static void xbar_run(struct fabric *f, struct sw *s)
+{
+    struct pipe_state *st = ps(s);
+    for (int k = 1; k <= st->np; k++) {
+        int in = (st->rr + k) % st->np;
+        if (st->in_busy[in] || !st->in_mask[in])
+            continue;
+        uint32_t ready = 0;
+        for (uint32_t m = st->in_mask[in]; m; m &= m - 1) {
+            int slot = __builtin_ctz(m);
+            const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
+            int os = fabric_slot(f, p->out_vl);
+            if (!st->xbar_busy[p->out_port] &&
+                st->out_used[(size_t)p->out_port * (size_t)f->nvs + (size_t)os] + p->wire_bytes <= st->out_cap)
+                ready |= 1u << fabric_slot_vl(f, slot);
+        }
+        if (!ready)
+            continue;
+        struct port *ip = &s->n.port[in];
+        int vl = vlarb_pick(ip->vlarb, &st->arb[in], ready);
+        if (vl < 0) /* a VL without weight in the input's table: the lowest ready one goes */
+            vl = __builtin_ctz(ready);
+        int slot = fabric_slot(f, vl);
+        uint32_t pidx = pktq_pop(inq(st, f, in, slot), &f->pool);
+        if (!inq(st, f, in, slot)->n)
+            st->in_mask[in] &= (uint16_t)~(1u << slot);
+        struct packet *p = pkt(&f->pool, pidx);
+        vlarb_charge(ip->vlarb, &st->arb[in], vl, p->wire_bytes);
+        int out = p->out_port, os = fabric_slot(f, p->out_vl);
+        struct port *op = &s->n.port[out];
+        simtime_t tx = byterate_time(op->rate, p->wire_bytes);
+        if (s->speedup != 1.0)
+            tx = (simtime_t)((double)tx / s->speedup + 0.999);
+        simtime_t xe = f->now + tx;
+        if (xe < p->t_tail)
+            xe = p->t_tail; /* the tail cannot cross before it has arrived */
+        st->in_busy[in] = 1;
+        st->xbar_busy[out] = 1;
+        st->out_used[(size_t)out * (size_t)f->nvs + (size_t)os] += p->wire_bytes;
+        st->rr = in;
+        st->xfers++;
+        /* The input VL buffer frees as the tail crosses: its credits go upstream. */
+        port_return_credits(f, ip, slot, p->credits, xe);
+        /* Head in the output buffer after t4, offered to the link after t5; the tail follows. */
+        p->t_tail = xe + st->t[3] + st->t[4];
+        simtime_t ready_t = f->now + st->t[3] + st->t[4];
+        struct pktq *q = outq(st, f, out, os);
+        pktq_push(q, &f->pool, pidx);
+        if (f->hooks.on_enqueue)
+            f->hooks.on_enqueue(f, ip, op, p);
+        if (ready_t == f->now) {
+            if (++st->nready[(size_t)out * (size_t)f->nvs + (size_t)os] == 1) {
+                sw_req_set(s, f, out, os, in);
+                sw_kick(f, s, out);
+            }
+        } else {
+            fabric_schedule(f, ready_t, EV_ARCH, op, pidx, EVK_READY);
+        }
+        fabric_schedule(f, xe, EV_ARCH, ip, (uint32_t)out, EVK_XFER_DONE);
+    }
+}
+
+static int pipe_enqueue(struct fabric *f, struct sw *s, int in, uint32_t pidx)
+{
+    struct pipe_state *st = ps(s);
+    const struct packet *p = pkt(&f->pool, pidx);
+    int slot = fabric_slot(f, p->vl);
+    pktq_push(inq(st, f, in, slot), &f->pool, pidx);
+    st->in_mask[in] |= (uint16_t)(1u << slot);
+    if (!st->in_busy[in])
+        xbar_run(f, s);
+    return SW_CONSUMED; /* it reaches its output's queue through the crossbar */
+}
+
+/* The head of the output VL buffer (out, slot) if the link may take it and it came from `in`:
+ * the request bit of (out, slot) is set for the input of the head, once it is offered. */
+static uint32_t pipe_head(struct fabric *f, struct sw *s, int in, int out, int slot)
+{
+    uint32_t h = outq(ps(s), f, out, slot)->head;
+    if (h != PKT_NIL && pkt(&f->pool, h)->in_port != in)
+        return PKT_NIL;
+    return h;
+}
+
+static uint32_t pipe_dequeue(struct fabric *f, struct sw *s, int in, int out, int slot)
+{
+    struct pipe_state *st = ps(s);
+    struct pktq *q = outq(st, f, out, slot);
+    uint32_t pidx = pktq_pop(q, &f->pool);
+    /* The next packet is offered now if its READY event has passed, else by that event. From
+     * the same input the bit stays set (the caller restarts the head's lifetime, as for a
+     * VOQ). */
+    if (--st->nready[(size_t)out * (size_t)f->nvs + (size_t)slot]) {
+        int nin = pkt(&f->pool, q->head)->in_port;
+        if (nin != in) {
+            sw_req_clr(s, f, out, slot, in);
+            sw_req_set(s, f, out, slot, nin);
+        }
+    } else {
+        sw_req_clr(s, f, out, slot, in);
+    }
+    return pidx;
+}
+
+static void pipe_departed(struct fabric *f, struct sw *s, int out, uint32_t pidx, simtime_t t_free)
+{
+    const struct packet *p = pkt(&f->pool, pidx);
+    fabric_schedule(f, t_free > f->now ? t_free : f->now, EV_ARCH, &s->n.port[out], p->wire_bytes,
+                    (uint16_t)(EVK_FREE | fabric_slot(f, p->out_vl) << 4));
+}
+
+static void pipe_on_event(struct fabric *f, struct sw *s, int port, uint32_t a, uint16_t b)
+{
+    struct pipe_state *st = ps(s);
+    switch (b & 15) {
+    case EVK_XFER_DONE:
+        st->in_busy[port] = 0;
+        st->xbar_busy[a] = 0;
+        xbar_run(f, s);
+        break;
+    case EVK_READY: {
+        const struct packet *p = pkt(&f->pool, a);
+        int slot = fabric_slot(f, p->out_vl);
+        if (++st->nready[(size_t)port * (size_t)f->nvs + (size_t)slot] == 1) { /* the head */
+            sw_req_set(s, f, port, slot, p->in_port);
+            sw_kick(f, s, port);
+        }
+        break;
+    }
+    case EVK_FREE:
+        st->out_used[(size_t)port * (size_t)f->nvs + (size_t)(b >> 4)] -= (int32_t)a;
+        xbar_run(f, s);
+        break;
+    default:
+        ibn_panic("switch %s: unknown pipeline event %u", s->n.name, b);
+    }
+}
+
+static uint64_t pipe_held(const struct fabric *f, const struct sw *s)
+{
+    const struct pipe_state *st = ps(s);
+    uint64_t n = 0;
+    size_t nq = (size_t)st->np * (size_t)f->nvs;
+    for (size_t k = 0; k < nq; k++)
+        n += st->inq[k].n + st->outq[k].n;
+    return n;
+}
+
+const struct sw_arch sw_arch_pipe = {
+    .name = "pipe",
+    .help = "seed 004's (and seed 003's) 5-stage pipelined switch: input VL buffers, a "
+            "multiplexed crossbar with WRR at each input, output VL buffers, per-stage latencies "
+            "(switch.stages)",
+    .default_read_ports = 0,
+    .init = pipe_init,
+    .free = pipe_free,
+    .enqueue = pipe_enqueue,
+    .head = pipe_head,
+    .dequeue = pipe_dequeue,
+    .held = pipe_held,
+    .departed = pipe_departed,
+    .on_event = pipe_on_event,
+};
