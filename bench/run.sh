@@ -18,3 +18,4 @@ done
 [ -x "$build"/bench_routing ] && "$build"/bench_routing || true
 [ -x "$build"/bench_cc ] && "$build"/bench_cc || true
 [ -x "$build"/bench_qos ] && "$build"/bench_qos || true
+bench/isolation.sh "$build"

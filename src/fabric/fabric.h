@@ -121,6 +121,7 @@ struct port {
 
 struct sw_arch;
 struct sw_msg;
+struct isol_hca;
 
 struct node {
     int index;               /* in the topology */
@@ -295,6 +296,8 @@ struct hca_port {
     uint8_t sink_busy;
     uint8_t wake_pending;      /* a TX_DONE is scheduled for the injection limit */
     int host;                  /* index into fabric.hosts */
+    struct isol_hca *isol;     /* CAM lines the switch's isolation queues told it of, with their
+                                * stop bits (fabric/isol.c); NULL for other switch designs */
 };
 
 /* The congested-flow isolation designs' settings (the `isolation` section; fabric/isol.c). */
@@ -307,6 +310,7 @@ struct isol_settings {
     double stop, go;         /* ccfit: CFQ Stop / Go thresholds, MTU packets */
     double propagate;        /* ccfit: CFQ occupancy that propagates upstream; 0 = high */
     double marking;          /* probability that a packet crossing a root is FECN-marked */
+    int eligibility;         /* adapters hold destinations named by stopped lines (Paper VI) */
 };
 
 /* Model settings (filled through the parameter tables of settings.c). */

@@ -20,8 +20,8 @@
  * - Thresholds of a line's queue: a root line (hops 1) above High puts its output in the
  *   congestion state (a counter of such lines), at or below Low takes it out; above
  *   `propagate` the line sends Allocate upstream once; once propagated, at or above Stop it
- *   sends Stop, and after a Stop, at or below Go it sends Go. An isolation queue is freed when
- *   empty and not stopped (ecocc's root line: at or below LTh), sending Deallocate if it had
+ *   sends Stop, and after a Stop, at or below Go it sends Go. An isolation queue (and ecocc's
+ *   root line on its CPQ) is freed when empty and not stopped, sending Deallocate if it had
  *   propagated.
  * - Upstream messages arrive at the output port facing the sender: Allocate creates or updates
  *   an output CAM line; Stop / Go set its stop bit, which makes the isolation queues linked to
@@ -75,6 +75,10 @@ const struct param isol_params[] = {
     { "marking", P_DOUBLE, OFF(marking), "0.85",
       "probability that a packet leaving an output in the congestion state is FECN-marked (Paper "
       "V's Marking_Rate 85 %); hfdi never marks", NULL, 0, 1 },
+    { "eligibility", P_BOOL, OFF(eligibility), "true",
+      "the end-node eligibility rule (Paper VI section 4.4): an adapter does not start a packet "
+      "for a destination named by a stopped CAM line of the switch input it feeds (flows with a "
+      "queue pair per destination: cc.plugin = ibcc, level = qp)", NULL, 0, 0 },
     PARAM_END,
 };
 
@@ -91,6 +95,17 @@ struct oline {
     uint8_t active, dying, stopped, hops;
     uint16_t next_line, refs, ndst;
     uint16_t dst[SW_MSG_DESTS];
+};
+
+/* An adapter's copy of the CAM lines of the isolation queues at the switch input it feeds. */
+struct isol_hline {
+    uint8_t active, stopped;
+    uint16_t line, ndst;
+    uint16_t dst[SW_MSG_DESTS];
+};
+struct isol_hca {
+    int n;
+    struct isol_hline *l;
 };
 
 #define TOUCH_MAX 64
@@ -112,6 +127,7 @@ struct isol_sw {
     int ntouch;
     struct { int16_t in, out; uint8_t slot; } touch[TOUCH_MAX];
     gsl_rng *rng;
+    struct isol_hca *hcas;  /* [in] the adapters at this switch's ports (their tables) */
     /* Counters. */
     uint64_t allocs, root_allocs, exhausted, msgs[5], marked, oline_full, dst_full;
     uint32_t in_use, ports_full, peak_in_use, peak_full;
@@ -355,7 +371,7 @@ static void level(struct fabric *f, struct sw *s, struct isol_sw *x, int in, str
         send(f, s, x, in, ISOL_GO, id, l);
         l->sent_stop = 0;
     }
-    if (l->own ? after == 0 && !line_stopped(x, l) : after <= x->low)
+    if (after == 0 && !line_stopped(x, l))
         free_line(f, s, x, in, l, id);
 }
 
@@ -744,6 +760,56 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
     flush_kicks(f, s, x, -1);
 }
 
+int isol_hca_stopped(const struct isol_hca *h, uint16_t dst)
+{
+    for (int i = 0; i < h->n; i++)
+        if (h->l[i].active && h->l[i].stopped && has_dst(h->l[i].dst, h->l[i].ndst, dst))
+            return 1;
+    return 0;
+}
+
+/* At an adapter: the switch input it feeds told it about one of its lines. A Go or Deallocate
+ * may make destinations eligible again: the adapter's flows look again. */
+static void isol_hca_msg(struct fabric *f, struct port *at, const struct sw_msg *m)
+{
+    struct isol_hca *h = at->hca ? at->hca->isol : NULL;
+    if (!h)
+        return;
+    int i = -1, fr = -1;
+    for (int k = 0; k < h->n; k++) {
+        if (h->l[k].active && h->l[k].line == m->line)
+            i = k;
+        else if (!h->l[k].active && fr < 0)
+            fr = k;
+    }
+    if (m->type == ISOL_ALLOC) {
+        if (i < 0)
+            i = fr;
+        if (i < 0)
+            return;
+        struct isol_hline *l = &h->l[i];
+        if (!l->active)
+            l->stopped = 0;
+        l->active = 1;
+        l->line = m->line;
+        l->ndst = m->ndst;
+        memcpy(l->dst, m->dst, m->ndst * sizeof *m->dst);
+        return;
+    }
+    if (i < 0)
+        return;
+    if (m->type == ISOL_STOP) {
+        h->l[i].stopped = 1;
+        return;
+    }
+    if (m->type == ISOL_DEALLOC)
+        h->l[i].active = 0;
+    h->l[i].stopped = 0;
+    for (uint32_t k = 0; k < f->nflows; k++)
+        if (f->flows[k].src == at && f->flows[k].dest_paced && f->flows[k].active)
+            fabric_flow_repace(f, &f->flows[k]);
+}
+
 static int64_t pkts_bytes(double n, uint32_t mtu_wire)
 {
     return (int64_t)(n * (double)mtu_wire + 0.5);
@@ -828,6 +894,18 @@ int isol_init(struct fabric *f, struct sw *s, const struct isol_kind *k, struct 
     char key[96];
     snprintf(key, sizeof key, "isol/%s/%d", s->n.name ? s->n.name : "", s->n.index);
     x->rng = rng_stream(f->seed, key);
+    /* The adapters cabled to this switch keep a copy of their input's lines (Allocate / Stop /
+     * Go / Deallocate reach them): one line per isolation queue (and root line) of that input. */
+    x->hcas = xcalloc((size_t)x->np, sizeof *x->hcas);
+    for (int p = 1; p < x->np; p++) {
+        struct port *peer = s->n.port[p].peer;
+        if (c->eligibility && peer && !peer->is_switch && peer->hca) {
+            x->hcas[p].n = 2 * (x->L + (x->root ? x->np : 0));
+            x->hcas[p].l = xcalloc((size_t)x->hcas[p].n, sizeof *x->hcas[p].l);
+            peer->hca->isol = &x->hcas[p];
+        }
+    }
+    f->hca_on_msg = isol_hca_msg;
     s->arch_state = x;
     s->nq = 0;
     s->q = NULL;
@@ -847,6 +925,9 @@ void isol_free(struct sw *s)
     free(x->rr);
     free(x->cong);
     free(x->kick);
+    for (int p = 1; p < x->np; p++)
+        free(x->hcas[p].l);
+    free(x->hcas);
     if (x->rng)
         gsl_rng_free(x->rng);
     free(x);
@@ -875,6 +956,23 @@ void isol_usage(const struct fabric *f, struct isol_usage *u)
             for (size_t r = 0; r < (size_t)x->np * (size_t)x->np; r++)
                 u->lines_in_use += x->root[r].active;
     }
+}
+
+double isol_mean_ports_exhausted(const struct fabric *f, unsigned long long *events)
+{
+    double area = 0;
+    *events = 0;
+    for (int i = 0; i < f->nnodes; i++) {
+        if (!f->nodes[i]->is_switch)
+            continue;
+        const struct sw *s = node_sw(f->nodes[i]);
+        if (!is_isol(s))
+            continue;
+        const struct isol_sw *x = X(s);
+        area += x->full_area + (double)x->ports_full * (double)(f->now - x->full_since);
+        *events += x->exhausted;
+    }
+    return f->now > 0 ? area / (double)f->now : 0;
 }
 
 void isol_report(struct fabric *f, struct json_t *summary)

@@ -46,6 +46,15 @@ struct isol_usage {
     uint64_t ports_exhausted;   /* input ports whose isolation queues are all in use */
 };
 void isol_usage(const struct fabric *f, struct isol_usage *u);
+/* Time-average (over the run so far) of the input ports with every isolation queue in use,
+ * summed over the switches; *events: packets that found no free isolation queue. 0 and 0 for
+ * other designs. */
+double isol_mean_ports_exhausted(const struct fabric *f, unsigned long long *events);
+
+/* The end-node eligibility rule (Paper VI section 4.4): whether a CAM line the adapter's
+ * switch sent it (an isolation queue at the switch's input from this adapter) is stopped and
+ * names destination LID `dst`. */
+int isol_hca_stopped(const struct isol_hca *h, uint16_t dst);
 
 /* Test access: the state of input `in`'s isolation queue `q` of switch s. */
 struct isol_line_view {

@@ -7,7 +7,8 @@
  * stopped CAM line from downstream; at S0's inputs from H1 and H2 CFQs linked to it (hops 2,
  * stopped) and none at the victim's input. After the drain every line is free. EcoCC at the
  * same moment: no HPQ at the root switch (the VOQ is the root's queue), HPQs for H4 at S0's
- * hot inputs only; HFDI: a root HPQ at S1 too. */
+ * hot inputs only; HFDI: a root HPQ at S1 too. The adapter H1 (a hot source) sees its
+ * switch input's line for H4 stopped at times in the first 100 us, never one for H3. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,6 +208,49 @@ static void test_hfdi_tree(void **st)
     ts_free(&s);
 }
 
+/* The end-node eligibility rule: the adapters keep their switch input's lines and stop bits. */
+struct elig { struct fabric_call call; int stopped_h4, stopped_h3, samples; };
+
+static void elig_sample(struct fabric *f, void *arg)
+{
+    struct elig *g = arg;
+    const struct isol_hca *h = f->hosts[1].port->hca->isol; /* H1, a hot source */
+    uint16_t h3 = f->hosts[3].port->lid, h4 = f->hosts[4].port->lid;
+    if (h) {
+        g->stopped_h4 += isol_hca_stopped(h, h4);
+        g->stopped_h3 += isol_hca_stopped(h, h3);
+    }
+    g->samples++;
+    if (f->now < 100 * PS_PER_US)
+        fabric_schedule_call(f, f->now + PS_PER_US, &g->call);
+}
+
+static void test_ecocc_adapter_stop(void **st)
+{
+    (void)st;
+    struct testsim s;
+    config1(&s, "ecocc");
+    if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err))
+        abort();
+    assert_non_null(s.f.hosts[1].port->hca->isol);
+    struct elig g = { { elig_sample, &g }, 0, 0, 0 };
+    fabric_schedule_call(&s.f, 5 * PS_PER_US, &g.call);
+    if (fabric_run(&s.f, NULL, &s.rep, &s.err))
+        abort();
+    printf("  H1's adapter: H4 stopped in %d of %d samples, H3 in %d\n", g.stopped_h4, g.samples, g.stopped_h3);
+    assert_true(g.stopped_h4 > 0);
+    assert_int_equal(g.stopped_h3, 0);
+    ts_free(&s);
+    /* With the rule off the adapters keep no table. */
+    config1(&s, "ecocc");
+    char why[64];
+    assert_int_equal(param_set(params_find(isol_params, "eligibility"), &s.d.set, "false", why, sizeof why), 0);
+    if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err))
+        abort();
+    assert_null(s.f.hosts[1].port->hca->isol);
+    ts_free(&s);
+}
+
 static void expect_refusal(const char *arch, const char *sec_key, const char *value, const char *needle)
 {
     struct testsim s;
@@ -243,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_ccfit_tree),
         cmocka_unit_test(test_ecocc_tree),
         cmocka_unit_test(test_hfdi_tree),
+        cmocka_unit_test(test_ecocc_adapter_stop),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

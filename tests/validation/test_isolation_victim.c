@@ -20,7 +20,10 @@
  *   protection, and throttling solves the parking lot (Paper V Fig. 9): the four contributors
  *   share the root about equally (L/4 each) although two of them share one S0 -> S1 link.
  *   Checked: victim above 85 % of L, root above 80 % of L, largest / smallest contributor
- *   below 1.3. */
+ *   below 1.3.
+ * - EcoCC (Paper VI) and HFDI: the same argument with HPQs at S0 and Stop / Go at HTh / LTh
+ *   from S1's root queue (EcoCC: the VOQ itself; HFDI: a root HPQ): the victim keeps L (above
+ *   90 %), with or without the throttling adapters, and the root stays busy (above 80 %). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,12 +143,27 @@ static void test_ccfit_throttled(void **st)
     assert_true(r.fair < 1.3);
 }
 
+static void test_ecocc_hfdi_victim_keeps(void **st)
+{
+    (void)st;
+    struct result r = run("ecocc", 0);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+    r = run("ecocc", 1);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+    r = run("hfdi", 0);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_voq_victim_loses),
         cmocka_unit_test(test_ccfit_victim_keeps),
         cmocka_unit_test(test_ccfit_throttled),
+        cmocka_unit_test(test_ecocc_hfdi_victim_keeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
