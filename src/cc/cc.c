@@ -7,6 +7,7 @@
 
 #include "cc/ecnrate.h"
 #include "cc/ibcc.h"
+#include "cc/seed003cc.h"
 
 static const struct param none_params[] = { PARAM_END };
 
@@ -20,7 +21,8 @@ static const struct cc_plugin cc_none = {
     "none", "no congestion control: only link-level flow control", none_params, 0, none_attach,
 };
 
-const struct cc_plugin *const cc_plugins[] = { &cc_none, &ibcc_plugin, &ecnrate_plugin, &hostcredit_plugin, NULL };
+const struct cc_plugin *const cc_plugins[] = { &cc_none, &ibcc_plugin, &ecnrate_plugin, &hostcredit_plugin, &alo_plugin,
+                                           &selftuned_plugin, NULL };
 
 const struct cc_plugin *cc_find(const char *name, struct ibn_err *e)
 {

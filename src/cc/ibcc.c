@@ -13,6 +13,7 @@
 #include "cc/ibcc_int.h"
 #include "core/output.h"
 #include "core/rng.h"
+#include "fabric/build.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct ibcc_desc, field)
@@ -25,6 +26,15 @@ static const char *const level_names[] = { "qp", "sl", "flow", NULL };
 static const char *const timer_names[] = { "free", "restart", "per_flow", NULL };
 static const char *const form_names[] = { "absolute", "spec", NULL };
 static const char *const becn_names[] = { "packet", "message", NULL };
+
+static int check_mark_probability(const void *field, char *why, size_t whylen)
+{
+    double v = *(const double *)field;
+    if (v == -1.0 || (v >= 0.0 && v <= 1.0))
+        return 0;
+    snprintf(why, whylen, "mark_probability expects a probability from 0 to 1, or -1 (from marking_rate); got %g", v);
+    return -1;
+}
 
 const struct param ibcc_params[] = {
     { "threshold", P_INT, OFF(threshold), "15",
@@ -60,6 +70,11 @@ const struct param ibcc_params[] = {
     { "marking", P_ENUM, OFF(marking), "probability",
       "probability: each eligible packet is marked with probability 1/(marking_rate+1) (Paper II); "
       "counter: every (marking_rate+1)-th eligible packet", marking_names, 0, 0 },
+    { "mark_probability", P_DOUBLE, OFF(mark_probability), "-1",
+      "probability that an eligible packet leaving a congested Port VL is FECN-marked, any value "
+      "in 0..1 (seed 002 Papers V/VI's Marking_Rate of 85 % is 0.85), drawn from the port's own "
+      "random stream; -1 = from marking_rate and marking (IBA's Marking_Rate can only give "
+      "1/(n+1))", NULL, -1, 1, check_mark_probability },
     { "becn", P_ENUM, OFF(becn), "packet",
       "how a destination answers FECN under transport.mode = ud: packet = a CNP with BECN for "
       "every FECN-marked packet (seed 002's simulator). Under transport.mode = rc BECN rides the "
@@ -521,6 +536,15 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     if (ibcc_thresholds_bytes(d, f->set.switch_buffer, (uint32_t)c->mtu_credits * CREDIT_BYTES,
                               &c->thr_hi, &c->thr_lo))
         c->thr_hi = c->thr_lo = -1;
+    if (c->thr_hi < 0)
+        fabric_warn(f, "cc.threshold = 0: no switch port ever enters the congestion state, so "
+                    "IB CC is on but marks nothing (adapters still run their CCTI timers)");
+    else if (c->thr_lo == 0)
+        fabric_warn(f, "cc: the lower threshold is 0 bytes (upper %lld bytes minus hysteresis "
+                    "%.3g MTU packets of %d bytes stops at 0): a congested port leaves the "
+                    "congestion state only when its queues for the output are empty, so it "
+                    "keeps marking (at the Marking_Rate) until then", (long long)c->thr_hi,
+                    d->hysteresis_mtus, c->mtu_credits * CREDIT_BYTES);
     /* Switch output ports. */
     size_t nop = 0, nvoq = 0;
     for (int i = 0; i < f->nnodes; i++)
@@ -533,7 +557,8 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     c->oports = xcalloc(nop + 1, sizeof *c->oports);
     c->voq_block = xcalloc(nvoq + 1, sizeof *c->voq_block);
     size_t k = 0, v = 0;
-    int need_rng = d->marking == IBCC_MARK_PROBABILITY && d->marking_rate > 0;
+    int need_rng = (d->marking == IBCC_MARK_PROBABILITY && d->marking_rate > 0) ||
+                   (d->mark_probability > 0 && d->mark_probability < 1);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n->is_switch)
@@ -669,6 +694,12 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
              level_names[d->level],
              nmulti ? " (a queue pair per destination for flows to many hosts)" : "", timer_names[d->timer_policy],
              form_names[d->cct_form], c->ncct, c->ccti_limit);
+    if (d->mark_probability >= 0) {
+        size_t len = strlen(c->resolved);
+        snprintf(c->resolved + len, sizeof c->resolved - len,
+                 "; marking with probability %g (mark_probability, instead of marking_rate)",
+                 d->mark_probability);
+    }
     /* Strings of the copy are not kept: they may be freed by the caller. */
     c->d.victim_mask = c->d.ccti_timer = c->d.ccti_increase = c->d.ccti_min = NULL;
     c->d.cct = c->d.opensm_conf = NULL;

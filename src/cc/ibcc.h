@@ -30,6 +30,8 @@ struct ibcc_desc {
     long long packet_size;      /* credits (64 bytes): smaller packets are never marked */
     long long marking_rate;     /* mean eligible packets between marks */
     int marking;                /* enum ibcc_marking */
+    double mark_probability;    /* 0..1: mark an eligible packet with this probability (overrides
+                                 * marking_rate and marking); -1: unused */
     /* Adapter side (CACongestionSetting, CCT). */
     int level;                  /* enum ibcc_level (Port_Control bit 0) */
     long long held_messages;    /* IBCC_LEVEL_QP, a flow to many hosts: messages it may hold on

@@ -4,7 +4,8 @@
  * the sum, or by the sum against the threshold divided by the active inputs) and the port is a
  * root (it holds credits for an MTU packet, or its Victim_Mask bit is set). With two thresholds
  * the state is left only when the occupancy falls to the lower one. Packets leaving a congested
- * Port VL are FECN-marked by Packet_Size and Marking_Rate. */
+ * Port VL are FECN-marked by Packet_Size and Marking_Rate, or with the probability
+ * mark_probability (seed 002 Papers V/VI's 85 %). */
 #include <gsl/gsl_rng.h>
 
 #include "cc/ibcc_int.h"
@@ -116,7 +117,10 @@ void ibcc_on_depart(struct fabric *f, struct port *out, struct packet *p)
     if ((long long)p->credits < c->d.packet_size)
         return;
     int mark;
-    if (c->d.marking_rate <= 0)
+    if (c->d.mark_probability >= 0)
+        mark = c->d.mark_probability >= 1.0 ||
+               (c->d.mark_probability > 0 && gsl_rng_uniform(o->rng) < c->d.mark_probability);
+    else if (c->d.marking_rate <= 0)
         mark = 1;
     else if (c->d.marking == IBCC_MARK_COUNTER)
         mark = ++o->eligible[slot] > (uint32_t)c->d.marking_rate;

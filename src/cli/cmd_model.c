@@ -25,6 +25,8 @@
 #include "core/params.h"
 #include "core/rng.h"
 
+int cmd_model_memcost(int argc, char **argv); /* cmd_memcost.c */
+
 /* Every key of every model; each model's table names the ones it uses. */
 struct model_args {
     double lambda, mu, mu1, mu2, mu3, mu4, ca2, cs2, rate, scv;
@@ -348,6 +350,8 @@ static void usage(FILE *f)
             "models:\n");
     for (const struct model *m = models; m->name; m++)
         fprintf(f, "  %-8s %s\n", m->name, m->summary);
+    fprintf(f, "  %-8s %s\n", "memcost", "memory per input port of seed 002's switch architectures (1Q, "
+               "VOQsw, VOQnet, DBBM, FBICM, CCFIT, HFDI, EcoCC): its own keys, 'model memcost --help'");
     fprintf(f,
             "\nsweep=KEY:FROM:TO[:STEP] solves the model for KEY = FROM, FROM+STEP, ... <= TO\n"
             "(STEP defaults to 1; integer keys take integer values) and prints one CSV line per\n"
@@ -654,6 +658,8 @@ int cmd_model(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "memcost"))
+        return cmd_model_memcost(argc, argv);
     const struct model *m = NULL;
     for (const struct model *k = models; k->name; k++)
         if (!strcmp(k->name, argv[1]))
@@ -662,7 +668,7 @@ int cmd_model(int argc, char **argv)
         fprintf(stderr, "ibnetsim model: unknown model \"%s\"; expected one of:", argv[1]);
         for (const struct model *k = models; k->name; k++)
             fprintf(stderr, " %s", k->name);
-        fputc('\n', stderr);
+        fputs(" memcost\n", stderr);
         return 2;
     }
 

@@ -25,6 +25,7 @@ static void usage(FILE *f)
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
             "                            [--deadlock-free] [--ports CSV]\n"
             "       ibnetsim route diff TOPO LFT_DUMP_A LFT_DUMP_B\n"
+            "       ibnetsim route flows SCENARIO [-s KEY=VALUE]... [-o CSV] [--top N]\n"
             "       ibnetsim route trace TOPO SRC DST [-e ENGINE | --lfts DUMP] [--sl N]\n"
             "                            [--offset K]\n"
             "       ibnetsim route pathbits TOPO [--roots SWITCH] [--path-bits K] [--slack N]\n"
@@ -46,6 +47,9 @@ static void usage(FILE *f)
             "         route fails, a min-hop row differs, or (with --deadlock-free) on a cycle.\n"
             "         --ports CSV writes the routes leaving every cabled switch port.\n"
             "diff     compares two dumps entry by entry for every switch and LID in use.\n"
+            "flows    a scenario's flows on each link: the links by the number of flows that\n"
+            "         cross them (switch port, LID, GUID, flows, their share); 'route flows\n"
+            "         --help' says more.\n"
             "trace    the path from SRC to DST through the tables, like ibtracert: every hop's\n"
             "         node, LID, GUID, input and output port and link; the DLID (base LID +\n"
             "         --offset K with LMC), SL and VL. SRC and DST: a name, alias, lid:N, GUID,\n"
@@ -410,12 +414,16 @@ static int do_diff(struct opts *o, const struct topo *t)
     return diff ? 1 : 0;
 }
 
+int cmd_route_flows(int argc, char **argv); /* cmd_route_flows.c */
+
 int cmd_route(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (!strcmp(argv[1], "flows"))
+        return cmd_route_flows(argc, argv);
     struct opts o;
     memset(&o, 0, sizeof o);
     o.sub = argv[1];

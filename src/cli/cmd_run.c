@@ -21,6 +21,7 @@
 #include "fabric/engine.h"
 #include "fabric/swarch.h"
 #include "stats/latency_csv.h"
+#include "core/units.h"
 #include "stats/results.h"
 
 /* Why the run stops early: 0 it does not, SIGINT or SIGTERM, or STOP_OUTPUT (a series file
@@ -57,6 +58,7 @@ static void usage(FILE *f)
             "  classes.csv    throughput of every SL (Gb/s) per sample interval\n"
             "  latency.csv    latency distributions (network, end to end) per SL and overall\n"
             "  ports.csv      receive-buffer occupancy of every switch port (bytes) per sample\n"
+            "  ports_index.csv  each ports.csv column's switch, port, LID, GUID and peer\n"
             "  cc.csv         with congestion control: every flow's CCTI per sample\n"
             "  cc_ports.csv   with congestion control: FECN marks and time in the congestion state\n"
             "                 per switch port and VL; FECNs, CNPs and BECNs per adapter port\n"
@@ -173,7 +175,8 @@ static json_t *settings_json(const struct scenario *sc)
 }
 
 /* Run the built fabric and write its results folder DIR (cli/resdir); the exit status. */
-static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir, int quiet)
+static int run_and_write(struct scenario *sc, struct fabric *f, const struct lfts *l,
+                         const char *dir, int quiet)
 {
     struct resdir rd;
     struct ibn_err e;
@@ -229,6 +232,11 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir,
     if (oc.prog.on && wall >= 1.0)
         fprintf(stderr, "\n");
     json_t *j = results_summary(f, &rep, settings_json(sc), &oc.series);
+    json_t *routing = json_object();
+    json_object_set_new(routing, "engine", json_string(*sc->topo.lft_file ? "lft_file"
+                                                       : scenario_routing_engine(&sc->topo)));
+    json_object_set_new(routing, "note", json_string(l->note));
+    json_object_set_new(j, "routing", routing);
     werr = series_close(&oc.series, &we);
     if (f->hooks.report)
         f->hooks.report(f, j);
@@ -262,10 +270,17 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const char *dir,
         fprintf(stderr, "ibnetsim run: %s", e.msg);
         status = IBN_EXIT_BROKEN;
     } else if (rep.outcome == RUN_STUCK || rep.outcome == RUN_DRAIN_TIMEOUT) {
-        fprintf(stderr, "ibnetsim run: the fabric did not drain: %llu packets still in it %s\n",
+        char at[96] = "";
+        if (rep.stalled_at) {
+            char t[64];
+            units_format_time(rep.stalled_at, t, sizeof t);
+            snprintf(at, sizeof at, "; no packet moved after %s (simulation.stall_limit)", t);
+        }
+        fprintf(stderr, "ibnetsim run: the fabric did not drain: %llu packets still in it %s%s\n",
                 (unsigned long long)rep.in_flight,
                 rep.outcome == RUN_STUCK ? "and nothing can move (a deadlock)"
-                                         : "when the drain limit (simulation.drain_limit) ran out");
+                                         : "when the drain limit (simulation.drain_limit) ran out",
+                at);
         status = IBN_EXIT_BROKEN;
     } else if (partial && stop > 0) {
         if (!werr)
@@ -343,11 +358,17 @@ int cmd_run(int argc, char **argv)
     memset(&f, 0, sizeof f);
     int status;
     int bad = scenario_topology(&sc, &t, &l, &e);
-    if (!bad && *sc.topo.lft_file && l.note[0]) /* what the LFT dump reader warns about */
-        fprintf(stderr, "ibnetsim run: warning: %s\n", l.note);
-    if (bad || scenario_run_desc(&sc, &t, &d, &e) ||
-        fabric_build(&f, &t, &l, &d, &e) || scenario_apply(&sc, &f, &e) ||
-        cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
+    if (bad || scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e)) {
+        fprintf(stderr, "ibnetsim run: %s\n", e.msg);
+        status = IBN_EXIT_INPUT;
+        goto done;
+    }
+    /* What the topology reader, the LFT dump reader and a routing fallback warn about. */
+    for (int i = 0; i < t.nwarn; i++)
+        fabric_warn(&f, "%s", t.warn[i]);
+    if (l.note[0] && (*sc.topo.lft_file || strstr(l.note, "fell back")))
+        fabric_warn(&f, "%s", l.note);
+    if (scenario_apply(&sc, &f, &e) || cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         status = IBN_EXIT_INPUT;
     } else if (check_only) {
@@ -355,8 +376,11 @@ int cmd_run(int argc, char **argv)
                f.nnodes, f.nhosts, f.nflows);
         status = IBN_EXIT_OK;
     } else {
-        status = run_and_write(&sc, &f, dir, quiet);
+        for (int i = 0; i < f.nwarn; i++)
+            fprintf(stderr, "ibnetsim run: warning: %s\n", f.warn[i]);
+        status = run_and_write(&sc, &f, &l, dir, quiet);
     }
+done:
     fabric_free(&f);
     lfts_free(&l);
     topo_free(&t);

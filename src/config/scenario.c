@@ -33,6 +33,11 @@ const struct param sim_params[] = {
     { "drain_limit", P_TIME, SOFF(drain_limit), "1 s",
       "after the run, how long the fabric may take to deliver what is in flight before the run "
       "is declared stuck", NULL, 0, 0 },
+    { "stall_limit", P_TIME, SOFF(stall_limit), "10 ms",
+      "a run in which packets are in flight but none has moved on a link, reached a sink or been "
+      "dropped for this long is declared stuck there and then (a deadlock), instead of at the "
+      "end of the run; 0 = never (raise it for a sink slower than one packet per 10 ms)",
+      NULL, 0, 0 },
     PARAM_END,
 };
 #undef SOFF
@@ -47,7 +52,10 @@ const struct param topo_params[] = {
     { "link", P_STRING, TOFF(link), "4xQDR",
       "default cable of `links` entries: width and speed (4xQDR) or a rate (\"13.5 Gb/s\")", NULL, 0, 0 },
     { "delay", P_TIME, TOFF(delay), "10 ns", "default propagation delay of `links` entries", NULL, 0, 0 },
-    { "routing", P_STRING, TOFF(routing), "minhop", "routing engine (see `ibnetsim route --help`)", NULL, 0, 0 },
+    { "routing", P_STRING, TOFF(routing), "auto",
+      "routing engine (see `ibnetsim route --help`); auto = ftree on the tree generators "
+      "(kary_ntree, fattree, clos3: minhop saturates a k-ary n-tree far below its capacity), "
+      "minhop otherwise", NULL, 0, 0 },
     { "lft_file", P_STRING, TOFF(lft_file), "",
       "forwarding tables from an OpenSM opensm-lfts.dump instead of a routing engine", NULL, 0, 0 },
     { "lmc", P_INT, TOFF(lmc), "0",
@@ -60,6 +68,10 @@ const struct param topo_params[] = {
     { "roots", P_STRING, TOFF(roots), "",
       "routing = updn, updn_tree: root switches (names or GUIDs, \"best3\"); pathbits: the root "
       "of the BFS tree (default the switch of highest degree)", NULL, 0, 0 },
+    { "root_guid_file", P_STRING, TOFF(root_guid_file), "",
+      "routing = updn, updn_tree: the root switches from a file as OpenSM's root_guid_file "
+      "(one GUID per line, # comments; relative to the scenario); instead of roots", NULL, 0,
+      0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
@@ -96,7 +108,13 @@ const struct param flow_params[] = {
     { "start", P_TIME, FOFF(start), "0 s", "when the flow starts", NULL, 0, 0 },
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
-      "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`", NULL, 0, 1e6 },
+      "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`; "
+      "counted in payload bytes unless load_counts = wire", NULL, 0, 1e6 },
+    { "load_counts", P_ENUM, FOFF(load_counts), "payload",
+      "what `load` measures: payload = message bytes (load 1.0 offers more than the link "
+      "carries once headers are added); wire = bytes on the link, headers (LRH, BTH, ICRC, "
+      "VCRC, GRH if on) and padding included (a message size distribution uses its mean size)",
+      load_counts_names, 0, 0 },
     { "path", P_ENUM, FOFF(path), "base",
       "which of the destination's 2^LMC LIDs (paths) the queue pair uses: base (the base LID), "
       "qp (fixed per queue pair: offset = QP number mod 2^LMC), message (round robin per "
@@ -699,8 +717,8 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
         rc = check(sc, e);
     /* Relative file names are relative to the scenario. */
     if (!rc) {
-        char **files[] = { &sc->topo.file, &sc->topo.lft_file };
-        for (int i = 0; i < 2; i++) {
+        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file };
+        for (int i = 0; i < 3; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -865,6 +883,17 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
     return 0;
 }
 
+const char *scenario_routing_engine(const struct topo_desc *d)
+{
+    if (strcmp(d->routing, "auto"))
+        return d->routing;
+    static const char *const trees[] = { "kary_ntree", "fattree", "clos3", NULL };
+    for (int i = 0; trees[i]; i++)
+        if (!strcmp(d->generator, trees[i]))
+            return "ftree";
+    return "minhop";
+}
+
 int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l, struct ibn_err *e)
 {
     const struct topo_desc *d = &sc->topo;
@@ -880,7 +909,8 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
     if (*d->file && topo_check(t, e))
         return ibn_err_prefix(e, "%s: ", d->file);
     long long lmc = d->lmc;
-    if (!lmc && !*d->lft_file && !strcmp(d->routing, "pathbits")) {
+    const char *engine = scenario_routing_engine(d);
+    if (!lmc && !*d->lft_file && !strcmp(engine, "pathbits")) {
         /* The path bits are the LMC bits: as many LIDs as patterns. */
         struct pathbits pb;
         if (pathbits_build(t, d->roots, (int)d->path_bits, 0, &pb, e))
@@ -897,9 +927,21 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
     if (*d->lft_file)
         return lft_dump_read(d->lft_file, t, l, e);
+    if (*d->roots && *d->root_guid_file)
+        return ibn_err_at(e, sc->path, d->line, "topology: give roots or root_guid_file, not both");
+    if (*d->root_guid_file) {
+        FILE *rf = fopen(d->root_guid_file, "r");
+        if (!rf)
+            return ibn_err_at(e, sc->path, d->line, "topology.root_guid_file: cannot open %s",
+                              d->root_guid_file);
+        fclose(rf);
+    }
     struct route_opts o = { .seed = (uint64_t)sc->sim.seed, .tie = *d->tie ? d->tie : NULL,
-                            .roots = *d->roots ? d->roots : NULL, .path_bits = (int)d->path_bits };
-    if (route_compute(t, d->routing, &o, l, e))
+                            .roots = *d->roots           ? d->roots
+                                     : *d->root_guid_file ? d->root_guid_file
+                                                          : NULL,
+                            .path_bits = (int)d->path_bits };
+    if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;
 }
@@ -912,6 +954,7 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->warmup = sc->sim.warmup;
     d->end = sc->sim.duration;
     d->drain_limit = sc->sim.drain_limit;
+    d->stall_limit = sc->sim.stall_limit;
     d->sample_interval = sc->sim.sample_interval;
     d->seed = (uint64_t)sc->sim.seed;
     d->jitter_k = (int)sc->out.jitter_k;

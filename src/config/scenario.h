@@ -19,7 +19,7 @@
 
 struct sim_desc {
     char *name;
-    simtime_t duration, warmup, sample_interval, drain_limit;
+    simtime_t duration, warmup, sample_interval, drain_limit, stall_limit;
     long long seed;
 };
 
@@ -37,6 +37,8 @@ struct topo_desc {
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
     char *tie;                /* spf's tie rule */
     char *roots;              /* updn, updn_tree, pathbits: root switches */
+    char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
+                               * scenario once loaded) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     int line;                 /* where the section starts */
 };
@@ -81,6 +83,9 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
                   struct ibn_err *e);
 void scenario_free(struct scenario *sc);
 
+/* The routing engine the scenario's topology section asks for, "auto" resolved: ftree on the
+ * tree generators (kary_ntree, fattree, clos3), minhop otherwise. */
+const char *scenario_routing_engine(const struct topo_desc *d);
 /* Build the topology and forwarding tables the scenario names. */
 int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l, struct ibn_err *e);
 /* The run description for fabric_build (flows' "load" turned into rates against `t`). */

@@ -3,6 +3,8 @@
 #include "fabric/build.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,16 @@ int fabric_find_host(const struct fabric *f, const char *name)
         if (!strcmp(f->hosts[h].node->name, base) && (!port || f->hosts[h].port->num == port))
             return h;
     return -1;
+}
+
+const char *const load_counts_names[] = { "payload", "wire", NULL };
+
+/* Bytes on the wire of a message of `bytes` payload cut into MTU packets. */
+static double message_wire_bytes(double bytes, uint32_t mtu, int grh)
+{
+    uint64_t b = (uint64_t)llround(bytes), full = b / mtu, rest = b % mtu;
+    return (double)full * pkt_wire_bytes(mtu, grh) +
+           (rest || !b ? pkt_wire_bytes((uint32_t)rest, grh) : 0);
 }
 
 const char *const flow_path_names[] = { "base", "qp", "message", "random", "shortest", "adaptive",
@@ -212,8 +224,13 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     fl->start = d->start;
     fl->stop = d->stop ? d->stop : SIMTIME_NEVER;
     struct arrival_desc ad = d->arr;
-    if (d->load > 0)
+    if (d->load > 0) {
         ad.rate_bps = d->load * byterate_bps(fl->src->rate);
+        if (d->load_counts == LOAD_WIRE && ad.msg_bytes) /* payload share of the wire bytes */
+            ad.rate_bps *= (double)ad.msg_bytes /
+                           message_wire_bytes((double)ad.msg_bytes, (uint32_t)f->set.mtu,
+                                              f->set.grh);
+    }
     if (arrival_init(&fl->arr, &ad, e)) {
         ibn_err_prefix(e, "flow %s: ", name);
         if (d->file)
@@ -237,6 +254,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     hist_init(&fl->st.net_latency);
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
+    hist_init(&fl->st.posted_latency);
     deadline_init(&fl->st.deadlines);
     int kind = fl->arr.d.kind;
     if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
@@ -285,6 +303,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     f->warmup = d->warmup;
     f->end = d->end;
     f->drain_limit = d->drain_limit;
+    f->stall_limit = d->stall_limit;
     f->sample_interval = d->sample_interval;
     if (f->set.inject_limit_bps > 0)
         f->inject_rate = byterate_from_bps(f->set.inject_limit_bps);
@@ -515,8 +534,22 @@ int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t 
     return 0;
 }
 
+void fabric_warn(struct fabric *f, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    f->warn = xrealloc(f->warn, ((size_t)f->nwarn + 1) * sizeof *f->warn);
+    f->warn[f->nwarn++] = xstrdup(buf);
+}
+
 void fabric_free(struct fabric *f)
 {
+    for (int i = 0; i < f->nwarn; i++)
+        free(f->warn[i]);
+    free(f->warn);
     if (f->hooks.destroy)
         f->hooks.destroy(f);
     for (uint32_t i = 0; i < f->nflows; i++) {
@@ -527,12 +560,14 @@ void fabric_free(struct fabric *f)
         free(fl->path_pkts);
         free(fl->held);
         free(fl->rc.becn_dest);
+        free(fl->rc.posted_at);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);
         hist_free(&fl->st.net_latency);
         hist_free(&fl->st.e2e_latency);
         hist_free(&fl->st.msg_latency);
+        hist_free(&fl->st.posted_latency);
     }
     if (f->flows)
         free(f->flows[f->nflows].name); /* a flow whose set-up failed half way */

@@ -20,6 +20,7 @@ struct flow_desc {
     char *cls;        /* traffic class name, "" if none (then sl is used as given) */
     simtime_t start, stop;
     double load;      /* if > 0: offered load as a fraction of the source link's data rate */
+    int load_counts;  /* enum load_counts: what `load` measures */
     int path;         /* enum flow_path: which of the destination's LIDs it uses */
     struct arrival_desc arr;
     int has_pattern;  /* destinations from a pattern shared by all flows of this entry */
@@ -31,6 +32,7 @@ struct flow_desc {
 struct run_desc {
     struct fabric_settings set;
     simtime_t warmup, end, drain_limit, sample_interval;
+    simtime_t stall_limit; /* 0 = no stall detection */
     uint64_t seed;
     int jitter_k;     /* jitter: share of arrivals within +-period/k of their ideal time */
     int nflows;
@@ -40,6 +42,9 @@ struct run_desc {
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                  const struct run_desc *d, struct ibn_err *e);
 void fabric_free(struct fabric *f);
+/* Record a warning about the run (the topology's, a routing fallback, a plug-in's setting that
+ * does something unexpected): `run` prints them and summary.json lists them. */
+void fabric_warn(struct fabric *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Per-(input, output) SL-to-VL map of one switch (16 entries). */
 int fabric_set_sl2vl(struct fabric *f, int node, int in, int out, const uint8_t map[16],

@@ -121,6 +121,8 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
     if (f->hooks.on_dequeue)
         f->hooks.on_dequeue(f, ip, &s->n.port[out], p);
     pktpool_release(&f->pool, pidx);
+    if (s->arch->read_done) /* a dropped head is not read: its queue goes on at once */
+        s->arch->read_done(f, s, in, s->read_tag);
     /* The next head for the same output, and outputs new heads ask for. */
     if (sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1)
         drop_head_start(f, s, in, out, slot);

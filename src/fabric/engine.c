@@ -145,6 +145,7 @@ static void end_of_run(struct fabric *f)
         struct flow *fl = &f->flows[i];
         flow_queue_account(f, fl);
         fl->qn = 0; /* queued messages that never started are not sent during the drain */
+        fl->qposted = 0;
         flow_stop(f, fl);
     }
 }
@@ -168,7 +169,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         break;
     }
     case EV_READ_DONE:
-        switch_read_done(f, ev->obj);
+        switch_read_done(f, ev->obj, ev->a);
         break;
     case EV_CREDIT: {
         struct port *p = ev->obj;
@@ -264,6 +265,9 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;
     r->outcome = RUN_DRAINED;
+    /* Stall detection: progress is a link transmission, a delivery or a drop. */
+    uint64_t progress = 0;
+    simtime_t moved_at = f->now;
     while (eventq_peek_time(&f->q) != SIMTIME_NEVER) {
         if (eventq_peek_time(&f->q) > limit) {
             /* With no packet left the fabric has drained; what remains are events of sources
@@ -289,9 +293,18 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                 r->outcome = RUN_INTERRUPTED;
                 break;
             }
+            uint64_t p = f->hops + f->cnt.delivered + f->cnt.dropped_hoq + f->cnt.dropped_sll;
+            if (p != progress || !f->pool.live) {
+                progress = p;
+                moved_at = f->now;
+            } else if (f->stall_limit && f->now - moved_at >= f->stall_limit) {
+                r->outcome = RUN_STUCK; /* checked by the caller's invariants as not drained */
+                r->stalled_at = moved_at;
+                break;
+            }
         }
     }
-    if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit))
+    if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit) && r->outcome != RUN_STUCK)
         r->outcome = RUN_DRAIN_TIMEOUT;
     r->in_flight = f->pool.live;
     if (r->outcome == RUN_DRAINED && f->pool.live)

@@ -18,6 +18,7 @@ struct run_report {
     enum run_outcome outcome;
     uint64_t in_flight;      /* packets still in the fabric when the run stopped */
     simtime_t drained_at;    /* when the last packet left (RUN_DRAINED) */
+    simtime_t stalled_at;    /* RUN_STUCK found by stall detection: when a packet last moved */
     int invariants_ok;
     char violations[2048];   /* what broke, one per line */
 };

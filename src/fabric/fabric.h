@@ -151,6 +151,7 @@ struct sw {
     void *arch_state;        /* anything else the architecture keeps */
     uint8_t retry;           /* the architecture asked to retry stalled outputs after the
                               * current arbitration */
+    uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
@@ -169,6 +170,8 @@ struct msg {
     uint16_t dst_lid;
     uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */
     uint8_t tries;           /* posting attempts refused (a real-time consumer's drop and retry) */
+    simtime_t posted;        /* when it was posted to the adapter (took a credit of a message
+                              * window); SIMTIME_NEVER while in the consumer's backlog */
 };
 
 /* A started message set aside because its destination must wait (a destination-paced flow). */
@@ -193,12 +196,15 @@ struct flow_stats {
     struct histogram net_latency; /* head injected to delivered, per packet */
     struct histogram e2e_latency; /* message created to delivered, per packet */
     struct histogram msg_latency; /* message created to its last packet delivered */
+    struct histogram posted_latency; /* flows with a message window (seed 003's credits): message
+                                      * posted to the adapter to its last packet delivered */
     struct deadline_acc deadlines;/* messages (frames) against their deadlines */
     struct jitter jitter;         /* message arrival gaps against the source's period */
     struct video_deadline vdl;    /* video and trace flows: seed 003's deadline rule */
     uint8_t has_deadlines, has_jitter;
 };
 
+#define RC_POSTED_MAX 65536
 /* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
  * responder's pending BECN (kept with the flow for convenience; the destination sets it). */
 struct rc_qp {
@@ -214,6 +220,9 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
+    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
+                                message (number mod window) was posted to the adapter, for the
+                                posted latency; NULL otherwise */
     /* Drop and retry (seed 003's real-time consumers, set by a plug-in): with retry > 0 a flow
      * whose window has no room for a new message does not wait for an ACK: the posting attempt
      * is dropped (counted) and repeated `retry` later; after `retries_max` refused retries of
@@ -234,6 +243,10 @@ enum flow_path {
     PATH_ADAPTIVE, /* chosen at each switch by its adaptive policy (adapt.h), from offset 0 */
 };
 extern const char *const flow_path_names[];
+
+/* What a flow's `load` counts. */
+enum load_counts { LOAD_PAYLOAD, LOAD_WIRE };
+extern const char *const load_counts_names[];
 
 struct flow {
     uint32_t index;
@@ -262,6 +275,8 @@ struct flow {
     /* Messages waiting: a ring of capacity qcap. */
     struct msg *mq;
     uint32_t qhead, qn, qcap;
+    uint32_t qposted;        /* a message window: the first qposted of them are posted to the
+                              * adapter (hold a credit); the rest are the consumer's backlog */
     /* The message being sent. */
     struct msg cur;
     uint32_t cur_left;       /* bytes of cur not yet in a packet */
@@ -319,6 +334,8 @@ struct fabric_settings {
     long long nvls;          /* data VLs in use, 1..15 */
     int grh;
     int arch;                /* index into sw_archs[] (fabric/swarch.h) */
+    uint64_t voqnet_queue;   /* arch = voqnet: bytes per destination queue */
+    long long dbbm_queues;   /* arch = dbbm: FIFOs per input and VL */
     simtime_t switch_latency;
     simtime_t stage[5];      /* arch = pipe: the five stage latencies */
     uint64_t out_buffer;     /* arch = pipe: output buffer per port and VL, bytes (0: = buffer) */
@@ -361,7 +378,7 @@ enum fabric_event {
     EV_ARRIVE = 1,   /* obj: switch input port; a: packet. Head in + switch latency */
     EV_TX_DONE,      /* obj: port. The transmitter is free (queued only when it matters:
                       * port_need_done); a = 1: an adapter's injection-limit wake-up */
-    EV_READ_DONE,    /* obj: switch input port. A crossbar read port is free */
+    EV_READ_DONE,    /* obj: switch input port; a: what (switch_read_done). A read ended */
     EV_CREDIT,       /* obj: port (sender). Credits it waits for have arrived */
     EV_SINK_ARRIVE,  /* obj: adapter port; a: packet. Tail arrived */
     EV_SINK_DONE,    /* obj: adapter port. The sink consumed its head packet */
@@ -424,11 +441,14 @@ struct fabric {
     struct fabric_counts cnt;
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
+    simtime_t stall_limit;   /* no packet moved for this long with packets in flight: stuck */
     uint64_t events;
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
+    char **warn;             /* what a user should know about this run (fabric_warn) */
+    int nwarn;
     int ended;               /* sources have stopped */
     /* Time series. */
     FILE *flow_csv, *port_csv;
@@ -455,6 +475,9 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_lid, uint8_t sl,
                             uint8_t flags, uint32_t about, uint32_t wire_bytes);
 void fabric_control_queue(struct fabric *f, struct port *from, uint32_t idx);
+/* A flow with a message window (seed 003's credits) got a credit back or a message: post
+ * messages of its backlog to the adapter while credits are free (docs/hostcc.md). */
+void fabric_flow_post(struct fabric *f, struct flow *fl);
 /* A flow's pacing changed (next_ok moved): re-evaluate whether it may send. */
 void fabric_flow_repace(struct fabric *f, struct flow *fl);
 /* Pace flow `fl` per destination through hooks.dest_ready, holding at most `held_cap` started
@@ -474,7 +497,9 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 /* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
-void switch_read_done(struct fabric *f, struct port *in);
+/* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the
+ * architecture's read tag of the packet whose read ended (swarch.h, read_done). */
+void switch_read_done(struct fabric *f, struct port *in, uint32_t what);
 /* After a packet left switch s other than by output arbitration (a drop): output `out` and the
  * outputs new heads ask for may send. */
 void switch_after_removal(struct fabric *f, struct sw *s, int out);

@@ -273,6 +273,17 @@ static void flow_update(struct fabric *f, struct flow *fl)
     }
 }
 
+void fabric_flow_post(struct fabric *f, struct flow *fl)
+{
+    if (!fl->rc.win_msgs)
+        return;
+    uint32_t out = fl->rc.msg_begun - fl->rc.msg_acked;
+    while (fl->qposted < fl->qn && out + fl->qposted < fl->rc.window) {
+        fl->mq[(fl->qhead + fl->qposted) % fl->qcap].posted = f->now;
+        fl->qposted++;
+    }
+}
+
 void fabric_flow_repace(struct fabric *f, struct flow *fl)
 {
     flow_update(f, fl);
@@ -395,6 +406,7 @@ void flow_message(struct fabric *f, struct flow *fl)
         m->bytes = bytes;
         m->ftype = fl->next_draw.frame_type;
         m->tries = 0;
+        m->posted = fl->rc.win_msgs ? SIMTIME_NEVER : f->now; /* else the queue is the adapter's */
         /* A split flow picks the destination when the message starts (flow_make_packet). */
         int split = fl->pat_class >= 0;
         int dst = split ? 0 : pick_dest(f, fl);
@@ -403,6 +415,7 @@ void flow_message(struct fabric *f, struct flow *fl)
             flow_queue_account(f, fl);
             fl->qn++;
             fl->st.msgs_offered_measured += (uint64_t)measured;
+            fabric_flow_post(f, fl);
             flow_update(f, fl);
         } else {
             fl->st.msgs_offered--; /* the pattern gives this host nothing to send now */
@@ -424,6 +437,10 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
         fl->cur = fl->mq[fl->qhead];
         fl->qhead = (fl->qhead + 1) % fl->qcap;
         fl->qn--;
+        if (fl->qposted)
+            fl->qposted--;   /* a posted message: its credit is now the begun message's */
+        else if (fl->cur.posted == SIMTIME_NEVER)
+            fl->cur.posted = f->now; /* a real-time retry that found a credit */
         if (fl->pat_class >= 0)
             fl->cur.dst_lid = host_lid(f, class_dest(f, fl, fl->cur.bytes));
     } else { /* saturating source: a new message now */
@@ -437,6 +454,7 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
         fl->cur.deadline = 0;
         fl->cur.ftype = 0;
         fl->cur.tries = 0;
+        fl->cur.posted = f->now;
         fl->cur.bytes = (uint32_t)fl->arr.d.msg_bytes;
         fl->cur.dst_lid = host_lid(f, dst);
         fl->st.msgs_offered++;
@@ -446,6 +464,8 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
     fl->cur_left = fl->cur.bytes;
     fl->cur_open = 1;
     fl->rc.msg_begun++;
+    if (fl->rc.posted_at)
+        fl->rc.posted_at[fl->msg_seq % fl->rc.window] = fl->cur.posted;
     return 1;
 }
 
@@ -725,8 +745,12 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         if (x->flags & PKT_MEASURED) {
             hist_add(&fl->st.net_latency, f->now - x->t_injected);
             hist_add(&fl->st.e2e_latency, f->now - x->t_created);
-            if (x->flags & PKT_LAST)
+            if (x->flags & PKT_LAST) {
                 hist_add(&fl->st.msg_latency, f->now - x->t_created);
+                if (fl->rc.posted_at) /* still outstanding: its slot is its own */
+                    hist_add(&fl->st.posted_latency,
+                             f->now - fl->rc.posted_at[x->msg % fl->rc.window]);
+            }
         }
         if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);

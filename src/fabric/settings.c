@@ -44,11 +44,20 @@ const struct param fabric_params[] = {
 
 const struct param switch_params[] = {
     { "arch", P_ENUM, OFF(arch), "voq",
-      "input buffer organisation: voq (virtual output queues per input, output and VL), fifo "
-      "(one FIFO per input and VL: head-of-line blocking) or pipe (seed 004's 5-stage "
+      "input buffer organisation: voq (alias voqsw: virtual output queues per input, output and "
+      "VL), fifo (alias 1q: one FIFO per input and VL whose head blocks it until read: "
+      "head-of-line blocking), pipe (seed 004's 5-stage "
       "pipelined switch: input VL FIFOs, a multiplexed crossbar, output VL buffers; "
-      "switch.stage1-5, out_buffer); ccfit, ecocc, hfdi: seed 002's congested-flow isolation "
-      "switches (the `isolation` section, docs/isolation.md)", sw_arch_names, 0, 0 },
+      "switch.stage1-5, out_buffer), voqnet (a queue per destination host at every input, "
+      "voqnet_queue bytes each, flow-controlled per destination: no head-of-line blocking) or "
+      "dbbm (dbbm_queues FIFOs per input and VL, a packet in FIFO destination mod Q); ccfit, ecocc, hfdi: seed 002's congested-flow isolation "
+      "switches (the `isolation` section, docs/isolation.md)",
+      sw_arch_names, 0, 0 },
+    { "voqnet_queue", P_SIZE, OFF(voqnet_queue), "4 KiB",
+      "arch = voqnet: input memory per destination host (and VL); switch.buffer must hold one "
+      "per host (seed 002 Paper V: at least 4 KB; Paper VI: 64 packets of 2 KB)", NULL, 64, BUFFER_MAX },
+    { "dbbm_queues", P_INT, OFF(dbbm_queues), "4",
+      "arch = dbbm: FIFOs per input and VL (a packet goes to FIFO destination host mod this)", NULL, 1, 4096 },
     { "latency", P_TIME, OFF(switch_latency), "100 ns",
       "from a packet's first byte arriving to its earliest forwarding (routing and arbitration); "
       "with arch = pipe the stage latencies replace it",

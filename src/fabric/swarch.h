@@ -18,6 +18,12 @@
  *   bits must be true again; when new heads
  *   ask for other outputs, the architecture lets those outputs try (sw_kick) or marks them
  *   stalled (sw_stall: retried after this arbitration and when a read port frees).
+ * - `read_done`, optional: a packet `dequeue` took from input `in` has been read out of the
+ *   input memory (its read ends: its transmission time over the speedup, no earlier than its
+ *   tail's arrival), or was dropped (drop.c calls it at once). `tag` (below 2^31) is what that
+ *   dequeue put in s->read_tag to say which queue the packet left. A design whose queue is blocked while its head is read (a
+ *   single-read-port FIFO) offers the next packet here; with the hook set, every read costs an
+ *   EV_READ_DONE event.
  * - `held` counts the packets in the input memory (the end-of-run invariants).
  * - `init` sizes the memory for one switch at build time and refuses, with the numbers, a
  *   fabric the design cannot serve; `free` releases it.
@@ -68,6 +74,7 @@ struct sw_arch {
     int (*enqueue)(struct fabric *f, struct sw *s, int in, uint32_t pidx);
     uint32_t (*head)(struct fabric *f, struct sw *s, int in, int out, int slot);
     uint32_t (*dequeue)(struct fabric *f, struct sw *s, int in, int out, int slot);
+    void (*read_done)(struct fabric *f, struct sw *s, int in, uint32_t tag);
     uint64_t (*held)(const struct fabric *f, const struct sw *s);
     void (*on_msg)(struct fabric *f, struct sw *s, int out, const struct sw_msg *m);
     void (*report)(struct fabric *f, struct json_t *summary);
@@ -75,7 +82,8 @@ struct sw_arch {
     void (*on_event)(struct fabric *f, struct sw *s, int port, uint32_t a, uint16_t b);
 };
 
-/* The architectures, in the order of the switch.arch enum, and their names (NULL-ended). */
+/* The architectures, in the order of the switch.arch enum, and their names (NULL-ended). A
+ * name that is not its architecture's own `name` is an alias of it (1q = fifo, voqsw = voq). */
 extern const struct sw_arch *const sw_archs[];
 extern const char *const sw_arch_names[];
 

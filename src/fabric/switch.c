@@ -173,11 +173,18 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         s->arch->departed(f, s, out, pidx, end); /* the input's credits went back already */
     else
         port_return_credits(f, ip, in_slot, credits, read_end);
-    /* With a read port per output (the default) the limit can never bind: no event needed. */
+    /* With a read port per output (the default) the limit can never bind: no event needed
+     * unless the architecture wants to know when the read ends. EV_READ_DONE's argument: bit 0
+     * frees a read port, the bits above are 1 + the input slot for the architecture. */
+    uint32_t rd = 0;
     if (s->read_ports < s->n.nports) {
         s->reads[in]++;
-        fabric_schedule(f, read_end, EV_READ_DONE, ip, 0, 0);
+        rd = 1;
     }
+    if (s->arch->read_done)
+        rd |= (s->read_tag + 1) << 1;
+    if (rd)
+        fabric_schedule(f, read_end, EV_READ_DONE, ip, rd, 0);
     /* Outputs that new heads of this input ask for may now be able to send. */
     if (s->retry) {
         s->retry = 0;
@@ -209,9 +216,12 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     }
 }
 
-void switch_read_done(struct fabric *f, struct port *in)
+void switch_read_done(struct fabric *f, struct port *in, uint32_t what)
 {
     struct sw *s = node_sw(in->node);
-    s->reads[in->num]--;
+    if (what & 1)
+        s->reads[in->num]--;
+    if (what >> 1)
+        s->arch->read_done(f, s, in->num, (what >> 1) - 1);
     retry_stalled(f, s);
 }

@@ -88,6 +88,9 @@ void transport_set_window(struct flow *fl, uint32_t window, int messages)
     fl->rc.win = 1;
     fl->rc.win_msgs = (uint8_t)(messages != 0);
     fl->rc.window = window;
+    free(fl->rc.posted_at);
+    fl->rc.posted_at = messages && window <= RC_POSTED_MAX ? xcalloc(window, sizeof *fl->rc.posted_at)
+                                                           : NULL;
 }
 
 int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e)
@@ -131,8 +134,12 @@ void transport_on_ack(struct fabric *f, const struct packet *x)
     /* Cumulative: an ACK acknowledges its PSN and every one before it. */
     if (x->psn + 1 - fl->rc.psn_acked <= fl->rc.psn_next - fl->rc.psn_acked)
         fl->rc.psn_acked = x->psn + 1;
-    if ((x->flags & PKT_LAST) && x->msg + 1 - fl->rc.msg_acked <= fl->rc.msg_begun - fl->rc.msg_acked)
+    if ((x->flags & PKT_LAST) && x->msg + 1 - fl->rc.msg_acked <= fl->rc.msg_begun - fl->rc.msg_acked) {
         fl->rc.msg_acked = x->msg + 1;
+        if (fl->rc.win_msgs && !fl->rc.retry)
+            fabric_flow_post(f, fl); /* the credit posts a waiting message (a real-time consumer
+                                        posts at its own retry) */
+    }
     if (fl->rc.blocked) {
         fl->rc.blocked = 0;
         fabric_flow_repace(f, fl);

@@ -78,19 +78,24 @@ static double gain(const struct repro_series *a, const struct repro_series *b, d
 /* Paper VI techniques. */
 enum { T1VL, TITH, THFDI, TECO, TVOQNET, NT6 };
 static const char *const t6name[NT6] = { "1VL", "IB-ITh", "HFDI", "EcoCC", "VOQnet" };
-static const char *const t6over[NT6][3] = {
+static const char *const t6over[NT6][4] = {
     { "switch.arch=voq", "cc.plugin=none", NULL },
     { "switch.arch=voq", "cc.plugin=ibcc", NULL },
     { "switch.arch=hfdi", "cc.plugin=none", NULL },
     { "switch.arch=ecocc", "cc.plugin=ibcc", "cc.threshold=0" },
-    { "switch.arch=voqnet", "cc.plugin=none", NULL },
+    { "switch.arch=voqnet", "cc.plugin=none", "switch.voqnet_queue=128 KiB" },
 };
+/* VOQnet as Paper VI sizes it: 64 packets of 2 KB per destination, N x 128 KiB per input. */
+static const char *voqnet_buffer(int nodes)
+{
+    return nodes == 64 ? "switch.buffer=8 MiB" : "switch.buffer=32 MiB";
+}
 
 static void set_job(struct repro_job *j, const char *file, const char *const *over, int q)
 {
     memset(j, 0, sizeof *j);
     j->file = file;
-    for (int i = 0; i < 3 && over[i]; i++)
+    for (int i = 0; i < 4 && over[i]; i++)
         j->over[j->nover++] = over[i];
     snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", q + 1);
     j->over[j->nover++] = j->seed;
@@ -140,8 +145,12 @@ static int paper6(struct repro_table *t, int nodes, int nseeds, struct ibn_err *
     for (int k = 0; k < NT6; k++)
         for (int q = 0; q < nseeds; q++) {
             idx[k][q] = have[k] ? nj : -1;
-            if (have[k])
-                set_job(&jobs[nj++], file, t6over[k], q);
+            if (have[k]) {
+                set_job(&jobs[nj], file, t6over[k], q);
+                if (k == TVOQNET)
+                    jobs[nj].over[jobs[nj].nover++] = voqnet_buffer(nodes);
+                nj++;
+            }
         }
     int rc = repro_run_jobs(jobs, nj, s, e);
     free(jobs);
@@ -219,7 +228,7 @@ static int paper6(struct repro_table *t, int nodes, int nseeds, struct ibn_err *
 /* Paper V, configuration #3 case #4. */
 enum { V1Q, VITH, VFBICM, VCCFIT, NT5 };
 static const char *const t5name[NT5] = { "1Q", "ITh", "FBICM-like", "CCFIT" };
-static const char *const t5over[NT5][3] = {
+static const char *const t5over[NT5][4] = {
     { "switch.arch=fifo", "cc.plugin=none", NULL },
     { "switch.arch=voq", "switch.read_ports=0", "cc.threshold=15" },
     { "cc.plugin=none", NULL, NULL },
@@ -275,10 +284,10 @@ static double flow_mean(const struct repro_series *s, const char *name, double f
 /* Paper V, configurations #1 and #2 (deterministic: one run each). */
 static int paper5_small(struct repro_table *t, struct ibn_err *e)
 {
-    static const char *const over1q[3] = { "switch.arch=fifo", "cc.plugin=none", NULL };
-    static const char *const overith[3] = { "switch.arch=voq", "switch.read_ports=0", "cc.threshold=15" };
-    static const char *const overfb[3] = { "cc.plugin=none", NULL, NULL };
-    static const char *const overcc[3] = { NULL, NULL, NULL };
+    static const char *const over1q[4] = { "switch.arch=fifo", "cc.plugin=none", NULL };
+    static const char *const overith[4] = { "switch.arch=voq", "switch.read_ports=0", "cc.threshold=15" };
+    static const char *const overfb[4] = { "cc.plugin=none", NULL, NULL };
+    static const char *const overcc[4] = { NULL, NULL, NULL };
     const char *const *ov[4] = { over1q, overith, overfb, overcc };
     struct repro_job jobs[12];
     struct repro_series s[12];
@@ -348,13 +357,23 @@ static int comparison(struct repro_table *t, struct ibn_err *e)
             which[a][c] = -1;
             if (!strcmp(sw_arch_names[a], "pipe"))
                 continue; /* seed 004's pipelined switch: its own stage model, not compared here */
+            int alias = 0;
+            for (int b = 0; b < a; b++)
+                alias |= sw_archs[b] == sw_archs[a];
+            if (alias)
+                continue; /* a second name (1q, voqsw) */
             snprintf(ov[a][0], sizeof ov[a][0], "switch.arch=%s", sw_arch_names[a]);
-            const char *o[3] = { ov[a][0], c ? "cc.plugin=ibcc" : "cc.plugin=none", NULL };
+            const char *o[4] = { ov[a][0], c ? "cc.plugin=ibcc" : "cc.plugin=none", NULL, NULL };
             /* The isolation switches mark on their own: IB CC's switch side off. */
             if (c && (!strcmp(sw_arch_names[a], "ccfit") || !strcmp(sw_arch_names[a], "ecocc")))
                 o[2] = "cc.threshold=0";
             which[a][c] = nj;
-            set_job(&jobs[nj++], "seed002/paper6-pattern2-64.cfg", o, 0);
+            set_job(&jobs[nj], "seed002/paper6-pattern2-64.cfg", o, 0);
+            if (!strcmp(sw_arch_names[a], "voqnet")) {
+                jobs[nj].over[jobs[nj].nover++] = "switch.voqnet_queue=128 KiB";
+                jobs[nj].over[jobs[nj].nover++] = voqnet_buffer(64);
+            }
+            nj++;
         }
     int rc = repro_run_jobs(jobs, nj, s, e);
     free(jobs);

@@ -57,6 +57,21 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
         }
         return ibn_err_set(e, "unknown routing engine \"%s\" (expected one of: %s)", engine, list);
     }
+    /* An option the engine does not use is refused, never silently ignored. */
+    static const char *const rooted[] = { "updn", "updn_tree", "pathbits", NULL };
+    int uses_roots = 0;
+    for (int i = 0; rooted[i]; i++)
+        uses_roots |= !strcmp(r->name, rooted[i]);
+    if (o && o->roots && *o->roots && !uses_roots)
+        return ibn_err_set(e, "routing engine %s takes no roots (\"%s\"): roots are used by "
+                           "updn, updn_tree and pathbits; %s", r->name, o->roots,
+                           !strcmp(r->name, "ftree")
+                               ? "ftree finds the levels from the topology (from the hosts up), "
+                                 "so leave roots out"
+                               : "leave roots out");
+    if (o && o->tie && *o->tie && strcmp(r->name, "spf"))
+        return ibn_err_set(e, "routing engine %s takes no tie rule (\"%s\"): only spf does",
+                           r->name, o->tie);
     struct route_opts def = { 0 };
     lfts_init(out, t);
     out->note[0] = 0;

@@ -108,6 +108,30 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
                 }
         }
         fprintf(s->ports, "\n");
+        /* What each column of ports.csv is in IB terms: the switch's LID and GUID, the peer. */
+        snprintf(path, sizeof path, "%s/ports_index.csv", dir);
+        struct outfile *ix = out_open(path, e);
+        if (!ix)
+            return -1;
+        fprintf(ix->fp, "column,node,port,lid,node_guid,peer,peer_port,peer_lid\n");
+        for (int i = 0; i < f->nnodes; i++) {
+            struct node *n = f->nodes[i];
+            for (int p = 1; p <= n->nports && n->is_switch; p++) {
+                struct port *pt = &n->port[p];
+                if (!pt->peer)
+                    continue;
+                const struct node *m = pt->peer->node;
+                csv_field_port(ix->fp, n->name, p);
+                fputc(',', ix->fp);
+                csv_field(ix->fp, n->name);
+                fprintf(ix->fp, ",%d,%u,0x%016" PRIx64 ",", p, (unsigned)n->lid, n->guid);
+                csv_field(ix->fp, m->name);
+                fprintf(ix->fp, ",%d,%u\n", pt->peer->num,
+                        (unsigned)(m->is_switch ? m->lid : pt->peer->lid));
+            }
+        }
+        if (out_close(ix, e))
+            return -1;
     }
     return 0;
 }
@@ -383,6 +407,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(root, "settings", settings);
     json_t *run = json_object();
     json_object_set_new(run, "outcome", json_string(outcome_name(r->outcome)));
+    if (r->stalled_at)
+        json_object_set_new(run, "stalled_after_s", json_real((double)r->stalled_at / 1e12));
     json_object_set_new(run, "measured_from_s", json_real((double)f->warmup / 1e12));
     json_object_set_new(run, "measured_to_s", json_real((double)f->end / 1e12));
     json_object_set_new(run, "stopped_at_s", json_real((double)f->now / 1e12));
@@ -390,6 +416,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(run, "packet_hops", json_integer((json_int_t)f->hops));
     json_object_set_new(run, "throughput_counts", json_string("payload bytes delivered in the measured period"));
     json_object_set_new(root, "run", run);
+    json_t *warn = json_array();
+    for (int i = 0; i < f->nwarn; i++)
+        json_array_append_new(warn, json_string(f->warn[i]));
+    json_object_set_new(root, "warnings", warn);
     json_t *inv = json_object();
     json_object_set_new(inv, "ok", json_boolean(r->invariants_ok));
     json_object_set_new(inv, "packets_created", json_integer((json_int_t)f->cnt.created));
@@ -456,6 +486,9 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         if (fl->cls)
             json_object_set_new(o, "class", json_string(fl->cls));
         json_object_set_new(o, "vl", json_integer(fl->vl));
+        double offered = fl->saturate ? NAN : arrival_mean_rate_bps(&fl->arr.d);
+        if (isfinite(offered)) /* what `load` became, in payload bytes whatever load_counts says */
+            json_object_set_new(o, "offered_payload_gbps", json_real(round(offered / 1e3) / 1e6));
         json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
         json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
         json_object_set_new(o, "packets_sent", json_integer((json_int_t)fl->st.pkts_sent));
@@ -484,6 +517,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
         json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
         json_object_set_new(o, "message_latency", latency_json(&fl->st.msg_latency));
+        if (fl->rc.posted_at) /* credits: from the posting to the adapter (docs/hostcc.md) */
+            json_object_set_new(o, "posted_latency", latency_json(&fl->st.posted_latency));
         if (fl->st.has_deadlines)
             json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
         if (fl->st.has_jitter)

@@ -76,6 +76,17 @@ on3 = [r[0] for r in rows if r[5].startswith("Voltaire-3:")]
 assert sorted(leafs) == sorted("leafs@" + a for a in on3), (leafs, on3)
 print("ok: x5 addressing", len(leafs), "group flows")
 PY
+  # ports_index.csv: each column of ports.csv with the switch's LID and GUID and its peer, as in
+  # the ibnetdiscover file (the switch 0x0008f10500200b50 has LID 9; port 1 goes to LID 16).
+  python3 - "$tmp/a/ports.csv" "$tmp/a/ports_index.csv" <<'PY' || failed "ports_index.csv"
+import csv, sys
+cols = next(csv.reader(open(sys.argv[1])))[1:]
+ix = list(csv.DictReader(open(sys.argv[2])))
+assert [r["column"] for r in ix] == cols, "ports_index rows are not ports.csv's columns"
+r = [r for r in ix if r["node_guid"] == "0x0008f10500200b50" and r["port"] == "1"][0]
+assert r["lid"] == "9" and r["peer_lid"] == "16" and r["peer_port"] == "15", r
+print("ok: ports_index.csv,", len(ix), "switch ports with LID and GUID")
+PY
 else
   echo "note: $x5 absent; the x5 checks are skipped"
 fi

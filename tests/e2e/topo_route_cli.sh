@@ -81,6 +81,49 @@ expect 0 "valid: yes" "$bin" route check gen:fattree:ports=12,levels=2 --lfts "$
 sed '2s/^0x0001 .../0x0001 099/' "$work/ft.dump" > "$work/broken.dump"
 expect 2 "broken.dump:2: port 99 is out of range" "$bin" route check gen:fattree:ports=12,levels=2 --lfts "$work/broken.dump"
 
+# route flows: the flows on each link, from the scenario's own routes. Seed 002's testbed
+# scenario 1: H1->H4 (F1), and H2, H3 (on S1) and H6, H7 (on S2) -> H5. From the topology alone:
+# S2's port to H5 carries F2-F5, the S1->S2 cable F1-F3, S2's port to H4 F1, each sender's
+# cable its own flow: 8 links.
+expect 0 "5 flows, 8 links used, every route arrives" "$bin" route flows \
+  "$src/scenarios/seed002/testbed-scenario1-ccoff.cfg" -o "$work/flows.csv"
+python3 - "$work/flows.csv" <<'PY' || failed "route flows: testbed links"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {(r["node"], r["peer"]): r for r in rows}
+assert len(rows) == 8, len(rows)
+assert by[("S2", "H5")]["names"] == "F2;F3;F4;F5" and by[("S2", "H5")]["flows"] == "4", by[("S2", "H5")]
+assert by[("S1", "S2")]["names"] == "F1;F2;F3", by[("S1", "S2")]
+assert by[("S2", "H4")]["names"] == "F1"
+assert by[("H6", "S2")]["names"] == "F4"
+PY
+# A uniform flow spreads 1/N of itself over each destination's route: 1/3 on each of S1's
+# ports to H2, H3, H4; all of it on H1's cable.
+printf 'topology = { generator = "single_switch"; args = "ports=4"; };\nflows = ( { name = "U"; src = "H1"; dst = "uniform"; kind = "poisson"; load = 0.5; } );\n' > "$work/uni.cfg"
+expect 0 "1 flows, 4 links used" "$bin" route flows "$work/uni.cfg" -o "$work/uni.csv"
+python3 - "$work/uni.csv" <<'PY' || failed "route flows: uniform shares"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+sh = {r["peer"]: float(r["share"]) for r in rows}
+assert abs(sh["S1"] - 1) < 1e-9 and all(abs(sh[h] - 1 / 3) < 1e-5 for h in ("H2", "H3", "H4")), sh
+PY
+expect 2 "cannot open the scenario file" "$bin" route flows "$work/none.cfg"
+
+# Roots: honoured by updn (a list, or a file as OpenSM's root_guid_file), refused by engines
+# that take none (ftree finds its levels itself), never silently ignored.
+ft=gen:fattree:ports=8,levels=2
+expect 1 "routing engine ftree takes no roots" "$bin" route compute $ft -e ftree --roots S1_0 -o /dev/null
+expect 1 "routing engine minhop takes no roots" "$bin" route compute $ft -e minhop --roots S1_0 -o /dev/null
+g0=$("$bin" topo switches $ft | awk '$1 == "S1_2" { print $3 }')
+g1=$("$bin" topo switches $ft | awk '$1 == "S1_3" { print $3 }')
+printf '# the spines\n%s\n%s   # the second\n' "$g0" "$g1" > "$work/roots.guids"
+expect 0 "updn: 2 roots: S1_2, S1_3" "$bin" route compute $ft -e updn --roots "$work/roots.guids" -o /dev/null
+printf '%s\n0x00000000000000ff\n' "$g0" > "$work/bad.guids"
+expect 1 'bad.guids: root "0x00000000000000ff" is not a switch' "$bin" route compute $ft -e updn --roots "$work/bad.guids" -o /dev/null
+printf 'topology = { generator = "fattree"; args = "ports=8,levels=2"; routing = "updn"; root_guid_file = "roots.guids"; };\nsimulation = { duration = "50 us"; };\nflows = ( { name = "F"; src = "H1"; dst = "H9"; kind = "saturate"; } );\n' > "$work/rg.cfg"
+expect 0 "" "$bin" run "$work/rg.cfg" -o "$work/rg" -q
+grep -q '"note": "updn: 2 roots: S1_2, S1_3"' "$work/rg/summary.json" || failed "root_guid_file in a scenario: $(grep -o '"note[^}]*' "$work/rg/summary.json")"
+
 if [ $fail -ne 0 ]; then
   echo "topo_route_cli: FAILED"
   exit 1

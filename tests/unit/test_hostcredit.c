@@ -5,7 +5,8 @@
  * without a credit drops the posting and retries (with no retries, constant arrivals of period P
  * against a credit cycle D lose the messages that find the credit out: 1/2 of them for
  * D = 1.5 P, 2/3 for D = 2.5 P; with retries none is lost); bad settings (UD, real-time credits
- * beyond M) refused with the reason. */
+ * beyond M) refused with the reason; the latency from posting to the adapter (a message posted
+ * when it gets a credit) against T_data + 2 d + L. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,6 +164,42 @@ static void test_rt_drop_and_retry(void **st)
     ts_free(&s);
 }
 
+/* The adapter's side of the credits: a best-effort message is posted to the adapter when it
+ * gets a credit and waits in the consumer's backlog before. Two credits, one-packet messages
+ * arriving faster than the credits come back (constant, 1.5 x 2 / D): every message is posted
+ * when an ACK returns a credit and starts at once (the other credit is out), so from its posting
+ * to its delivery it takes T_data + 2 d + L = 2618.5 ns (cut-through through S1), while its
+ * latency from creation grows with the backlog. */
+static void test_posted_latency(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init_line(&s, "4xQDR", "4xQDR", 1000 * PS_PER_NS);
+    rc(&s);
+    double t = pkt_wire_bytes(2048, 0) * 250.0, ack = 30 * 250.0;
+    double L = (double)s.d.set.switch_latency;
+    double dcyc = t + 2.0 * (2000.0 * PS_PER_NS + L) + ack;
+    char rate[64];
+    snprintf(rate, sizeof rate, "%.6f Gb/s", 1.5 * 2 * 2048 * 8.0 / dcyc * 1e3);
+    s.d.warmup = 100 * PS_PER_US;
+    s.d.end = 1 * PS_PER_MS;
+    ts_flow(&s, "F", "H1", "H2", "constant", rate, "2048 B", 0, 0);
+    void *d = cc_desc_new(&hostcredit_plugin);
+    dset(d, "credits", "2");
+    assert_int_equal(attach(&s, d), 0);
+    assert_int_equal(fabric_run(&s.f, NULL, &s.rep, &s.err), 0);
+    struct flow *fl = ts_find(&s, "F");
+    double posted = hist_mean(&fl->st.posted_latency), created = hist_mean(&fl->st.msg_latency);
+    double expect = t + 2000.0 * PS_PER_NS + L;
+    printf("posted to delivered %.1f ns (theory %.1f), created to delivered %.1f ns, %llu messages\n",
+           posted / 1e3, expect / 1e3, created / 1e3, (unsigned long long)fl->st.posted_latency.count);
+    assert_true(fl->st.posted_latency.count > 100);
+    assert_true(fabs(posted - expect) / expect < 0.01);
+    assert_true(created > 10 * posted);
+    cc_desc_free(&hostcredit_plugin, d);
+    ts_free(&s);
+}
+
 static void test_bad_settings(void **st)
 {
     (void)st;
@@ -208,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_credit_split),
         cmocka_unit_test(test_credits_limit_outstanding_messages),
         cmocka_unit_test(test_rt_drop_and_retry),
+        cmocka_unit_test(test_posted_latency),
         cmocka_unit_test(test_bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

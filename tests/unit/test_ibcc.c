@@ -1,5 +1,6 @@
 /* test_ibcc.c: IB congestion control (src/cc/ibcc*.c): the Threshold mapping, per-SL lists,
  * FECN -> CNP -> BECN accounting (a BECN per marked packet; in RC ACKs per packet or per message), Packet_Size, Marking_Rate as counter and as probability,
+ * mark_probability (any probability, binomial bound),
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
  * throttling only the flow (QP level) or the whole port SL (SL level), and bad settings. */
 #include <setjmp.h>
@@ -268,6 +269,40 @@ static void test_marking_rate_and_packet_size(void **st)
     assert_int_equal(run_marks("threshold", "0", NULL, NULL, "64 KiB"), 0);
 }
 
+/* mark_probability: any probability, not only IBA's 1/(n+1). The packets eligible for marking
+ * are the same in every run (ccti_increase = 0: BECNs change nothing), counted by marking them
+ * all; the marks with probability p are then binomial(n, p): within 3.29 standard deviations
+ * (a two-sided 99.9 % bound). The stream is per port and run seed: the same seed gives the same
+ * count, another seed another one. */
+static void test_mark_probability(void **st)
+{
+    (void)st;
+    uint64_t all = run_marks(NULL, NULL, NULL, NULL, "64 KiB");
+    const double ps[] = { 0.85, 0.3 };
+    for (int i = 0; i < 2; i++) {
+        char v[16];
+        snprintf(v, sizeof v, "%g", ps[i]);
+        uint64_t m = run_marks("mark_probability", v, "marking_rate", "7", "64 KiB");
+        double n = (double)all, sd = sqrt(n * ps[i] * (1 - ps[i]));
+        printf("  mark_probability %g: %llu of %llu eligible (expected %.0f +- %.0f at 99.9 %%)\n", ps[i],
+               (unsigned long long)m, (unsigned long long)all, n * ps[i], 3.29 * sd);
+        assert_true(fabs((double)m - n * ps[i]) < 3.29 * sd);
+        /* Deterministic: the same run, the same marks. */
+        assert_int_equal(run_marks("mark_probability", v, "marking_rate", "7", "64 KiB"), m);
+    }
+    /* It overrides marking_rate: 0 marks nothing, 1 everything. */
+    assert_int_equal(run_marks("mark_probability", "0", NULL, NULL, "64 KiB"), 0);
+    assert_int_equal(run_marks("mark_probability", "1", "marking_rate", "7", "64 KiB"), all);
+    /* Bad values. */
+    char why[256];
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    const struct param *p = params_find(ibcc_params, "mark_probability");
+    assert_int_not_equal(param_set(p, d, "1.5", why, sizeof why), 0);
+    assert_int_not_equal(param_set(p, d, "-0.5", why, sizeof why), 0);
+    assert_non_null(strstr(why, "probability from 0 to 1"));
+    cc_desc_free(&ibcc_plugin, d);
+}
+
 static void test_ccti_limit_min_timer(void **st)
 {
     (void)st;
@@ -521,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_per_sl_lists),
         cmocka_unit_test(test_fecn_cnp_becn_accounting),
         cmocka_unit_test(test_marking_rate_and_packet_size),
+        cmocka_unit_test(test_mark_probability),
         cmocka_unit_test(test_becn_per_message),
         cmocka_unit_test(test_becn_in_rc_ack),
         cmocka_unit_test(test_ccti_limit_min_timer),
