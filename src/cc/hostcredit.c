@@ -10,8 +10,8 @@
  * posting attempt and retries rt_retry later (giving a message up after rt_retries refused
  * retries, -1: never), the attempts and the messages given up counted per flow (hca.c,
  * flow_drop_retry). Not modelled: the "injected" reading of a completion (the credit back when
- * the message has left the adapter rather than when it is acknowledged). Control traffic (ACKs)
- * is never restricted. */
+ * the message has left the adapter rather than when it is acknowledged). Control traffic (ACKs,
+ * and flows on the SLs of control_sls) is never restricted. */
 #include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -24,6 +24,7 @@ struct hostcredit_desc {
     long long hca_messages;  /* M */
     long long credits;       /* C_b */
     char *rt_sls;            /* "1,2": the real-time SLs */
+    char *control_sls;       /* SLs of control traffic: never restricted */
     simtime_t rt_retry;      /* a real-time flow's back-off after a refused posting */
     long long rt_retries;    /* refused retries before a message is given up; -1: never */
 };
@@ -40,6 +41,9 @@ const struct param hostcredit_params[] = {
     { "rt_sls", P_STRING, OFF(rt_sls), "",
       "SLs of real-time flows, \"1,2\": each gets C_j = floor(b_j / B x M) credits from its "
       "offered rate b_j and link rate B; \"\" = every flow is best effort", NULL, 0, 0 },
+    { "control_sls", P_STRING, OFF(control_sls), "",
+      "SLs of control traffic (seed 003's highest class): never restricted, no credits, not "
+      "counted against M", NULL, 0, 0 },
     { "rt_retry", P_TIME, OFF(rt_retry), "3.2 us",
       "a real-time flow without a credit drops the posting attempt and retries this much later "
       "(digest 003 gap 10: one 40-flit message time on a 1.6 Gb/s link); 0 = it waits for a "
@@ -57,7 +61,7 @@ struct hostcredit {
     simtime_t rt_retry;
 };
 
-static int parse_sls(const char *text, uint16_t *mask, struct ibn_err *e)
+static int parse_sls(const char *key, const char *text, uint16_t *mask, struct ibn_err *e)
 {
     *mask = 0;
     const char *p = text ? text : "";
@@ -69,8 +73,8 @@ static int parse_sls(const char *text, uint16_t *mask, struct ibn_err *e)
         char *end;
         long sl = strtol(p, &end, 10);
         if (end == p || sl < 0 || sl > 15)
-            return ibn_err_set(e, "cc.rt_sls: expected SLs 0-15 separated by commas (\"1,2\"), got \"%s\"",
-                               text);
+            return ibn_err_set(e, "cc.%s: expected SLs 0-15 separated by commas (\"1,2\"), got \"%s\"",
+                               key, text);
         *mask |= (uint16_t)(1u << sl);
         p = end;
     }
@@ -119,14 +123,19 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     if (f->set.transport != TRANSPORT_RC)
         return ibn_err_set(e, "cc.plugin = hostcredit returns a credit with each completion, which "
                            "under IBA is the message's ACK: it needs transport.mode = rc");
-    uint16_t mask;
-    if (parse_sls(d->rt_sls, &mask, e))
+    uint16_t mask, ctl;
+    if (parse_sls("rt_sls", d->rt_sls, &mask, e) || parse_sls("control_sls", d->control_sls, &ctl, e))
         return -1;
+    if (mask & ctl)
+        return ibn_err_set(e, "cc.rt_sls and cc.control_sls share an SL: a flow is real time or "
+                           "control, not both");
     uint32_t *credits = xcalloc((size_t)f->nflows + 1, sizeof *credits);
     long long *rt_sum = xcalloc((size_t)f->nhosts + 1, sizeof *rt_sum);
     int *n_be = xcalloc((size_t)f->nhosts + 1, sizeof *n_be);
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
+        if (ctl >> fl->sl & 1)
+            continue;
         if (!(mask >> fl->sl & 1)) {
             n_be[fl->src_host]++;
             continue;
@@ -151,6 +160,8 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     }
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
+        if (ctl >> fl->sl & 1)
+            continue; /* control: no window */
         if (!(mask >> fl->sl & 1)) {
             long long share = (d->hca_messages - rt_sum[fl->src_host]) / n_be[fl->src_host];
             credits[i] = (uint32_t)(d->credits < share ? d->credits : share);

@@ -502,7 +502,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         if (rc)
             return -1;
     }
-    transport_init(f);
+    if (transport_init(f, e))
+        return -1;
     if (drop_init(f, e))
         return -1;
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
@@ -561,6 +562,7 @@ void fabric_free(struct fabric *f)
         free(fl->held);
         free(fl->rc.becn_dest);
         free(fl->rc.posted_at);
+        free(fl->rc.dout);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);

@@ -220,6 +220,8 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
+    uint32_t *dout;          /* a window per destination (transport.window_per = destination, a
+                                flow to many hosts): unacknowledged packets per host, else NULL */
     simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
                                 message (number mod window) was posted to the adapter, for the
                                 posted latency; NULL otherwise */
@@ -359,6 +361,8 @@ struct fabric_settings {
     long long ack_sl;        /* SL of the ACKs; -1 = the acknowledged packet's SL */
     long long window;        /* outstanding packets or messages per queue pair; -1 = none */
     int window_unit;         /* enum transport_window */
+    int window_per;          /* enum transport_window_per: one window per flow or per destination */
+    long long window_held;   /* per destination: started messages a flow may set aside */
     uint8_t sl2vl[16];       /* default SL-to-VL map for adapters and switches */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
     struct isol_settings isol; /* switch.arch = ccfit, ecocc, hfdi */

@@ -68,6 +68,18 @@ static uint32_t next_msg_bytes(const struct flow *fl)
     return fl->qn ? fl->mq[fl->qhead].bytes : (uint32_t)fl->arr.d.msg_bytes;
 }
 
+/* When flow fl may send its next packet to host h: its window to that host (transport.window_per
+ * = destination; a full one marks the flow blocked, so that the ACK re-evaluates it) and the
+ * plug-in's pacing (hooks.dest_ready). SIMTIME_NEVER: only an ACK can open it. */
+static simtime_t dest_ready_host(struct fabric *f, struct flow *fl, int h)
+{
+    if (fl->rc.dout && fl->rc.dout[h] >= fl->rc.window) {
+        fl->rc.blocked = 1;
+        return SIMTIME_NEVER;
+    }
+    return f->hooks.dest_ready ? f->hooks.dest_ready(f, fl, h) : f->now;
+}
+
 /* When the flow may start its next message under its pattern's byte budgets (Paper IV Frame I):
  * a split flow's class budget; for a saturating B node with one flow the first of its two
  * budgets, and *cls the class to send (with destination pacing the hot-spot class only once its
@@ -82,7 +94,7 @@ static simtime_t budget_start(struct fabric *f, struct flow *fl, int *cls)
     simtime_t ready = 0, wait = SIMTIME_NEVER;
     int hot = fl->dest_paced ? pattern_hot_dest(fl->pat, fl->src_host, f->now) : -1;
     if (hot >= 0)
-        ready = f->hooks.dest_ready(f, fl, hot);
+        ready = dest_ready_host(f, fl, hot);
     *cls = pattern_b_class(fl->pat, fl->src_host, next_msg_bytes(fl), f->now, ready, &wait);
     return *cls >= 0 ? f->now : wait;
 }
@@ -108,17 +120,17 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls);
  * eligible: the flow looks again when a Go comes (isol.c re-paces it), or after this at most. */
 #define ISOL_RECHECK (10 * PS_PER_US)
 
-static simtime_t dest_ready(struct fabric *f, const struct flow *fl, uint16_t dst_lid)
+static simtime_t dest_ready(struct fabric *f, struct flow *fl, uint16_t dst_lid)
 {
-    simtime_t t = f->hooks.dest_ready(f, fl, f->host_of_lid[dst_lid]);
+    simtime_t t = dest_ready_host(f, fl, f->host_of_lid[dst_lid]);
     const struct isol_hca *h = fl->src->hca->isol;
-    if (h && isol_hca_stopped(h, dst_lid) && t < f->now + ISOL_RECHECK)
+    if (h && t < f->now + ISOL_RECHECK && isol_hca_stopped(h, dst_lid))
         t = f->now + ISOL_RECHECK;
     return t;
 }
 
 /* Earliest time one of the flow's held messages may go on. */
-static simtime_t held_earliest(struct fabric *f, const struct flow *fl)
+static simtime_t held_earliest(struct fabric *f, struct flow *fl)
 {
     simtime_t e = SIMTIME_NEVER;
     for (uint16_t k = 0; k < fl->nheld; k++) {
@@ -158,7 +170,22 @@ static int flow_choose(struct fabric *f, struct flow *fl)
                 fl->next_ok = f->now;
                 return 1;
             }
-            if (fl->nheld == fl->held_cap) { /* every slot taken: wait for the first to open */
+            if (fl->nheld == fl->held_cap) {
+                /* Every slot taken: a held message whose destination may take it now goes
+                 * instead (the current one takes its slot); else wait for the first to open. */
+                for (uint16_t k = 0; k < fl->nheld; k++) {
+                    if (dest_ready(f, fl, fl->held[k].m.dst_lid) > f->now)
+                        continue;
+                    struct held_msg go = fl->held[k];
+                    memmove(&fl->held[k], &fl->held[k + 1],
+                            (size_t)(fl->nheld - k - 1) * sizeof *fl->held);
+                    fl->held[fl->nheld - 1] = (struct held_msg){ fl->cur, fl->cur_left, fl->svc_start };
+                    fl->cur = go.m;
+                    fl->cur_left = go.left;
+                    fl->svc_start = go.svc_start;
+                    fl->next_ok = f->now;
+                    return 1;
+                }
                 simtime_t e = held_earliest(f, fl);
                 fl->next_ok = t < e ? t : e;
                 return 1;
@@ -265,8 +292,9 @@ static void flow_update(struct fabric *f, struct flow *fl)
     }
     if (fl->ready)
         ring_remove(f, fl);
-    /* A destination-paced flow's wake-up may come earlier than the one pending. */
-    if (has && (!fl->waking || fl->next_ok < fl->wake_at)) {
+    /* A destination-paced flow's wake-up may come earlier than the one pending; none when only
+     * an ACK can let it go on (a window per destination: rc.blocked is set). */
+    if (has && fl->next_ok != SIMTIME_NEVER && (!fl->waking || fl->next_ok < fl->wake_at)) {
         fl->waking = 1;
         fl->wake_at = fl->next_ok;
         fabric_schedule(f, fl->next_ok, EV_FLOW_WAKE, fl, 0, 0);
@@ -513,6 +541,8 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->msg = fl->msg_seq;
     p->about_flow = fl->index;
     p->psn = fl->rc.psn_next++;
+    if (fl->rc.dout)
+        fl->rc.dout[f->host_of_lid[fl->cur.dst_lid]]++;
     p->src_lid = fl->src->lid;
     p->dst_lid = fl->cur.dst_lid;
     if (fl->path != PATH_BASE)

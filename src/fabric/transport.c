@@ -15,6 +15,7 @@
 static const char *const mode_names[] = { "ud", "rc", NULL };
 static const char *const ack_names[] = { "packet", "message", NULL };
 static const char *const unit_names[] = { "packets", "messages", NULL };
+static const char *const per_names[] = { "flow", "destination", NULL };
 
 static int check_window(const void *field, char *why, size_t whylen)
 {
@@ -60,6 +61,14 @@ const struct param transport_params[] = {
     { "window_unit", P_ENUM, OFF(window_unit), "packets",
       "rc: what the window counts: packets, or messages (a message counts from its first packet "
       "until the ACK of its last)", unit_names, 0, 0 },
+    { "window_per", P_ENUM, OFF(window_per), "flow",
+      "rc: flow = one window per flow (a flow to many hosts counts all its packets together); "
+      "destination = a flow to many hosts is a queue pair per destination host, each with its own "
+      "window of `window` packets (needs window_unit = packets and ack = packet): a message whose "
+      "destination's window is full is set aside and the flow goes on with others", per_names, 0, 0 },
+    { "window_held", P_INT, OFF(window_held), "16",
+      "rc, window_per = destination: started messages a flow may set aside while their "
+      "destination's window is full; with all taken it waits for the first to open", NULL, 0, 65535 },
     PARAM_END,
 };
 
@@ -70,17 +79,30 @@ uint32_t transport_ack_wire(const struct fabric_settings *s)
     return IB_LRH + (s->grh ? IB_GRH : 0) + IB_BTH + IB_AETH + IB_ICRC + IB_VCRC;
 }
 
-void transport_init(struct fabric *f)
+int transport_init(struct fabric *f, struct ibn_err *e)
 {
     if (f->set.transport != TRANSPORT_RC)
-        return;
+        return 0;
+    int per_dest = f->set.window_per == WINDOW_PER_DEST && f->set.window > 0;
+    if (per_dest && (f->set.window_unit != WINDOW_PACKETS || f->set.ack_per != ACK_PER_PACKET))
+        return ibn_err_set(e, "transport.window_per = destination counts packets per destination "
+                           "and frees them one ACK each: it needs window_unit = packets and ack = "
+                           "packet (got window_unit = %s, ack = %s)", unit_names[f->set.window_unit],
+                           ack_names[f->set.ack_per]);
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
-        if (f->set.window > 0)
+        if (per_dest && fl->dst_host < 0) {
+            if (!fl->rc.dout)
+                fl->rc.dout = xcalloc((size_t)f->nhosts, sizeof *fl->rc.dout);
+            fl->rc.window = (uint32_t)f->set.window;
+            if (!fl->dest_paced)
+                fabric_flow_pace_by_dest(f, fl, (int)f->set.window_held);
+        } else if (f->set.window > 0)
             transport_set_window(fl, (uint32_t)f->set.window, f->set.window_unit == WINDOW_MESSAGES);
         if (fl->dst_host < 0 && !fl->rc.becn_dest)
             fl->rc.becn_dest = xcalloc((size_t)f->nhosts, 1);
     }
+    return 0;
 }
 
 void transport_set_window(struct flow *fl, uint32_t window, int messages)
@@ -100,8 +122,7 @@ int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e)
                            ack_names[f->set.ack_per], ack_names[ack]);
     f->set.transport = TRANSPORT_RC;
     f->set.ack_per = ack;
-    transport_init(f);
-    return 0;
+    return transport_init(f, e);
 }
 
 void transport_on_data(struct fabric *f, struct port *at, const struct packet *x)
@@ -131,6 +152,11 @@ void transport_on_ack(struct fabric *f, const struct packet *x)
         return;
     struct flow *fl = &f->flows[x->about_flow];
     fl->rc.acks++;
+    if (fl->rc.dout) { /* a window per destination: the ACK comes from that host */
+        int h = x->src_lid <= f->max_lid ? f->host_of_lid[x->src_lid] : -1;
+        if (h >= 0 && fl->rc.dout[h])
+            fl->rc.dout[h]--;
+    }
     /* Cumulative: an ACK acknowledges its PSN and every one before it. */
     if (x->psn + 1 - fl->rc.psn_acked <= fl->rc.psn_next - fl->rc.psn_acked)
         fl->rc.psn_acked = x->psn + 1;

@@ -14,13 +14,15 @@
 enum transport_mode { TRANSPORT_UD, TRANSPORT_RC };
 enum transport_ack { ACK_PER_PACKET, ACK_PER_MESSAGE };
 enum transport_window { WINDOW_PACKETS, WINDOW_MESSAGES };
+enum transport_window_per { WINDOW_PER_FLOW, WINDOW_PER_DEST };
 
 extern const struct param transport_params[];
 
 /* Wire size of an ACK under settings s. */
 uint32_t transport_ack_wire(const struct fabric_settings *s);
-/* Set up the flows of a built fabric for its transport (called by fabric_build). */
-void transport_init(struct fabric *f);
+/* Set up the flows of a built fabric for its transport (called by fabric_build); -1 (with e)
+ * for a combination it cannot run. */
+int transport_init(struct fabric *f, struct ibn_err *e);
 /* Switch a built fabric to RC with ACKs per `ack` (enum transport_ack) before it runs: IB CC's
  * deprecated `becn = message` maps onto this. Returns -1 (with e) when it is already RC with
  * another ACK policy. */

@@ -469,6 +469,28 @@ static int run_scenario(const char *file, const char *const *over, int nover,
             n += f.flows[i].st.net_latency.count;
         }
         s->net_latency_us = n ? lat / (double)n / 1e6 : 0;
+        lat = 0;
+        n = 0;
+        for (uint32_t i = 0; i < f.nflows; i++) {
+            const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
+                                                                : &f.flows[i].st.msg_latency;
+            lat += hist_mean(h) * (double)h->count;
+            n += h->count;
+        }
+        s->posted_latency_us = n ? lat / (double)n / 1e6 : 0;
+        for (int sl = 0; sl < 16; sl++) {
+            lat = 0;
+            n = 0;
+            for (uint32_t i = 0; i < f.nflows; i++) {
+                if (f.flows[i].sl != sl)
+                    continue;
+                const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
+                                                                    : &f.flows[i].st.msg_latency;
+                lat += hist_mean(h) * (double)h->count;
+                n += h->count;
+            }
+            s->sl_latency_us[sl] = n ? lat / (double)n / 1e6 : 0;
+        }
         s->delivered = f.cnt.delivered;
         s->dropped = f.cnt.dropped_hoq + f.cnt.dropped_sll + f.cnt.dropped_unroutable;
         s->drained = rep.outcome == RUN_DRAINED;
@@ -642,6 +664,12 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         if (put(fd, &len, sizeof len) || put(fd, s->port_names[i], len))
             return -1;
     }
+    if (put(fd, &s->net_latency_us, sizeof s->net_latency_us) ||
+        put(fd, &s->posted_latency_us, sizeof s->posted_latency_us) ||
+        put(fd, s->sl_latency_us, sizeof s->sl_latency_us) ||
+        put(fd, &s->delivered, sizeof s->delivered) || put(fd, &s->dropped, sizeof s->dropped) ||
+        put(fd, &s->drained, sizeof s->drained))
+        return -1;
     return 0;
 }
 
@@ -699,7 +727,11 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
             bad = get(fd, s->port_names[i], len) != 0;
         }
     }
-    if (bad) {
+    if (bad || get(fd, &s->net_latency_us, sizeof s->net_latency_us) ||
+        get(fd, &s->posted_latency_us, sizeof s->posted_latency_us) ||
+        get(fd, s->sl_latency_us, sizeof s->sl_latency_us) ||
+        get(fd, &s->delivered, sizeof s->delivered) || get(fd, &s->dropped, sizeof s->dropped) ||
+        get(fd, &s->drained, sizeof s->drained)) {
         repro_series_free(s);
         return ibn_err_set(e, "a reproduction run's result is truncated");
     }
@@ -720,7 +752,7 @@ static void job_label(const struct repro_job *j, char *buf, size_t n)
 /* Runs one job in this process and writes its series to fd. */
 static void job_child(const struct repro_job *j, int fd)
 {
-    const char *ov[16];
+    const char *ov[42];
     int n = 0;
     for (int i = 0; i < j->nover; i++)
         ov[n++] = j->over[i];

@@ -126,6 +126,11 @@ struct repro_series {
     /* Packet-weighted mean network latency over every flow's measured packets (us), packets
      * delivered and dropped, and whether the fabric drained (0: stuck, a deadlock). */
     double net_latency_us;
+    /* Message-weighted mean latency from the posting to the adapter to the last packet's
+     * delivery (seed 003's message latency, docs/hostcc.md): posted_latency of flows with
+     * credits, message_latency of the others (they post on arrival), us. */
+    double posted_latency_us;
+    double sl_latency_us[16];  /* the same per SL of the flows (0: no message) */
     unsigned long long delivered, dropped;
     int drained;
     int nports;            /* switch ports */
@@ -154,7 +159,7 @@ void repro_series_free(struct repro_series *s);
  * depend on the number of jobs. */
 struct repro_job {
     const char *file;             /* under scenarios/ */
-    const char *over[14];         /* overrides, as for repro_run */
+    const char *over[40];         /* overrides, as for repro_run */
     int nover;
     char seed[40];                /* "simulation.seed=K" when set by repro_job_seeds */
 };

@@ -362,6 +362,7 @@ int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
 int repro_seed000_cc(struct repro_table *t, struct ibn_err *e);
 int repro_seed004(struct repro_table *t, struct ibn_err *e);
+int repro_seed003(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_isolation(struct repro_table *t, struct ibn_err *e);
@@ -381,6 +382,8 @@ const struct repro repro_list[] = {
       repro_seed001_tables },
     { "s000", "seed 000 Tables 3.2 / 3.3: ECN rate control, PIPD on both classes vs PIPD + FIMD, "
       "two switches; congestion spreading without rate control", repro_seed000_cc },
+    { "s003", "seed 003 Fig. 3: credit-based host control vs no control, ALO, Self-Tuned on the "
+      "4x4 mesh (best effort)", repro_seed003 },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks", repro_seed004 },
     { "isolation", "seed 002 Papers V/VI: Table 3 gains of EcoCC (64 and 256 nodes), the orderings of "

@@ -51,8 +51,11 @@ static void test_credit_split(void **st)
     ts_flow(&s, "BE", "H1", "H3", "poisson", "0.2 Gb/s", "640 B", 0, 0);
     ts_flow(&s, "BE2", "H1", "H4", "poisson", "0.2 Gb/s", "640 B", 0, 0);
     ts_flow(&s, "BE3", "H2", "H4", "poisson", "0.2 Gb/s", "640 B", 0, 0);
+    fd = ts_flow(&s, "CTL", "H1", "H4", "poisson", "0.01 Gb/s", "160 B", 0, 0);
+    fd->sl = 2;
     void *d = cc_desc_new(&hostcredit_plugin);
     dset(d, "rt_sls", "1");
+    dset(d, "control_sls", "2");
     dset(d, "credits", "300");
     assert_int_equal(attach(&s, d), 0);
     /* RT: 0.4 / 1.6 x 512 = 128; H1's two best-effort flows share 512 - 128: 192 each (< 300);
@@ -61,6 +64,7 @@ static void test_credit_split(void **st)
     assert_int_equal(ts_find(&s, "BE")->rc.window, 192);
     assert_int_equal(ts_find(&s, "BE2")->rc.window, 192);
     assert_int_equal(ts_find(&s, "BE3")->rc.window, 300);
+    assert_false(ts_find(&s, "CTL")->rc.win); /* control: no credits, not counted against M */
     assert_true(ts_find(&s, "RT")->rc.win_msgs);
     cc_desc_free(&hostcredit_plugin, d);
     ts_free(&s);
@@ -230,6 +234,15 @@ static void test_bad_settings(void **st)
     printf("beyond M: %s\n", s.err.msg);
     assert_non_null(strstr(s.err.msg, "hca_messages"));
     ts_free(&s);
+    dset(d, "control_sls", "1");
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    rc(&s);
+    ts_flow(&s, "F", "H1", "H2", "poisson", "0.4 Gb/s", "640 B", 0, 0);
+    assert_int_equal(attach(&s, d), -1); /* SL 1 both real time and control */
+    printf("rt and control: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "control_sls"));
+    ts_free(&s);
+    dset(d, "control_sls", "");
     dset(d, "rt_sls", "1,x");
     ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
     rc(&s);

@@ -8,7 +8,10 @@
  *   the link's rate x payload / (data wire + ACK wire bytes);
  * - ACKs travel on their SL's VL (ack_sl), their wire size is IBA's 30 bytes or ack_bytes;
  * - bad settings (window 0, an ACK smaller than an LRH) are refused with the reason;
- * - UD (the default) sends no ACK. */
+ * - UD (the default) sends no ACK;
+ * - a flow to two hosts with a window of W packets per destination keeps W packets out to each:
+ *   2 W packets per round trip, against W with one window per flow; the combination with
+ *   message windows or coalesced ACKs refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,6 +205,59 @@ static void test_ack_sl_and_vl(void **st)
     ts_free(&s);
 }
 
+/* H1, H2, H3 on one switch (4x QDR, 1 us cables): H1 sends 2048-byte messages to uniformly
+ * random others (H2, H3). */
+static void star3(struct testsim *s, const char *per, const char *ack)
+{
+    memset(s, 0, sizeof *s);
+    topo_init(&s->topo);
+    int sw = topo_add_node(&s->topo, TOPO_SWITCH, "S1", 3);
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "H%d", i + 1);
+        int h = topo_add_node(&s->topo, TOPO_CA, name, 1);
+        if (topo_connect(&s->topo, sw, i + 1, h, 1, 4, IB_QDR, 0, DELAY, &s->err))
+            fail();
+    }
+    topo_assign_lids(&s->topo, 0);
+    if (route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err))
+        fail();
+    fabric_settings_defaults(&s->d.set);
+    s->d.drain_limit = 100 * PS_PER_MS;
+    s->d.seed = 1;
+    tset(s, "mode", "rc");
+    tset(s, "ack", ack);
+    tset(s, "window", "2");
+    tset(s, "window_per", per);
+    tset(s, "window_held", "1000"); /* never all taken: a message for each host is at hand */
+    s->d.warmup = 50 * PS_PER_US;
+    s->d.end = s->d.warmup + 2 * PS_PER_MS;
+    ts_flow(s, "F", "H1", "uniform", "saturate", NULL, "2048 B", 0, 0);
+}
+
+static void test_window_per_destination(void **st)
+{
+    (void)st;
+    double got[2];
+    const char *per[2] = { "flow", "destination" };
+    struct testsim s;
+    for (int k = 0; k < 2; k++) {
+        star3(&s, per[k], "packet");
+        ts_run(&s);
+        got[k] = ts_gbps(&s, "F");
+        double expect = (k ? 4 : 2) * 2048 * 8.0 / rtt_ps(&s, 30) * 1e3;
+        printf("window 2 per %s, two destinations: expect %.4f Gb/s, got %.4f\n", per[k], expect,
+               got[k]);
+        assert_true(fabs(got[k] - expect) / expect < 5e-3);
+        ts_free(&s);
+    }
+    star3(&s, "destination", "message");
+    assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), -1);
+    printf("per destination, ACK per message: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "ack = packet"));
+    ts_free(&s);
+}
+
 static void test_bad_settings(void **st)
 {
     (void)st;
@@ -232,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_window_messages),
         cmocka_unit_test(test_acks_consume_reverse_bandwidth),
         cmocka_unit_test(test_ack_sl_and_vl),
+        cmocka_unit_test(test_window_per_destination),
         cmocka_unit_test(test_bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,351 @@
+/* seed003.c: seed 003's reproductions (`ibnetsim repro s003`; digest 003 sections 4.1, 4.3;
+ * docs/hostcc.md). Fig. 5 (below): the 5x5 mesh with ON/OFF real-time streams, best effort and
+ * control, with admission control A (the probe scheme of qos/admit.c deciding which streams
+ * start), congestion control C (hostcredit), both or neither, per-class latency at loads 0.2 to
+ * 0.8. Fig. 3: the orderings on the 4x4 mesh with best-effort traffic
+ * only (scenarios/seed003/fig3-mesh4x4.cfg): no control, ALO, Self-Tuned and the credit-based
+ * control with four initial-credit values, at a load below saturation (0.5 of the link) and one
+ * above (0.8), no control also at 1.0. Latency is the paper's message latency, from the posting
+ * to the adapter to the delivery (posted_latency_us); throughput the delivered payload per host
+ * as a share of the 1.6 Gb/s link. Every comparison is a trend row over the seeds: the 95 %
+ * interval of the per-seed difference must lie on the claimed side of 0. The "best" credit
+ * value is the one of highest throughput at high load, ties (within 1 %) to the lower latency. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qos/admit.h"
+#include "repro/repro.h"
+#include "routing/route.h"
+#include "topology/generate.h"
+
+static const char *const FIG3 = "seed003/fig3-mesh4x4.cfg";
+
+enum { NONE, ALO, ST, C1, C2, C3, C4, NSCHEMES };
+static const char *const scheme_name[NSCHEMES] = { "none", "ALO", "Self-Tuned", "credits 2",
+                                                    "credits 4", "credits 8", "credits 200" };
+static const int credit_value[4] = { 2, 4, 8, 200 };
+static const char *const scheme_over[NSCHEMES][2] = {
+    { "cc.plugin=none", NULL },       { "cc.plugin=alo", NULL },
+    { "cc.plugin=selftuned", NULL },  { "cc.plugin=hostcredit", "cc.credits=2" },
+    { "cc.plugin=hostcredit", "cc.credits=4" }, { "cc.plugin=hostcredit", "cc.credits=8" },
+    { "cc.plugin=hostcredit", "cc.credits=200" },
+};
+enum { LO, HI, NLOADS };
+static const char *const load_over[NLOADS + 1] = { "flows.BE.load=0.5", "flows.BE.load=0.8",
+                                                   "flows.BE.load=1.0" };
+#define RMAX 32
+
+struct point {
+    double thr[RMAX], lat[RMAX];
+};
+
+static double mean(const double *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s / n;
+}
+
+static int fig3(struct repro_table *t, struct ibn_err *e)
+{
+    int n = repro_seeds();
+    if (n > RMAX)
+        n = RMAX;
+    int nconf = NSCHEMES * NLOADS + 1;
+    struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
+    for (int c = 0; c < nconf; c++) {
+        int sch = c < NSCHEMES * NLOADS ? c / NLOADS : NONE;
+        int ld = c < NSCHEMES * NLOADS ? c % NLOADS : NLOADS;
+        const char *over[3] = { load_over[ld], scheme_over[sch][0], scheme_over[sch][1] };
+        repro_job_seeds(jobs + c * n, n, FIG3, over, over[2] ? 3 : 2);
+    }
+    struct repro_series *s = xcalloc((size_t)(nconf * n), sizeof *s);
+    if (repro_run_jobs(jobs, nconf * n, s, e)) {
+        free(jobs);
+        free(s);
+        return -1;
+    }
+    static struct point p[NSCHEMES][NLOADS + 1];
+    for (int c = 0; c < nconf; c++) {
+        int sch = c < NSCHEMES * NLOADS ? c / NLOADS : NONE;
+        int ld = c < NSCHEMES * NLOADS ? c % NLOADS : NLOADS;
+        for (int k = 0; k < n; k++) {
+            const struct repro_series *x = &s[c * n + k];
+            double rx = 0;
+            for (int h = 0; h < x->nhosts; h++)
+                rx += x->host_rx[h];
+            p[sch][ld].thr[k] = x->nhosts ? rx / x->nhosts / 1.6 : 0;
+            p[sch][ld].lat[k] = x->posted_latency_us;
+        }
+    }
+    for (int i = 0; i < nconf * n; i++)
+        repro_series_free(&s[i]);
+    free(s);
+    free(jobs);
+
+    /* The best credit value at high load. */
+    int best = C1;
+    for (int c = C2; c <= C4; c++) {
+        double tb = mean(p[best][HI].thr, n), tc = mean(p[c][HI].thr, n);
+        if (tc > tb * 1.01 || (tc >= tb * 0.99 && mean(p[c][HI].lat, n) < mean(p[best][HI].lat, n)))
+            best = c;
+    }
+    char claim[224], id[48];
+    static const char *const sid[NSCHEMES] = { "none", "alo", "st", "c2", "c4", "c8", "c200" };
+    for (int c = 0; c < NSCHEMES; c++) {
+        snprintf(id, sizeof id, "f3.thr.%s", sid[c]);
+        snprintf(claim, sizeof claim, "Fig. 3b at load 0.8: throughput, %s (delivered per host / link)",
+                 scheme_name[c]);
+        repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[c][HI].thr, n, "share", 0);
+        snprintf(id, sizeof id, "f3.lat.%s", sid[c]);
+        snprintf(claim, sizeof claim, "Fig. 3a at load 0.8: message latency from posting, %s",
+                 scheme_name[c]);
+        repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[c][HI].lat, n, "us", 0);
+    }
+    snprintf(claim, sizeof claim, "Fig. 3: the best of four initial-credit values (2, 4, 8, 200) "
+             "is an intermediate one (paper: 200 of four; here the best is %d)",
+             credit_value[best - C1]);
+    repro_add(t, "f3.best_intermediate", claim, "200", 200, credit_value[best - C1], "credits",
+              -1, best != C1 && best != C4);
+    double v[RMAX];
+    const int other[3] = { NONE, ALO, ST };
+    const char *oid[3] = { "none", "alo", "st" };
+    for (int j = 0; j < 3; j++) {
+        int o = other[j];
+        for (int k = 0; k < n; k++)
+            v[k] = p[o][HI].lat[k] - p[best][HI].lat[k];
+        snprintf(id, sizeof id, "f3.lat.credit_below_%s", oid[j]);
+        snprintf(claim, sizeof claim, "Fig. 3a at high load (0.8): the best credit value's latency "
+                 "below %s's (%s minus credit, us)", scheme_name[o], scheme_name[o]);
+        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+        for (int k = 0; k < n; k++)
+            v[k] = p[best][HI].thr[k] - p[o][HI].thr[k];
+        snprintf(id, sizeof id, "f3.thr.credit_above_%s", oid[j]);
+        snprintf(claim, sizeof claim, "Fig. 3b at high load (0.8): the best credit value's "
+                 "throughput above %s's (credit minus %s)", scheme_name[o], scheme_name[o]);
+        repro_add_trend(t, id, claim, "> 0", v, n, "share", 0, INFINITY);
+    }
+    for (int k = 0; k < n; k++)
+        v[k] = (p[NONE][HI].lat[k] - p[best][HI].lat[k]) - (p[NONE][LO].lat[k] - p[best][LO].lat[k]);
+    repro_add_trend(t, "f3.lat.gain_grows", "Fig. 3: the credit scheme's improvement is more "
+                    "evident at higher load: its latency gain over no control at 0.8 minus that at "
+                    "0.5 (us)", "> 0", v, n, "us", 0, INFINITY);
+    for (int k = 0; k < n; k++)
+        v[k] = p[C4][HI].lat[k] - p[best][HI].lat[k];
+    repro_add_trend(t, "f3.lat.more_credits_more_delay", "Fig. 3: more initial credits inject "
+                    "more traffic and increase delay: latency with 200 credits minus the best "
+                    "value's, load 0.8 (us)", "> 0", v, n, "us", 0, INFINITY);
+    for (int k = 0; k < n; k++) {
+        double m = p[ALO][HI].lat[k];
+        m = fmax(m, p[ST][HI].lat[k]);
+        m = fmax(m, p[best][HI].lat[k]);
+        v[k] = p[NONE][HI].lat[k] - m;
+    }
+    repro_add_trend(t, "f3.nocc.worst_latency", "Fig. 3a: no congestion control has the highest "
+                    "latency at load 0.8 (none minus the highest of ALO, Self-Tuned, credit; us)",
+                    "> 0", v, n, "us", 0, INFINITY);
+    for (int k = 0; k < n; k++) {
+        double m = fmin(p[ALO][HI].thr[k], fmin(p[ST][HI].thr[k], p[best][HI].thr[k]));
+        v[k] = m - p[NONE][HI].thr[k];
+    }
+    repro_add_trend(t, "f3.nocc.lowest_throughput", "Fig. 3b: no congestion control has the "
+                    "lowest throughput at load 0.8 (the lowest of ALO, Self-Tuned, credit minus "
+                    "none)", "> 0", v, n, "share", 0, INFINITY);
+    for (int k = 0; k < n; k++)
+        v[k] = p[NONE][NLOADS].thr[k] / p[NONE][HI].thr[k];
+    repro_add_trend(t, "f3.nocc.no_collapse", "Fig. 3b: no sudden throughput drop without control "
+                    "(the finite HCA buffer blocks the source): throughput at load 1.0 / at 0.8, "
+                    "at least 0.95", ">= 0.95", v, n, "ratio", 0.95, INFINITY);
+    return 0;
+}
+
+/* ---- Fig. 5: the 5x5 mesh with ON/OFF real-time traffic ---- */
+
+static const char *const FIG5 = "seed003/fig5-mesh5x5.cfg";
+#define NRT 25
+enum { F5_NONE, F5_A, F5_C, F5_AC, F5_NSCH };
+static const char *const f5_name[F5_NSCH] = { "neither", "A only", "C only", "A+C" };
+static const char *const f5_id[F5_NSCH] = { "none", "a", "c", "ac" };
+#define F5_NLOADS 4
+static const double f5_load[F5_NLOADS] = { 0.2, 0.4, 0.6, 0.8 };
+enum { SL_BE = 0, SL_RT = 1, SL_CTL = 2 };
+
+/* Stream k's destination (1-based hosts), as scenarios/seed003/fig5-mesh5x5.cfg lists them. */
+static int rt_dest(int k)
+{
+    int d = ((k - 1) * 7 + 5) % 25 + 1;
+    return d == k ? k % 25 + 1 : d;
+}
+
+static int topo_node_named(const struct topo *t, const char *name)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        if (!strcmp(t->node[i].name, name))
+            return i;
+    return -1;
+}
+
+/* Admission control A: the probe scheme (src/qos/admit.c, seed 003 section 4.1) over the
+ * streams in order, each asking for its mean rate b on every output link of its route (the
+ * adapter's and the switches'), a link admitting while its reservations stay within its rate. */
+static int f5_admit(double b, int admitted[NRT], struct ibn_err *e)
+{
+    struct topo t;
+    struct lfts l;
+    if (topo_generate("mesh", "dims=5x5,hosts=1,link=1.6Gb/s", 1, &t, e))
+        return -1;
+    if (route_compute(&t, "dor", NULL, &l, e)) {
+        topo_free(&t);
+        return -1;
+    }
+    struct cac_cfg c;
+    cac_cfg_defaults(&c);
+    c.scheme = CAC_PROBE;
+    c.cap = 1.0;
+    struct cac a;
+    int rc = cac_init(&a, &t, &l, &c, e);
+    for (int k = 1; k <= NRT && !rc; k++) {
+        char sn[16], dn[16];
+        snprintf(sn, sizeof sn, "H%d", k);
+        snprintf(dn, sizeof dn, "H%d", rt_dest(k));
+        struct cac_req r = { topo_node_named(&t, sn), topo_node_named(&t, dn), SL_RT, b, 0 };
+        if (r.src < 0 || r.dst < 0) {
+            rc = ibn_err_set(e, "s003: the 5x5 mesh has no %s or %s", sn, dn);
+            break;
+        }
+        struct cac_conn conn;
+        int hop;
+        simtime_t lat;
+        admitted[k - 1] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
+    }
+    if (!rc)
+        cac_free(&a);
+    lfts_free(&l);
+    topo_free(&t);
+    return rc;
+}
+
+struct f5_point {
+    double lat[3][RMAX];   /* per class (SL) */
+};
+
+static int fig5(struct repro_table *t, struct ibn_err *e)
+{
+    int n = repro_seeds();
+    if (n > RMAX)
+        n = RMAX;
+    int nconf = F5_NSCH * F5_NLOADS;
+    static char text[F5_NSCH * F5_NLOADS][NRT + 1][64];
+    static const char *const cc_over[5] = { "cc.plugin=hostcredit", "cc.rt_sls=1", "cc.control_sls=2",
+                                            "cc.hca_messages=16", "cc.credits=8" };
+    int accepted[F5_NLOADS];
+    struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
+    for (int li = 0; li < F5_NLOADS; li++) {
+        double b = 0.8 * f5_load[li] * 1.6e9;
+        int adm[NRT];
+        if (f5_admit(b, adm, e)) {
+            free(jobs);
+            return -1;
+        }
+        accepted[li] = 0;
+        for (int k = 0; k < NRT; k++)
+            accepted[li] += adm[k];
+        for (int sch = 0; sch < F5_NSCH; sch++) {
+            int c = li * F5_NSCH + sch, no = 0;
+            const char *over[40];
+            for (int k = 0; k < NRT; k++) {
+                if ((sch == F5_A || sch == F5_AC) && !adm[k])
+                    snprintf(text[c][k], sizeof text[c][k], "flows.RT%d.start=1 s", k + 1);
+                else /* ON rate: the mean over the ON share 1 / (1 + 0.5) */
+                    snprintf(text[c][k], sizeof text[c][k], "flows.RT%d.rate=%.6f Gb/s", k + 1,
+                             b * 1.5 / 1e9);
+                over[no++] = text[c][k];
+            }
+            snprintf(text[c][NRT], sizeof text[c][NRT], "flows.BE.load=%.3f", 0.2 * f5_load[li]);
+            over[no++] = text[c][NRT];
+            if (sch == F5_C || sch == F5_AC)
+                for (int i = 0; i < 5; i++)
+                    over[no++] = cc_over[i];
+            repro_job_seeds(jobs + c * n, n, FIG5, over, no);
+        }
+    }
+    struct repro_series *s = xcalloc((size_t)(nconf * n), sizeof *s);
+    if (repro_run_jobs(jobs, nconf * n, s, e)) {
+        free(jobs);
+        free(s);
+        return -1;
+    }
+    static struct f5_point p[F5_NSCH][F5_NLOADS];
+    for (int c = 0; c < nconf; c++)
+        for (int k = 0; k < n; k++)
+            for (int cl = 0; cl < 3; cl++)
+                p[c % F5_NSCH][c / F5_NSCH].lat[cl][k] = s[c * n + k].sl_latency_us[cl];
+    for (int i = 0; i < nconf * n; i++)
+        repro_series_free(&s[i]);
+    free(s);
+    free(jobs);
+
+    char id[48], claim[224];
+    static const char *const cls[3] = { "be", "rt", "ctl" };
+    static const char *const cls_name[3] = { "best-effort", "real-time", "control" };
+    for (int li = 0; li < F5_NLOADS; li++) {
+        snprintf(id, sizeof id, "f5.admitted.l%02.0f", 100 * f5_load[li]);
+        snprintf(claim, sizeof claim, "Fig. 5: real-time streams the probe admission accepts at "
+                 "load %.1f (of %d)", f5_load[li], NRT);
+        repro_add_kind(t, REPRO_INFO, id, claim, "-", NAN, accepted[li], "streams", 0, 1);
+        for (int sch = 0; sch < F5_NSCH; sch++)
+            for (int cl = 0; cl < 3; cl++) {
+                snprintf(id, sizeof id, "f5.%s.%s.l%02.0f", cls[cl], f5_id[sch], 100 * f5_load[li]);
+                snprintf(claim, sizeof claim, "Fig. 5: %s latency from posting, %s, load %.1f",
+                         cls_name[cl], f5_name[sch], f5_load[li]);
+                repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[sch][li].lat[cl], n, "us", 0);
+            }
+    }
+    double v[RMAX];
+    const int lo = 0, hi = F5_NLOADS - 1;
+    for (int cl = 0; cl < 2; cl++) { /* best effort, real time */
+        for (int li = lo; li <= hi; li += hi - lo) {
+            for (int k = 0; k < n; k++)
+                v[k] = fmin(p[F5_A][li].lat[cl][k], p[F5_C][li].lat[cl][k]) - p[F5_AC][li].lat[cl][k];
+            snprintf(id, sizeof id, "f5.%s.ac_best.l%02.0f", cls[cl], 100 * f5_load[li]);
+            snprintf(claim, sizeof claim, "Fig. 5: A+C gives the lowest %s latency at load %.1f "
+                     "(the lower of A only and C only, minus A+C; us)", cls_name[cl], f5_load[li]);
+            repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+            for (int k = 0; k < n; k++)
+                v[k] = p[F5_NONE][li].lat[cl][k] -
+                       fmax(p[F5_A][li].lat[cl][k], fmax(p[F5_C][li].lat[cl][k], p[F5_AC][li].lat[cl][k]));
+            snprintf(id, sizeof id, "f5.%s.none_worst.l%02.0f", cls[cl], 100 * f5_load[li]);
+            snprintf(claim, sizeof claim, "Fig. 5: neither control is the worst for %s traffic at "
+                     "load %.1f (neither minus the highest of the others; us)", cls_name[cl], f5_load[li]);
+            repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+        }
+        for (int k = 0; k < n; k++)
+            v[k] = p[F5_C][lo].lat[cl][k] - p[F5_A][lo].lat[cl][k];
+        snprintf(id, sizeof id, "f5.%s.a_beats_c_low", cls[cl]);
+        snprintf(claim, sizeof claim, "Fig. 5: at low load (0.2) A only beats C only on %s latency "
+                 "(C only minus A only; us)", cls_name[cl]);
+        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+        for (int k = 0; k < n; k++)
+            v[k] = p[F5_A][hi].lat[cl][k] - p[F5_C][hi].lat[cl][k];
+        snprintf(id, sizeof id, "f5.%s.c_beats_a_high", cls[cl]);
+        snprintf(claim, sizeof claim, "Fig. 5: at high load (0.8) C only beats A only on %s latency "
+                 "(A only minus C only; us): with the low-load row, the crossover", cls_name[cl]);
+        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+    }
+    for (int k = 0; k < n; k++) {
+        double g_rt = 1 - p[F5_A][hi].lat[SL_RT][k] / p[F5_NONE][hi].lat[SL_RT][k];
+        double g_ctl = 1 - p[F5_A][hi].lat[SL_CTL][k] / p[F5_NONE][hi].lat[SL_CTL][k];
+        v[k] = g_rt - g_ctl;
+    }
+    repro_add_trend(t, "f5.a_matters_less_for_control", "Fig. 5a/b: admission control matters "
+                    "less for control traffic than for real time (relative latency gain of A only "
+                    "over neither at 0.8, real time minus control)", "> 0", v, n, "share", 0, INFINITY);
+    return 0;
+}
+
+int repro_seed003(struct repro_table *t, struct ibn_err *e)
+{
+    return fig3(t, e) || fig5(t, e) ? -1 : 0;
+}
