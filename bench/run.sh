@@ -18,4 +18,5 @@ done
 [ -x "$build"/bench_routing ] && "$build"/bench_routing || true
 [ -x "$build"/bench_cc ] && "$build"/bench_cc || true
 [ -x "$build"/bench_qos ] && "$build"/bench_qos || true
+[ -x "$build"/bench_seed004 ] && "$build"/bench_seed004 || true
 bench/isolation.sh "$build"

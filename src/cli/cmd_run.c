@@ -214,6 +214,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     if (!werr && series_open(&oc.series, f, rd.tmp, sc->out.flow_series, sc->out.port_series,
                              sc->out.contributors, &we))
         werr = -1;
+    if (!werr && sc->out.queue_series && series_open_queues(&oc.series, rd.tmp, &we))
+        werr = -1;
     if (werr) { /* a file could not be written, or output.contributors names no flow */
         int output = we.output;
         series_close(&oc.series, NULL);

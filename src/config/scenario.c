@@ -42,6 +42,15 @@ const struct param sim_params[] = {
 };
 #undef SOFF
 
+static int check_slack(const void *field, char *why, size_t whylen)
+{
+    long long v = *(const long long *)field;
+    if (v == -1 || (v >= 1 && v <= 64))
+        return 0;
+    snprintf(why, whylen, "path_slack must be 1-64 hops, or -1 for every simple path, got %lld", v);
+    return -1;
+}
+
 #define TOFF(f) offsetof(struct topo_desc, f)
 const struct param topo_params[] = {
     { "generator", P_STRING, TOFF(generator), "",
@@ -76,6 +85,10 @@ const struct param topo_params[] = {
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
       "form). With lmc = 0 the LMC is set to the number of path bits", NULL, 0, 7 },
+    { "path_slack", P_INT, TOFF(path_slack), "4",
+      "routing = pathbits: the simple paths given path-bit patterns are those up to shortest + "
+      "path_slack hops (1-64; -1 = every simple path); longer detours fall back as conflicts do",
+      NULL, -1, 64, check_slack },
     PARAM_END,
 };
 #undef TOFF
@@ -85,6 +98,7 @@ static const char *const progress_names[] = { "never", "terminal", NULL };
 const struct param output_params[] = {
     { "flow_series", P_BOOL, OOFF(flow_series), "true", "write flows.csv: throughput of every flow per sample interval", NULL, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
+    { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
     { "jitter_k", P_INT, OOFF(jitter_k), "8",
       "jitter of constant-rate and video flows: the share of messages arriving within +-period/k "
@@ -109,7 +123,8 @@ const struct param flow_params[] = {
     { "stop", P_TIME, FOFF(stop), "0 s", "when the flow stops (0 = at the end of the run)", NULL, 0, 0 },
     { "load", P_DOUBLE, FOFF(load), "0.0",
       "offered load as a fraction of the source link's data rate; if > 0 it sets `rate`; "
-      "counted in payload bytes unless load_counts = wire", NULL, 0, 1e6 },
+      "counted in payload bytes unless load_counts = wire (a video source: scales its mean frame "
+      "sizes to that rate)", NULL, 0, 1e6 },
     { "load_counts", P_ENUM, FOFF(load_counts), "payload",
       "what `load` measures: payload = message bytes (load 1.0 offers more than the link "
       "carries once headers are added); wire = bytes on the link, headers (LRH, BTH, ICRC, "
@@ -651,8 +666,8 @@ static int check_int_literals(const char *path, struct ibn_err *e)
     return rc;
 }
 
-int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
-                  struct ibn_err *e)
+static int load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                struct ibn_err *e)
 {
     defaults(sc);
     sc->path = xstrdup(path);
@@ -733,6 +748,15 @@ int scenario_load(const char *path, char *const *overrides, int noverrides, stru
             *files[i] = full;
         }
     }
+    return rc;
+}
+
+int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
+                  struct ibn_err *e)
+{
+    int rc = load(path, overrides, noverrides, sc, e);
+    if (rc)
+        scenario_free(sc); /* nothing of a refused scenario is kept (found by fuzz_scenario) */
     return rc;
 }
 
@@ -940,7 +964,8 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                             .roots = *d->roots           ? d->roots
                                      : *d->root_guid_file ? d->root_guid_file
                                                           : NULL,
-                            .path_bits = (int)d->path_bits };
+                            .path_bits = (int)d->path_bits,
+                            .path_slack = (int)d->path_slack };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return 0;

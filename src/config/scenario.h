@@ -40,11 +40,12 @@ struct topo_desc {
     char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
                                * scenario once loaded) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
+    long long path_slack;     /* pathbits: paths up to shortest + this many hops; -1 all */
     int line;                 /* where the section starts */
 };
 
 struct output_desc {
-    int flow_series, port_series;
+    int flow_series, port_series, queue_series;
     int progress;             /* 0 never, 1 on a terminal */
     long long jitter_k;       /* jitter: share within +-period/k */
     char *contributors;       /* flows whose treatment variation is measured, "A,B,C" */
@@ -78,7 +79,8 @@ struct scenario {
 extern const struct param sim_params[], topo_params[], output_params[], flow_params[];
 
 /* Load a scenario file and apply overrides ("section.key=value"; flows.NAME.key or
- * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected. */
+ * flows.*.key for flows). On error, e says FILE:LINE (or "-s ...") and what was expected, and
+ * *sc is already freed (scenario_free on it again is harmless). */
 int scenario_load(const char *path, char *const *overrides, int noverrides, struct scenario *sc,
                   struct ibn_err *e);
 void scenario_free(struct scenario *sc);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,6 +231,18 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
             ad.rate_bps *= (double)ad.msg_bytes /
                            message_wire_bytes((double)ad.msg_bytes, (uint32_t)f->set.mtu,
                                               f->set.grh);
+    }
+    if (d->load > 0 && ad.kind == ARRIVAL_VIDEO) {
+        /* A video source's rate is its frames': `load` scales the mean frame sizes (their
+         * I:P:B proportions kept) so that the mean rate is load x the link's data rate. */
+        double now_bps = arrival_mean_rate_bps(&ad);
+        if (!(now_bps > 0))
+            return ibn_err_at(e, d->file, d->line, "flow %s: load needs a video source with a "
+                              "valid GOP and frame sizes", name);
+        double k = ad.rate_bps / now_bps;
+        ad.i_bytes = (uint64_t)fmax(1.0, round((double)ad.i_bytes * k));
+        ad.p_bytes = (uint64_t)fmax(1.0, round((double)ad.p_bytes * k));
+        ad.b_bytes = (uint64_t)fmax(1.0, round((double)ad.b_bytes * k));
     }
     if (arrival_init(&fl->arr, &ad, e)) {
         ibn_err_prefix(e, "flow %s: ", name);

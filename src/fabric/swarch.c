@@ -40,6 +40,16 @@ void switch_after_removal(struct fabric *f, struct sw *s, int out)
     sw_kick(f, s, out);
 }
 
+void sw_usage_add(const struct fabric *f, const struct sw *s, struct sw_usage *u)
+{
+    if (s->arch->usage) {
+        s->arch->usage(f, s, u);
+        return;
+    }
+    for (size_t k = 0; k < s->nq; k++)
+        u->queues += s->q[k].n != 0;
+}
+
 void sw_send_upstream(struct fabric *f, struct port *in, const struct sw_msg *m)
 {
     if (!in->peer)

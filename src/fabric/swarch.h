@@ -25,6 +25,9 @@
  *   single-read-port FIFO) offers the next packet here; with the hook set, every read costs an
  *   EV_READ_DONE event.
  * - `held` counts the packets in the input memory (the end-of-run invariants).
+ * - `usage`, optional: adds to *u what the design uses now at this switch (the queues and CAM
+ *   lines in use over time, output.queue_series); without it sw_usage counts the non-empty
+ *   queues of s->q.
  * - `init` sizes the memory for one switch at build time and refuses, with the numbers, a
  *   fabric the design cannot serve; `free` releases it.
  * - `default_read_ports`: crossbar read ports per input when switch.read_ports = 0 (0 here =
@@ -65,6 +68,13 @@ struct sw_msg {
     uint32_t next_free;      /* free list of the message pool */
 };
 
+/* What a switch's input memories use at one instant (summed over its inputs). */
+struct sw_usage {
+    uint64_t queues;         /* queues holding a packet */
+    uint64_t cam_lines;      /* CAM lines allocated (isolation designs) */
+    uint64_t ports_exhausted;/* input ports with every special queue (CFQ, HPQ) taken */
+};
+
 struct sw_arch {
     const char *name;
     const char *help;
@@ -76,6 +86,7 @@ struct sw_arch {
     uint32_t (*dequeue)(struct fabric *f, struct sw *s, int in, int out, int slot);
     void (*read_done)(struct fabric *f, struct sw *s, int in, uint32_t tag);
     uint64_t (*held)(const struct fabric *f, const struct sw *s);
+    void (*usage)(const struct fabric *f, const struct sw *s, struct sw_usage *u);
     void (*on_msg)(struct fabric *f, struct sw *s, int out, const struct sw_msg *m);
     void (*report)(struct fabric *f, struct json_t *summary);
     void (*departed)(struct fabric *f, struct sw *s, int out, uint32_t pidx, simtime_t t_free);
@@ -114,6 +125,8 @@ static inline void sw_stall(struct sw *s, int out)
 {
     s->stalled[out >> 6] |= 1ULL << (out & 63);
 }
+/* Add switch s's use now to *u (the architecture's `usage`, or its non-empty queues). */
+void sw_usage_add(const struct fabric *f, const struct sw *s, struct sw_usage *u);
 /* Send m upstream from input port `in` (to the output port at its peer). */
 void sw_send_upstream(struct fabric *f, struct port *in, const struct sw_msg *m);
 /* EV_SW_MSG: message i of the pool has reached port `at` (engine.c). */

@@ -469,6 +469,15 @@ static int run_scenario(const char *file, const char *const *over, int nover,
             n += f.flows[i].st.net_latency.count;
         }
         s->net_latency_us = n ? lat / (double)n / 1e6 : 0;
+        for (uint32_t i = 0; i < f.nflows; i++) {
+            const struct flow *fl = &f.flows[i];
+            struct repro_sl *q = &s->sl[fl->sl & 15];
+            q->net_ps += hist_mean(&fl->st.net_latency) * (double)fl->st.net_latency.count;
+            q->net_n += fl->st.net_latency.count;
+            q->frames += fl->st.deadlines.frames;
+            q->missed += fl->st.deadlines.missed;
+            q->miss_ps += fl->st.deadlines.miss_ps;
+        }
         lat = 0;
         n = 0;
         for (uint32_t i = 0; i < f.nflows; i++) {
@@ -656,7 +665,7 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         put(fd, &s->isol_ports_exhausted, sizeof s->isol_ports_exhausted) ||
         put(fd, &s->isol_exhausted, sizeof s->isol_exhausted) ||
         put(fd, &s->events, sizeof s->events) || put(fd, &s->hops, sizeof s->hops) ||
-        put(fd, &s->nports, sizeof s->nports) ||
+        put(fd, &s->nports, sizeof s->nports) || put(fd, s->sl, sizeof s->sl) ||
         put(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait))
         return -1;
     for (int i = 0; i < s->nports; i++) {
@@ -711,7 +720,8 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
         get(fd, &s->isol_ports_exhausted, sizeof s->isol_ports_exhausted) ||
         get(fd, &s->isol_exhausted, sizeof s->isol_exhausted) ||
         get(fd, &s->events, sizeof s->events) || get(fd, &s->hops, sizeof s->hops) ||
-        get(fd, &s->nports, sizeof s->nports) || s->nports < 0 || s->nports > (1 << 24)) {
+        get(fd, &s->nports, sizeof s->nports) || s->nports < 0 || s->nports > (1 << 24) ||
+        get(fd, s->sl, sizeof s->sl)) {
         s->nports = 0;
         repro_series_free(s);
         return ibn_err_set(e, "a reproduction run's result is truncated");
@@ -761,7 +771,7 @@ static void job_child(const struct repro_job *j, int fd)
     struct repro_series s;
     struct ibn_err e;
     memset(&e, 0, sizeof e);
-    int rc = repro_run(j->file, ov, n, &s, &e);
+    int rc = j->may_stick ? repro_run_may_stick(j->file, ov, n, &s, &e) : repro_run(j->file, ov, n, &s, &e);
     int bad = series_put(fd, rc ? 1 : 0, &s, &e);
     if (!rc)
         repro_series_free(&s);

@@ -136,6 +136,14 @@ struct repro_series {
     int nports;            /* switch ports */
     char **port_names;     /* "SWITCH:PORT" */
     double *port_wait;     /* PortXmitWait over all VLs / the run's length (warm-up included) */
+    /* Per service level, over the measured packets and frames of its flows: network latency
+     * (head injected to delivered) sums, frames against their deadlines (seed 004's DMP/DMT). */
+    struct repro_sl {
+        double net_ps;         /* sum of network latencies, ps */
+        unsigned long long net_n;
+        unsigned long long frames, missed;
+        double miss_ps;        /* sum of lateness over missed frames, ps */
+    } sl[16];
 };
 /* Column of switch port "SWITCH:PORT" in port_wait, or -1. */
 int repro_port(const struct repro_series *s, const char *name);
@@ -161,6 +169,7 @@ struct repro_job {
     const char *file;             /* under scenarios/ */
     const char *over[40];         /* overrides, as for repro_run */
     int nover;
+    int may_stick;                /* a run that does not drain is a result (repro_run_may_stick) */
     char seed[40];                /* "simulation.seed=K" when set by repro_job_seeds */
 };
 int repro_seeds(void);

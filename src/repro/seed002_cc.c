@@ -385,7 +385,8 @@ const struct repro repro_list[] = {
     { "s003", "seed 003 Fig. 3: credit-based host control vs no control, ALO, Self-Tuned on the "
       "4x4 mesh (best effort)", repro_seed003 },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
-      "Fig. 7/9 best-effort claims on generated 15-node networks", repro_seed004 },
+      "Fig. 7/9 best-effort claims on generated 15-node networks, Figs. 7-9 with the MPEG-2 mix "
+      "(15 and 30 nodes, 3 generated topologies)", repro_seed004 },
     { "isolation", "seed 002 Papers V/VI: Table 3 gains of EcoCC (64 and 256 nodes), the orderings of "
       "CCFIT / EcoCC / HFDI / IB CC / 1Q, every architecture x CC on one fabric", repro_seed002_isolation },
     { NULL, NULL, NULL },

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/drop.h"
+#include "fabric/swarch.h"
 #include "fabric/transport.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
@@ -136,6 +137,17 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
     return 0;
 }
 
+int series_open_queues(struct series *s, const char *dir, struct ibn_err *e)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/queues.csv", dir);
+    if (!(s->out_queues = out_open(path, e)))
+        return -1;
+    s->queues = s->out_queues->fp;
+    fprintf(s->queues, "time_s,queues_in_use,cam_lines_in_use,ports_out_of_special_queues\n");
+    return 0;
+}
+
 int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e)
 {
     if (f->sample_interval <= 0)
@@ -204,6 +216,15 @@ void series_sample(struct fabric *f, void *ctx)
         fprintf(s->cc, "\n");
         fflush(s->cc);
     }
+    if (s->queues) {
+        struct sw_usage u = { 0, 0, 0 };
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch)
+                sw_usage_add(f, node_sw(f->nodes[i]), &u);
+        fprintf(s->queues, "%.9g,%llu,%llu,%llu\n", (double)f->now / 1e12, (unsigned long long)u.queues,
+                (unsigned long long)u.cam_lines, (unsigned long long)u.ports_exhausted);
+        fflush(s->queues);
+    }
     if (s->ports) {
         fprintf(s->ports, "%.9g", (double)f->now / 1e12);
         for (int i = 0; i < f->nnodes; i++) {
@@ -227,16 +248,17 @@ void series_sample(struct fabric *f, void *ctx)
 
 int series_close(struct series *s, struct ibn_err *e)
 {
-    struct outfile **o[5] = { &s->out_flows, &s->out_ports, &s->out_cc, &s->out_hosts, &s->out_classes };
+    struct outfile **o[6] = { &s->out_flows, &s->out_ports, &s->out_cc, &s->out_hosts, &s->out_classes,
+                              &s->out_queues };
     int rc = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         if (rc)
             out_abandon(*o[i]);
         else if (out_close(*o[i], e))
             rc = -1;
         *o[i] = NULL;
     }
-    s->flows = s->ports = s->cc = s->hosts = s->classes = NULL;
+    s->flows = s->ports = s->cc = s->hosts = s->classes = s->queues = NULL;
     free(s->contrib);
     free(s->x);
     free(s->active);
@@ -248,8 +270,9 @@ int series_close(struct series *s, struct ibn_err *e)
 
 int series_failed(const struct series *s)
 {
-    const struct outfile *o[5] = { s->out_flows, s->out_ports, s->out_cc, s->out_hosts, s->out_classes };
-    for (int i = 0; i < 5; i++)
+    const struct outfile *o[6] = { s->out_flows, s->out_ports, s->out_cc, s->out_hosts, s->out_classes,
+                                   s->out_queues };
+    for (int i = 0; i < 6; i++)
         if (o[i] && (o[i]->err || ferror(o[i]->fp)))
             return 1;
     return 0;

@@ -15,8 +15,8 @@
 #include "fabric/fabric.h"
 
 struct series {
-    FILE *flows, *ports, *cc, *hosts, *classes;
-    struct outfile *out_flows, *out_ports, *out_cc, *out_hosts, *out_classes;
+    FILE *flows, *ports, *cc, *hosts, *classes, *queues;
+    struct outfile *out_flows, *out_ports, *out_cc, *out_hosts, *out_classes, *out_queues;
     uint16_t class_mask;     /* SLs that have flows */
     struct fabric *f;
     /* Treatment variation over the contributors' per-interval throughput. */
@@ -32,6 +32,9 @@ struct series {
  * `contributors` ("F2,F3", may be empty) names the flows whose treatment variation is measured. */
 int series_open(struct series *s, struct fabric *f, const char *dir, int flows, int ports,
                 const char *contributors, struct ibn_err *e);
+/* Also DIR/queues.csv (output.queue_series): per sample, the switch queues in use, CAM lines
+ * allocated and input ports out of special queues, over the fabric (swarch.h, sw_usage_add). */
+int series_open_queues(struct series *s, const char *dir, struct ibn_err *e);
 /* The time series of one run may take at most this much (estimated before the run). */
 #define SERIES_MAX_BYTES 4e9
 int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e);

@@ -233,12 +233,14 @@ static void header(void)
            "exact blocking | sim blocking (dev, CI) | |\n");
 }
 
-static void run_grid(double rho, double msgs)
+/* Half a load's grid: half 0 the points with cs2 = 1, half 1 those with cs2 = 4 (two ctest
+ * parts, so that each stays well inside the timeout under the sanitizers). */
+static void run_grid(double rho, double msgs, int half)
 {
     static const double scv[4][2] = { { 1, 1 }, { 4, 1 }, { 1, 4 }, { 4, 4 } };
     int fails = 0;
     header();
-    for (int i = 0; i < 4; i++)
+    for (int i = 2 * half; i < 2 * half + 2; i++)
         fails += !check_point(rho, scv[i][0], scv[i][1], msgs);
     assert_int_equal(fails, 0);
 }
@@ -393,19 +395,48 @@ static void test_empty_messages(void **st)
     ts_free(&s);
 }
 
-static void test_rho_05(void **st) { (void)st; run_grid(0.5, 3e6); }
-static void test_rho_09(void **st) { (void)st; run_grid(0.9, 3e6); }
-static void test_rho_12(void **st) { (void)st; run_grid(1.2, 2e6); }
+static void test_rho_05a(void **st) { (void)st; run_grid(0.5, 3e6, 0); }
+static void test_rho_05b(void **st) { (void)st; run_grid(0.5, 3e6, 1); }
+static void test_rho_09a(void **st) { (void)st; run_grid(0.9, 3e6, 0); }
+static void test_rho_09b(void **st) { (void)st; run_grid(0.9, 3e6, 1); }
+static void test_rho_12a(void **st) { (void)st; run_grid(1.2, 2e6, 0); }
+static void test_rho_12b(void **st) { (void)st; run_grid(1.2, 2e6, 1); }
 
-int main(void)
+/* The parts run as separate ctest tests (in parallel, each well inside the timeout under the
+ * sanitizers); without an argument the program runs them all. */
+/* ctest-parts: small rho05a rho05b rho09a rho09b rho12a rho12b batch */
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const char *part = argc > 1 ? argv[1] : NULL;
+    const struct CMUnitTest small[] = {
         cmocka_unit_test(test_source_queue_deterministic),
         cmocka_unit_test(test_empty_messages),
-        cmocka_unit_test(test_rho_05),
-        cmocka_unit_test(test_rho_09),
-        cmocka_unit_test(test_rho_12),
-        cmocka_unit_test(test_batch_convention),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest rho05a[] = { cmocka_unit_test(test_rho_05a) };
+    const struct CMUnitTest rho05b[] = { cmocka_unit_test(test_rho_05b) };
+    const struct CMUnitTest rho09a[] = { cmocka_unit_test(test_rho_09a) };
+    const struct CMUnitTest rho09b[] = { cmocka_unit_test(test_rho_09b) };
+    const struct CMUnitTest rho12a[] = { cmocka_unit_test(test_rho_12a) };
+    const struct CMUnitTest rho12b[] = { cmocka_unit_test(test_rho_12b) };
+    const struct CMUnitTest batch[] = { cmocka_unit_test(test_batch_convention) };
+    int rc = 0, ran = 0;
+#define PART(x)                                                        \
+    if (!part || !strcmp(part, #x)) {                                  \
+        rc |= cmocka_run_group_tests_name(#x, x, NULL, NULL);          \
+        ran = 1;                                                       \
+    }
+    PART(small)
+    PART(rho05a)
+    PART(rho05b)
+    PART(rho09a)
+    PART(rho09b)
+    PART(rho12a)
+    PART(rho12b)
+    PART(batch)
+#undef PART
+    if (!ran) {
+        fprintf(stderr, "unknown part \"%s\" (small, rho05a/b, rho09a/b, rho12a/b, batch)\n", part);
+        return 2;
+    }
+    return rc;
 }

@@ -33,13 +33,14 @@
 
 #include "../support/sim.h"
 
-static double saturation(int ports, const char *arch)
+static double saturation_rp(int ports, const char *arch, const char *read_ports)
 {
     struct testsim s;
     char args[64], why[128];
     snprintf(args, sizeof args, "ports=%d,link=4xQDR", ports);
     ts_init(&s, "single_switch", args);
-    if (param_set(params_find(switch_params, "arch"), &s.d.set, arch, why, sizeof why))
+    if (param_set(params_find(switch_params, "arch"), &s.d.set, arch, why, sizeof why) ||
+        param_set(params_find(switch_params, "read_ports"), &s.d.set, read_ports, why, sizeof why))
         fail_msg("switch.arch=%s: %s", arch, why);
     s.d.warmup = PS_PER_MS;
     s.d.end = 3 * PS_PER_MS;
@@ -50,6 +51,11 @@ static double saturation(int ports, const char *arch)
         total += (double)s.f.flows[i].st.bytes_delivered * 8.0 / 2e-3 / 1e9;
     ts_free(&s);
     return total / (ports * 32.0 * 2048.0 / 2074.0);
+}
+
+static double saturation(int ports, const char *arch)
+{
+    return saturation_rp(ports, arch, "0");
 }
 
 static const double KAROL_LIMIT = 0.58578643762690485; /* 2 - sqrt(2) */
@@ -95,11 +101,27 @@ static void test_voq_has_no_hol(void **st)
     assert_true(voq - fifo > 0.3);
 }
 
+/* VOQs with one crossbar read port per input (a multiplexed crossbar: an input sends one
+ * packet at a time), matched by the round-robin output arbitration (an input just served goes
+ * last, an input whose read port is busy is skipped): McKeown's iSLIP with one iteration reaches
+ * 100 % under uniform traffic with unbounded VOQs; here the VOQs share 32 packets of buffer per
+ * input and the switch is unslotted. Accepted: >= 0.94 (measured 0.956), and within 0.04 of the
+ * same switch with a read port per output (no input constraint: 0.981). */
+static void test_voq_one_read_port(void **st)
+{
+    (void)st;
+    double one = saturation_rp(16, "voq", "1"), all = saturation_rp(16, "voq", "0");
+    printf("  VOQ N=16, one read port per input %.4f, one per output %.4f\n", one, all);
+    assert_true(one >= 0.94);
+    assert_true(all - one < 0.04);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_1q_against_karol),
         cmocka_unit_test(test_voq_has_no_hol),
+        cmocka_unit_test(test_voq_one_read_port),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
