@@ -20,3 +20,4 @@ done
 [ -x "$build"/bench_qos ] && "$build"/bench_qos || true
 [ -x "$build"/bench_seed004 ] && "$build"/bench_seed004 || true
 bench/capture.sh "$build" || true
+bench/isolation.sh "$build"

@@ -19,6 +19,7 @@
 #include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
+#include "fabric/swarch.h"
 #include "stats/latency_csv.h"
 #include "core/units.h"
 #include "stats/capture.h"
@@ -154,6 +155,7 @@ static json_t *settings_json(const struct scenario *sc)
         { "fabric", fabric_params, offsetof(struct scenario, set) },
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
+        { "isolation", isol_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
         { "connections", conn_params, offsetof(struct scenario, conns) },
     };
@@ -261,6 +263,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         werr = -1;
     if (f->hooks.report)
         f->hooks.report(f, j);
+    if (sw_archs[f->set.arch]->report)
+        sw_archs[f->set.arch]->report(f, j);
     if (!werr)
         werr = results_write_cc_tables(f, rd.tmp, &we);
     snprintf(path, sizeof path, "%s/summary.json", rd.tmp);

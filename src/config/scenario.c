@@ -412,6 +412,7 @@ static const struct section {
     { "switch", switch_params, offsetof(struct scenario, set) },
     { "hca", hca_params, offsetof(struct scenario, set) },
     { "transport", transport_params, offsetof(struct scenario, set) },
+    { "isolation", isol_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
     { "connections", conn_params, offsetof(struct scenario, conns) },

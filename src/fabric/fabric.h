@@ -124,6 +124,7 @@ struct port {
 
 struct sw_arch;
 struct sw_msg;
+struct isol_hca;
 
 struct node {
     int index;               /* in the topology */
@@ -321,6 +322,21 @@ struct hca_port {
     uint8_t sink_busy;
     uint8_t wake_pending;      /* a TX_DONE is scheduled for the injection limit */
     int host;                  /* index into fabric.hosts */
+    struct isol_hca *isol;     /* CAM lines the switch's isolation queues told it of, with their
+                                * stop bits (fabric/isol.c); NULL for other switch designs */
+};
+
+/* The congested-flow isolation designs' settings (the `isolation` section; fabric/isol.c). */
+struct isol_settings {
+    long long queues;        /* isolation queues per input: CFQs (ccfit) or HPQs (ecocc, hfdi) */
+    long long cam_lines;     /* CAM lines per input port; 0 = as many as the design needs */
+    long long dlist;         /* destinations one CAM line holds (D) */
+    double detect;           /* ccfit: NFQ occupancy that detects congestion, MTU packets */
+    double high, low;        /* ccfit: CFQ marking thresholds; ecocc/hfdi: HTh and LTh */
+    double stop, go;         /* ccfit: CFQ Stop / Go thresholds, MTU packets */
+    double propagate;        /* ccfit: CFQ occupancy that propagates upstream; 0 = high */
+    double marking;          /* probability that a packet crossing a root is FECN-marked */
+    int eligibility;         /* adapters hold destinations named by stopped lines (Paper VI) */
 };
 
 /* Model settings (filled through the parameter tables of settings.c). */
@@ -359,6 +375,7 @@ struct fabric_settings {
     uint8_t sl2vl[16];       /* default SL-to-VL map of switches */
     uint8_t sl2vl_ca[16];    /* SL-to-VL map of adapter ports */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
+    struct isol_settings isol; /* switch.arch = ccfit, ecocc, hfdi */
 };
 
 /* The counters the end-of-run invariants compare. */

@@ -19,6 +19,7 @@
 #include "fabric/adapt.h"
 #include "fabric/fabric.h"
 #include "fabric/mcast.h"
+#include "fabric/isol.h"
 #include "fabric/transport.h"
 
 /* ---- ready rings: flows of one port and VL that may send now, served round robin ---- */
@@ -116,9 +117,17 @@ static int budget_admits(struct fabric *f, struct flow *fl)
 
 static int flow_begin_message(struct fabric *f, struct flow *fl, int cls);
 
+/* A destination named by a stopped CAM line of the adapter (isolation switches) is not
+ * eligible: the flow looks again when a Go comes (isol.c re-paces it), or after this at most. */
+#define ISOL_RECHECK (10 * PS_PER_US)
+
 static simtime_t dest_ready(struct fabric *f, struct flow *fl, uint16_t dst_lid)
 {
-    return dest_ready_host(f, fl, f->host_of_lid[dst_lid]);
+    simtime_t t = dest_ready_host(f, fl, f->host_of_lid[dst_lid]);
+    const struct isol_hca *h = fl->src->hca->isol;
+    if (h && t < f->now + ISOL_RECHECK && isol_hca_stopped(h, dst_lid))
+        t = f->now + ISOL_RECHECK;
+    return t;
 }
 
 /* Earliest time one of the flow's held messages may go on. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fabric/adapt.h"
+#include "fabric/isol.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct fabric_settings, field)
@@ -49,7 +50,8 @@ const struct param switch_params[] = {
       "pipelined switch: input VL FIFOs, a multiplexed crossbar, output VL buffers; "
       "switch.stage1-5, out_buffer), voqnet (a queue per destination host at every input, "
       "voqnet_queue bytes each, flow-controlled per destination: no head-of-line blocking) or "
-      "dbbm (dbbm_queues FIFOs per input and VL, a packet in FIFO destination mod Q)",
+      "dbbm (dbbm_queues FIFOs per input and VL, a packet in FIFO destination mod Q); ccfit, ecocc, hfdi: seed 002's congested-flow isolation "
+      "switches (the `isolation` section, docs/isolation.md)",
       sw_arch_names, 0, 0 },
     { "voqnet_queue", P_SIZE, OFF(voqnet_queue), "4 KiB",
       "arch = voqnet: input memory per destination host (and VL); switch.buffer must hold one "
@@ -203,6 +205,7 @@ void fabric_settings_defaults(struct fabric_settings *s)
     defaults(switch_params, s);
     defaults(hca_params, s);
     defaults(transport_params, s);
+    defaults(isol_params, s);
     struct qos_desc q;
     qos_desc_defaults(&q);
     struct ibn_err e;

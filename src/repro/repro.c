@@ -19,6 +19,7 @@
 #include "core/output.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
+#include "fabric/isol.h"
 #include "traffic/pattern.h"
 
 static const char *const kind_names[] = { "evidence", "derived", "cap", "calibrated", "trend",
@@ -432,6 +433,7 @@ static int run_scenario(const char *file, const char *const *over, int nover,
         s->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
         s->events = f.events;
         s->hops = f.hops;
+        s->isol_ports_exhausted = isol_mean_ports_exhausted(&f, &s->isol_exhausted);
         s->nhosts = f.nhosts;
         s->host_rx = xcalloc((size_t)f.nhosts + 1, sizeof *s->host_rx);
         double secs = (double)(f.end - f.warmup) / 1e12;
@@ -685,6 +687,8 @@ static int series_put(int fd, int rc, const struct repro_series *s, const struct
         put(fd, s->host_rx, (size_t)s->nhosts * sizeof *s->host_rx) ||
         put(fd, &s->rc, sizeof s->rc) || put(fd, &s->inject_gbps, sizeof s->inject_gbps) ||
         put(fd, &s->sink_gbps, sizeof s->sink_gbps) || put(fd, &s->wall_s, sizeof s->wall_s) ||
+        put(fd, &s->isol_ports_exhausted, sizeof s->isol_ports_exhausted) ||
+        put(fd, &s->isol_exhausted, sizeof s->isol_exhausted) ||
         put(fd, &s->events, sizeof s->events) || put(fd, &s->hops, sizeof s->hops) ||
         put(fd, &s->nports, sizeof s->nports) || put(fd, s->sl, sizeof s->sl) ||
         put(fd, s->port_wait, (size_t)s->nports * sizeof *s->port_wait) ||
@@ -743,6 +747,8 @@ static int series_get(int fd, struct repro_series *s, struct ibn_err *e)
         get(fd, s->host_rx, (size_t)s->nhosts * sizeof *s->host_rx) ||
         get(fd, &s->rc, sizeof s->rc) || get(fd, &s->inject_gbps, sizeof s->inject_gbps) ||
         get(fd, &s->sink_gbps, sizeof s->sink_gbps) || get(fd, &s->wall_s, sizeof s->wall_s) ||
+        get(fd, &s->isol_ports_exhausted, sizeof s->isol_ports_exhausted) ||
+        get(fd, &s->isol_exhausted, sizeof s->isol_exhausted) ||
         get(fd, &s->events, sizeof s->events) || get(fd, &s->hops, sizeof s->hops) ||
         get(fd, &s->nports, sizeof s->nports) || s->nports < 0 || s->nports > (1 << 24) ||
         get(fd, s->sl, sizeof s->sl)) {

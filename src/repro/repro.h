@@ -119,6 +119,10 @@ struct repro_series {
     double inject_gbps, sink_gbps; /* the run's hca.inject_limit and hca.sink_limit (0: none) */
     double wall_s;
     unsigned long long events, hops;
+    /* Isolation switches (fabric/isol.h): time-average number of input ports with every
+     * isolation queue in use, and packets that found none free (0 for other designs). */
+    double isol_ports_exhausted;
+    unsigned long long isol_exhausted;
     /* Packet-weighted mean network latency over every flow's measured packets (us), packets
      * delivered and dropped, and whether the fabric drained (0: stuck, a deadlock). */
     double net_latency_us;

@@ -367,6 +367,7 @@ int repro_seed004(struct repro_table *t, struct ibn_err *e);
 int repro_seed003(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_isolation(struct repro_table *t, struct ibn_err *e);
 
 const struct repro repro_list[] = {
     { "s1", "seed 002 Papers I/III scenario 1 with CC on vs off (victim, contributor shares)", run_s1 },
@@ -393,5 +394,7 @@ const struct repro repro_list[] = {
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks, Figs. 7-9 with the MPEG-2 mix "
       "(15 and 30 nodes, 3 generated topologies), Fig. 10 multicast schemes", repro_seed004 },
+    { "isolation", "seed 002 Papers V/VI: Table 3 gains of EcoCC (64 and 256 nodes), the orderings of "
+      "CCFIT / EcoCC / HFDI / IB CC / 1Q, every architecture x CC on one fabric", repro_seed002_isolation },
     { NULL, NULL, NULL },
 };

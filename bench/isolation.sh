@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# bench/isolation.sh: issue 15's speed target: EcoCC and CCFIT on the 256-node 4-ary 4-tree
+# under Paper VI's pattern #2 at full load (every uniform source saturating the whole run, the
+# hot sources during [1, 2] ms), against the plain VOQ switch on the same scenario: CPU time per
+# packet-hop of each and the ratio to VOQ (the issue asks at most 2). Usage:
+# bench/isolation.sh [BUILD_DIR] (a Release build: bench/run.sh makes build-release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-release}
+s=scenarios/seed002/paper6-pattern2-256.cfg
+run() { "$build"/bench_fabric "$s" -s simulation.duration="2 ms" "$@" | grep '^BENCH'; }
+v=$(run -s switch.arch=voq -s cc.plugin=none)
+e=$(run -s switch.arch=ecocc -s cc.plugin=ibcc -s cc.threshold=0)
+c=$(run -s switch.arch=ccfit -s cc.plugin=ibcc -s cc.threshold=0 -s switch.read_ports=1)
+per() { echo "$1" | sed -E 's/.* cpu_s=([0-9.]+) .* hops=([0-9]+) .*/\1 \2/' | awk '{printf "%.1f", 1e9 * $1 / $2}'; }
+pv=$(per "$v"); pe=$(per "$e"); pc=$(per "$c")
+echo "isolation, 256-node 4-ary 4-tree, pattern #2, 2 ms (ns of CPU per packet-hop):"
+echo "  voq   $pv"
+echo "  ecocc $pe  ($(awk -v a="$pe" -v b="$pv" 'BEGIN{printf "%.2f", a/b}') x voq)"
+echo "  ccfit $pc  ($(awk -v a="$pc" -v b="$pv" 'BEGIN{printf "%.2f", a/b}') x voq)"

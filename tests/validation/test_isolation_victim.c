@@ -1,0 +1,169 @@
+/* test_isolation_victim.c: a hot spot's congestion tree and a victim flow, Paper V's
+ * configuration #1 (two switches, 8 hosts): S0 holds H0, H1, H2, S1 holds H3..H6, S0 -> S1 at
+ * 5 GB/s, host links 2.5 GB/s, 64 KiB input buffers, MTU 2048. F0 = H0 -> H3 (the victim),
+ * F1 = H1 -> H4, F2 = H2 -> H4, F5 = H5 -> H4, F6 = H6 -> H4 (the hot flows), all saturating.
+ * The crossbar runs at 5 GB/s (Paper V Table I: switch.speedup = 2 over the host links).
+ *
+ * Expected from first principles (L = one host link's payload rate, 2.5 GB/s x 2048/2074):
+ * - The root is S1 -> H4; its round robin over S1's three inputs holding H4 packets (from S0,
+ *   H5, H6) gives each L/3.
+ * - VOQsw: S1's input from S0 fills with H4 packets (the shared 64 KiB buffer), so S0 may send
+ *   one packet per H4 packet that leaves it (L/3). S0's round robin over its inputs H0, H1, H2
+ *   gives the victim every third of these slots, and a victim packet frees its slot at once,
+ *   letting the next (hot) packet take it: the victim gets one packet per two H4 departures,
+ *   L/6 (16.7 % of L). Checked: victim below 25 % of L.
+ * - CCFIT (no throttling): S1's input from S0 isolates H4 in a CFQ, which stops S0's CFQs at
+ *   10 MTU, so the NFQ keeps room and the victim has the whole S0 -> S1 link (5 GB/s) less the
+ *   hot share L/3: it runs at L. Checked: above 90 % of L. The hot flows keep the root busy:
+ *   the sum of the hot flows above 90 % of L.
+ * - CCFIT with the IB CC adapters (marking only at the root, per-destination CCTI): the same
+ *   protection, and throttling solves the parking lot (Paper V Fig. 9): the four contributors
+ *   share the root about equally (L/4 each) although two of them share one S0 -> S1 link.
+ *   Checked: victim above 85 % of L, root above 80 % of L, largest / smallest contributor
+ *   below 1.3.
+ * - EcoCC (Paper VI) and HFDI: the same argument with HPQs at S0 and Stop / Go at HTh / LTh
+ *   from S1's root queue (EcoCC: the VOQ itself; HFDI: a root HPQ): the victim keeps L (above
+ *   90 %), with or without the throttling adapters, and the root stays busy (above 80 %). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../support/sim.h"
+#include "cc/cc.h"
+#include "cc/ibcc.h"
+#include "fabric/isol.h"
+
+#define GBPS_HOST 20e9 /* 2.5 GB/s */
+
+static void config1(struct testsim *s, const char *arch)
+{
+    memset(s, 0, sizeof *s);
+    topo_init(&s->topo);
+    int s0 = topo_add_node(&s->topo, TOPO_SWITCH, "S0", 4), s1 = topo_add_node(&s->topo, TOPO_SWITCH, "S1", 5);
+    int h[7];
+    for (int i = 0; i < 7; i++) {
+        char n[8];
+        snprintf(n, sizeof n, "H%d", i);
+        h[i] = topo_add_node(&s->topo, TOPO_CA, n, 1);
+    }
+    simtime_t d = 20 * PS_PER_NS;
+    for (int i = 0; i < 3; i++)
+        if (topo_connect(&s->topo, h[i], 1, s0, i + 1, 4, IB_SDR, GBPS_HOST, d, &s->err))
+            abort();
+    if (topo_connect(&s->topo, s0, 4, s1, 1, 4, IB_SDR, 2 * GBPS_HOST, d, &s->err))
+        abort();
+    for (int i = 3; i < 7; i++)
+        if (topo_connect(&s->topo, h[i], 1, s1, i - 1, 4, IB_SDR, GBPS_HOST, d, &s->err))
+            abort();
+    topo_assign_lids(&s->topo, 0);
+    if (route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err))
+        abort();
+    fabric_settings_defaults(&s->d.set);
+    char why[128];
+    if (param_set(params_find(switch_params, "arch"), &s->d.set, arch, why, sizeof why) ||
+        param_set(params_find(switch_params, "speedup"), &s->d.set, "2", why, sizeof why))
+        abort();
+    s->d.warmup = PS_PER_MS / 2;
+    s->d.end = 2 * PS_PER_MS;
+    s->d.drain_limit = 100 * PS_PER_MS;
+    s->d.seed = 1;
+    ts_flow(s, "F0", "H0", "H3", "saturate", NULL, "2048 B", 0, 0);
+    ts_flow(s, "F1", "H1", "H4", "saturate", NULL, "2048 B", 0, 0);
+    ts_flow(s, "F2", "H2", "H4", "saturate", NULL, "2048 B", 0, 0);
+    ts_flow(s, "F5", "H5", "H4", "saturate", NULL, "2048 B", 0, 0);
+    ts_flow(s, "F6", "H6", "H4", "saturate", NULL, "2048 B", 0, 0);
+}
+
+struct result { double victim, hot, l, fair; };
+
+static struct result run(const char *arch, int throttle)
+{
+    struct testsim s;
+    config1(&s, arch);
+    if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err)) {
+        fprintf(stderr, "build: %s\n", s.err.msg);
+        abort();
+    }
+    if (throttle) {
+        struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+        char why[128];
+        if (param_set(params_find(ibcc_params, "threshold"), d, "0", why, sizeof why) ||
+            param_set(params_find(ibcc_params, "ccti_timer"), d, "8", why, sizeof why) ||
+            cc_attach(&s.f, &ibcc_plugin, d, &s.err))
+            abort();
+        cc_desc_free(&ibcc_plugin, d);
+    }
+    if (fabric_run(&s.f, NULL, &s.rep, &s.err)) {
+        fprintf(stderr, "run: %s\n", s.err.msg);
+        abort();
+    }
+    assert_true(s.rep.invariants_ok);
+    struct result r;
+    r.l = GBPS_HOST * 2048.0 / 2074.0 / 1e9;
+    r.victim = ts_gbps(&s, "F0");
+    r.hot = ts_gbps(&s, "F1") + ts_gbps(&s, "F2") + ts_gbps(&s, "F5") + ts_gbps(&s, "F6");
+    double c[4] = { ts_gbps(&s, "F1"), ts_gbps(&s, "F2"), ts_gbps(&s, "F5"), ts_gbps(&s, "F6") };
+    double lo = c[0], hi = c[0];
+    for (int i = 1; i < 4; i++) {
+        lo = c[i] < lo ? c[i] : lo;
+        hi = c[i] > hi ? c[i] : hi;
+    }
+    r.fair = lo > 0 ? hi / lo : 1e9;
+    printf("  %-6s%s: victim %.2f Gb/s (%.0f %% of L), hot sum %.2f Gb/s (%.0f %% of L), "
+           "contributors max/min %.2f\n", arch, throttle ? "+ibcc" : "     ", r.victim, 100 * r.victim / r.l,
+           r.hot, 100 * r.hot / r.l, r.fair);
+    ts_free(&s);
+    return r;
+}
+
+static void test_voq_victim_loses(void **st)
+{
+    (void)st;
+    struct result r = run("voq", 0);
+    assert_true(r.victim < 0.25 * r.l);
+    assert_true(r.hot > 0.9 * r.l);
+}
+
+static void test_ccfit_victim_keeps(void **st)
+{
+    (void)st;
+    struct result r = run("ccfit", 0);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.9 * r.l);
+}
+
+static void test_ccfit_throttled(void **st)
+{
+    (void)st;
+    struct result r = run("ccfit", 1);
+    assert_true(r.victim > 0.85 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+    assert_true(r.fair < 1.3);
+}
+
+static void test_ecocc_hfdi_victim_keeps(void **st)
+{
+    (void)st;
+    struct result r = run("ecocc", 0);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+    r = run("ecocc", 1);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+    r = run("hfdi", 0);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.8 * r.l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_voq_victim_loses),
+        cmocka_unit_test(test_ccfit_victim_keeps),
+        cmocka_unit_test(test_ccfit_throttled),
+        cmocka_unit_test(test_ecocc_hfdi_victim_keeps),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
