@@ -179,5 +179,9 @@ int topo_generate(const char *name, const char *args, uint64_t seed, struct topo
     topo_assign_lids(out, 0);
     topo_assign_guids(out);
     topo_assign_aliases(out);
-    return topo_check(out, e);
+    if (topo_check(out, e)) {
+        topo_free(out);
+        return -1;
+    }
+    return 0;
 }
