@@ -63,9 +63,10 @@ const struct param topo_params[] = {
       "default cable of `links` entries: width and speed (4xQDR) or a rate (\"13.5 Gb/s\")", NULL, 0, 0 },
     { "delay", P_TIME, TOFF(delay), "10 ns", "default propagation delay of `links` entries", NULL, 0, 0 },
     { "routing", P_STRING, TOFF(routing), "auto",
-      "routing engine (see `ibnetsim route --help`); auto = ftree on the tree generators "
-      "(kary_ntree, fattree, clos3: minhop saturates a k-ary n-tree far below its capacity), "
-      "minhop otherwise", NULL, 0, 0 },
+      "routing engine (see `ibnetsim route --help`), or a chain as OpenSM's routing_engine "
+      "(\"ftree,updn\": an engine that cannot route the fabric passes to the next, minhop "
+      "last); auto = ftree on the tree generators (kary_ntree, fattree, clos3: minhop "
+      "saturates a k-ary n-tree far below its capacity), minhop otherwise", NULL, 0, 0 },
     { "lft_file", P_STRING, TOFF(lft_file), "",
       "forwarding tables from an OpenSM opensm-lfts.dump instead of a routing engine", NULL, 0, 0 },
     { "lmc", P_INT, TOFF(lmc), "0",

@@ -37,7 +37,8 @@ struct lft_dest {
 int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest **out);
 
 /* The hop table updn routes from (updn.c), for comparison with OpenSM's lid matrix; h is
- * initialised here (free with hoptab_free); note gets what route_updn would say. */
+ * initialised here (free with hoptab_free); note gets what route_updn would say. Returns
+ * ROUTE_UNFIT when no root is found (h is then the min-hop table OpenSM falls back to). */
 int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *h, char *note,
                 size_t notelen, struct ibn_err *e);
 

@@ -334,10 +334,12 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
         nroots = find_roots_by_min_hop(t, &h, d, root);
         free(d);
     }
+    int unfit = 0;
     if (!nroots) {
         snprintf(note, notelen, "updn: no root switch found; fell back to "
                  "minhop, as OpenSM does");
         hoptab_minhop(&h, t);
+        unfit = 1;
     } else {
         unsigned *rank = xmalloc((size_t)h.nsw * sizeof *rank + 1);
         rank_from_roots(t, &h, root, rank);
@@ -350,15 +352,22 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
     }
     free(root);
     *hp = h;
-    return 0;
+    return unfit ? ROUTE_UNFIT : 0;
 }
 
 int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
                struct ibn_err *e)
 {
     struct hoptab h;
-    if (updn_hoptab(t, o, &h, out->note, sizeof out->note, e))
+    int rc = updn_hoptab(t, o, &h, out->note, sizeof out->note, e);
+    if (rc < 0)
         return -1;
+    if (rc == ROUTE_UNFIT) {
+        /* OpenSM's updn fails without roots; route_compute passes to the next engine. */
+        hoptab_free(&h);
+        out->note[0] = 0;
+        return ibn_err_set(e, "updn: no root switch found"), ROUTE_UNFIT;
+    }
     lft_build(t, &h, LFT_TIE_BALANCE, out);
     hoptab_free(&h);
     return 0;

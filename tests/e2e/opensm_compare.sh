@@ -14,6 +14,9 @@
 #     their numeric order, so a destination order taken numerically shows;
 #   - the most routes on any port (and on any switch-switch port) are within 10 % of OpenSM's
 #     (ftree: against OpenSM's ftree, whose entries differ from ibnetsim's own fat-tree engine);
+#   - engine chains (OpenSM's -R ftree,updn: an engine that cannot route the fabric passes to
+#     the next, minhop last): the same engine routes in both (OpenSM's "NAME tables configured")
+#     and the dumps are byte-identical;
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
 #   - an LFT dump ibnetsim writes is accepted by OpenSM's `file` engine, which installs it
 #     unchanged.
@@ -122,7 +125,9 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
         "seed004-15|gen:irregular:switches=15,ports=5,hosts=1,links=23,planar=1|0|minhop updn|first"
         "irregular-revguid|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
         "irregular-revguid-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
-        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first")
+        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first"
+        "mesh-4x4-chain|gen:mesh:dims=4x4|0|updn,dor ftree,updn|"
+        "irregular-revguid-chain|gen:irregular:switches=8,hosts=2|0|ftree,updn|first")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
@@ -134,13 +139,13 @@ for entry in "${cases[@]}"; do
     osm_extra=(-l "$lmc")
     our_extra=()
     label=$eng
-    if [ "$eng" = updn ] && [ -n "$root" ]; then
+    if [[ ,$eng, == *,updn,* ]] && [ -n "$root" ]; then
       # The first switch of the file as the root: OpenSM's root_guid_file, ibnetsim's --roots.
       rg=$(sed -n 's/^switchguid=\(0x[0-9a-f]*\).*/\1/p' "$d/topo" | head -1)
       echo "$rg" > "$d/roots"
       osm_extra+=(-a "$d/roots")
       our_extra+=(--roots "$rg")
-      label="updn-root"
+      label="$eng-root"; [ "$eng" = updn ] && label=updn-root
     fi
     run_opensm "$d/topo" "$d/guid2lid" "$d/osm-$eng" "$eng" "${osm_extra[@]}"
     osm="$d/osm-$eng/opensm-lfts.dump"
@@ -162,8 +167,17 @@ for entry in "${cases[@]}"; do
     total=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\2/p' "$d/$eng.check")
     hops=$(sed -n 's/^avg switches per route: //p' "$d/$eng.check")
     identical=-
-    case $eng in minhop|updn|dor)
-      "$bin" route compute "$d/topo" -e "$eng" "${our_extra[@]}" -o "$d/$eng.ours.dump" 2>/dev/null
+    case $eng in minhop|updn|dor|*,*)
+      "$bin" route compute "$d/topo" -e "$eng" "${our_extra[@]}" -o "$d/$eng.ours.dump" 2> "$d/$eng.note"
+      # A chain: the engine that routed is OpenSM's ("NAME tables configured on all switches").
+      if [[ $eng == *,* ]]; then
+        osm_used=$(sed -n 's/.* \([a-z0-9]*\) tables configured on all switches.*/\1/p' "$d/osm-$eng/osm.log" | tail -1)
+        our_used=$(sed -n 's/^note: routed by \([a-z0-9]*\).*/\1/p' "$d/$eng.note")
+        [ -z "$our_used" ] && our_used=${eng%%,*}
+        echo "$name $eng: OpenSM routed with ${osm_used:-?}, ibnetsim with $our_used"
+        [ -n "$osm_used" ] && [ "$osm_used" = "$our_used" ] ||
+          failed "$name chain $eng: OpenSM routed with '${osm_used}', ibnetsim with '$our_used'"
+      fi
       # ibsim gives every CA port the GUID node GUID + port number, whatever the file says
       # (small-3's ConnectX-4 ports carry the node GUID): OpenSM's comments then name ibsim's
       # port GUIDs, and only those may differ.

@@ -193,6 +193,71 @@ static void test_ftree_fallback(void **state)
     topo_free(&t);
 }
 
+static void same_tables(const struct lfts *a, const struct lfts *b)
+{
+    assert_int_equal(a->max_lid, b->max_lid);
+    for (int i = 0; i < a->nnodes; i++)
+        if (a->table[i])
+            assert_memory_equal(a->table[i], b->table[i], (size_t)a->max_lid + 1);
+}
+
+/* Engine chains as OpenSM's routing_engine list: an engine that cannot route the fabric passes
+ * to the next; minhop when none could; the engine that routed is reported. */
+static void test_chain(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l, m;
+    struct ibn_err e = { { 0 } };
+    /* A 4-ary 3-tree: ftree routes, the rest of the chain is not tried. */
+    gen("kary_ntree", "k=4,n=3", &t);
+    route(&t, "ftree,updn", NULL, &l);
+    route(&t, "ftree", NULL, &m);
+    assert_string_equal(l.engine, "ftree");
+    same_tables(&l, &m);
+    lfts_free(&l);
+    lfts_free(&m);
+    /* Chains are split at commas and blanks. */
+    route(&t, "updn, minhop", NULL, &l);
+    assert_string_equal(l.engine, "updn");
+    lfts_free(&l);
+    topo_free(&t);
+    /* A mesh: ftree cannot, updn (with a root) can. */
+    gen("mesh", "dims=3x3", &t);
+    struct route_opts o = { .roots = "S1_1" };
+    route(&t, "ftree,updn", &o, &l);
+    route(&t, "updn", &o, &m);
+    assert_string_equal(l.engine, "updn");
+    assert_non_null(strstr(l.note, "not a fat tree; fell back to updn; updn: 1 root"));
+    same_tables(&l, &m);
+    lfts_free(&l);
+    lfts_free(&m);
+    /* Without roots updn finds none on a mesh: then dor, and with nothing left minhop. */
+    route(&t, "ftree,updn,dor", NULL, &l);
+    route(&t, "dor", NULL, &m);
+    assert_string_equal(l.engine, "dor");
+    same_tables(&l, &m);
+    lfts_free(&l);
+    lfts_free(&m);
+    route(&t, "ftree,updn", NULL, &l);
+    route(&t, "minhop", NULL, &m);
+    assert_string_equal(l.engine, "minhop");
+    assert_non_null(strstr(l.note, "updn: no root switch found; fell back to minhop, as OpenSM does"));
+    same_tables(&l, &m);
+    lfts_free(&l);
+    lfts_free(&m);
+    /* Unknown names, empty chains and options no engine of the chain uses are errors. */
+    assert_int_equal(route_compute(&t, "ftree,bogus", NULL, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "unknown routing engine \"bogus\" in the chain"));
+    assert_int_equal(route_compute(&t, " , ", NULL, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "no routing engine given"));
+    assert_int_equal(route_compute(&t, "ftree,dor", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no roots"));
+    assert_int_equal(route_chain_check("minhop,updn_tree", &e), 0);
+    assert_int_equal(route_chain_check("minhop,x", &e), -1);
+    topo_free(&t);
+}
+
 static void test_ftree_balance(void **state)
 {
     (void)state;
@@ -521,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_updn_ftree_deadlock_free),
         cmocka_unit_test(test_ftree_balance),
         cmocka_unit_test(test_ftree_fallback),
+        cmocka_unit_test(test_chain),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),
