@@ -71,6 +71,23 @@ static const char *type_name(const struct param *p)
     return "?";
 }
 
+const char *keys_help(const char *dotted)
+{
+    const char *dot = strchr(dotted, '.'), *last = strrchr(dotted, '.');
+    if (!dot)
+        return NULL;
+    size_t slen = (size_t)(dot - dotted);
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        /* "flows.NAME.load": a flow key; "cc.key": the plug-ins' sections too */
+        if (strncmp(refs[i].name, dotted, slen) || (refs[i].name[slen] && refs[i].name[slen] != ' '))
+            continue;
+        const struct param *p = params_find(refs[i].tab, last + 1);
+        if (p)
+            return p->help;
+    }
+    return NULL;
+}
+
 int cmd_keys(int argc, char **argv)
 {
     int md = argc > 1 && !strcmp(argv[1], "--markdown");

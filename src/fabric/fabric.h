@@ -509,6 +509,12 @@ void fabric_flow_repace(struct fabric *f, struct flow *fl);
 void fabric_flow_pace_by_dest(struct fabric *f, struct flow *fl, int held_cap);
 
 /* Per-VL arrays are indexed by slot: data VL v is slot v, VL15 is slot nvls. */
+/* The host whose port answers to a unicast LID, or -1 (no such host, or a multicast LID). */
+static inline int fabric_host_of_lid(const struct fabric *f, unsigned lid)
+{
+    return lid <= (unsigned)f->max_lid ? f->host_of_lid[lid] : -1;
+}
+
 static inline int fabric_slot(const struct fabric *f, int vl)
 {
     return vl == VL15 ? (int)f->set.nvls : vl;

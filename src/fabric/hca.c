@@ -123,7 +123,10 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls);
 
 static simtime_t dest_ready(struct fabric *f, struct flow *fl, uint16_t dst_lid)
 {
-    simtime_t t = dest_ready_host(f, fl, f->host_of_lid[dst_lid]);
+    int host = fabric_host_of_lid(f, dst_lid);
+    if (host < 0)
+        return f->now; /* a multicast group has no per-destination queue pair */
+    simtime_t t = dest_ready_host(f, fl, host);
     const struct isol_hca *h = fl->src->hca->isol;
     if (h && t < f->now + ISOL_RECHECK && isol_hca_stopped(h, dst_lid))
         t = f->now + ISOL_RECHECK;
