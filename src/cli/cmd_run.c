@@ -391,7 +391,8 @@ int cmd_run(int argc, char **argv)
     /* What the topology reader, the LFT dump reader and a routing fallback warn about. */
     for (int i = 0; i < t.nwarn; i++)
         fabric_warn(&f, "%s", t.warn[i]);
-    if (l.note[0] && (*sc.topo.lft_file || strstr(l.note, "fell back")))
+    if (l.note[0] && (*sc.topo.lft_file || strstr(l.note, "fell back") ||
+                      strstr(l.note, "skipped, as OpenSM")))
         fabric_warn(&f, "%s", l.note);
     if (scenario_apply(&sc, &f, &e) || cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
