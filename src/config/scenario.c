@@ -157,6 +157,11 @@ const struct param flow_params[] = {
       "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
       "fewest hops, lowest offset on ties: a connection's probe), adaptive (chosen at each switch "
       "by switch.adaptive: datagrams)", flow_path_names, 0, 0 },
+    { "lanes", P_STRING, FOFF(lanes), "",
+      "seed 000's threshold schemes (ET, AJT): \"SHARE[,T:SHARE...]\": the flow's packets leave "
+      "its adapter at SHARE x the link's data rate while it holds at most T messages at its "
+      "source (waiting plus the one being sent), the next SHARE above T (a borrowed lane), e.g. "
+      "\"0.5,8:1\"; \"\" = the link's rate (docs/analytic.md section 11)", NULL, 0, 0 },
     PARAM_END,
 };
 #undef FOFF
