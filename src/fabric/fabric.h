@@ -254,6 +254,8 @@ extern const char *const flow_path_names[];
 enum load_counts { LOAD_PAYLOAD, LOAD_WIRE };
 extern const char *const load_counts_names[];
 
+struct lanes;
+
 struct flow {
     uint32_t index;
     char *name;
@@ -311,6 +313,7 @@ struct flow {
     uint8_t path;
     uint64_t path_rng;       /* PATH_RANDOM: splitmix64 state, seeded per flow */
     uint64_t *path_pkts;     /* packets sent per LID offset [0, 1 << fabric.max_lmc) */
+    struct lanes *lanes;     /* threshold lane regimes (lanes.h), NULL: the link's rate */
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
