@@ -27,8 +27,8 @@ static void usage(FILE *f)
             "  latency.png/.svg     CDFs of packet latency per class (SL) and for all flows:\n"
             "                       network (injection to delivery) and end-to-end (message\n"
             "                       creation to delivery), from latency.csv\n"
-            "  ports.png/.svg       utilisation of every cabled port (transmitted wire bytes over\n"
-            "                       the run / link data rate), from summary.json's \"ports\"\n"
+            "  ports.png/.svg       utilisation of every cabled port (link busy time over the\n"
+            "                       measured period), from summary.json's \"ports\"\n"
             "  cc.png/.svg          CCTI of every flow over time, if the run wrote cc.csv\n"
             "A figure whose data file is missing is skipped with a note.\n\n"
             "  --scripts-only  write the scripts and data files, do not run gnuplot\n"
@@ -312,7 +312,7 @@ static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
         height = 400;
     if (height > 6000)
         height = 6000;
-    fprintf(fp, "set title \"Port utilisation (transmitted wire bytes / link data rate over the run)%s\"\n",
+    fprintf(fp, "set title \"Port utilisation (link busy time / the measured period)%s\"\n",
             hosts_too ? "" : "; switches only");
     fprintf(fp, "set xlabel \"port number\"\n"
                 "set ylabel \"node\"\n"
