@@ -195,7 +195,10 @@ void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
     struct ibcc *c = cf->cc;
     simtime_t tx = byterate_time(fl->src->rate, p->wire_bytes);
     if (cf->dest) { /* the queue pair to this destination waits; the flow goes on */
-        struct ibcc_dest *d = &cf->dest[f->host_of_lid[p->dst_lid]];
+        int h = fabric_host_of_lid(f, p->dst_lid);
+        if (h < 0)
+            return; /* a multicast packet: never marked, so its group is never throttled */
+        struct ibcc_dest *d = &cf->dest[h];
         simtime_t gap = ird(c, d->ix.ccti, tx);
         if (gap > 0)
             d->next_ok = f->now + tx + gap;

@@ -27,7 +27,7 @@ static const struct section_ref refs[] = {
     { "fabric", "packets and flow control", fabric_params },
     { "switch", "switch architecture and timing", switch_params },
     { "hca", "host channel adapters", hca_params },
-    { "isolation", "seed 002's congested-flow isolation switches (switch.arch = ccfit, ecocc, hfdi): "
+    { "isolation", "seed 002's congested-flow isolation switches (switch.arch = ccfit, ecocc, hfdi, fbicm): "
                    "isolation queues, CAM lines, thresholds in MTU packets (docs/isolation.md)",
       isol_params },
     { "transport", "the queue pairs' transport: unreliable datagram, or reliable connection with "
@@ -69,6 +69,23 @@ static const char *type_name(const struct param *p)
     case P_ENUM: return "choice";
     }
     return "?";
+}
+
+const char *keys_help(const char *dotted)
+{
+    const char *dot = strchr(dotted, '.'), *last = strrchr(dotted, '.');
+    if (!dot)
+        return NULL;
+    size_t slen = (size_t)(dot - dotted);
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        /* "flows.NAME.load": a flow key; "cc.key": the plug-ins' sections too */
+        if (strncmp(refs[i].name, dotted, slen) || (refs[i].name[slen] && refs[i].name[slen] != ' '))
+            continue;
+        const struct param *p = params_find(refs[i].tab, last + 1);
+        if (p)
+            return p->help;
+    }
+    return NULL;
 }
 
 int cmd_keys(int argc, char **argv)

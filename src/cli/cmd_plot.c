@@ -1,9 +1,12 @@
-/* cmd_plot.c: `ibnetsim plot RUN_DIR`: gnuplot figures of a run's results folder, as PNG and
- * SVG, from the gnuplot scripts it writes there (plot-*.gp, editable and re-runnable):
- *   throughput  payload throughput of every flow over time (flows.csv)
+/* cmd_plot.c: `ibnetsim plot RUN_DIR [--highlight FLOWS]`: gnuplot figures of a run's results
+ * folder, as PNG and SVG, from the gnuplot scripts it writes there (plot-*.gp, editable and
+ * re-runnable), each titled with the run's name:
+ *   throughput  payload throughput of every flow over time (flows.csv), named flows highlighted
  *   latency     CDFs of network and end-to-end packet latency per class (latency.csv)
  *   ports       per-port utilisation map (summary.json's "ports", via plot-ports.csv)
- *   cc          CCTI of every flow over time, when the run wrote cc.csv */
+ *   cc          CCTI of every flow over time, when the run wrote cc.csv
+ *   topology    the fabric coloured by utilisation, with the congestion tree (graphviz)
+ * and `ibnetsim plot A B ... -o DIR`: several runs overlaid (plot_compare.c). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -13,12 +16,14 @@
 #include <sys/stat.h>
 
 #include "cli/gnuplot.h"
+#include "cli/plot.h"
 #include "core/error.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim plot RUN_DIR [--scripts-only] [-q]\n\n"
+            "usage: ibnetsim plot RUN_DIR [--highlight FLOW,...] [--scripts-only] [-q]\n"
+            "       ibnetsim plot RUN_DIR RUN_DIR... -o DIR [--highlight FLOW,...] [--scripts-only] [-q]\n\n"
             "Draws the results of `ibnetsim run ... -o RUN_DIR` with gnuplot, as PNG and SVG in\n"
             "RUN_DIR, and leaves the gnuplot scripts there (plot-NAME.gp) so that they can be\n"
             "edited and re-run with `gnuplot plot-NAME.gp` inside RUN_DIR:\n"
@@ -30,7 +35,16 @@ static void usage(FILE *f)
             "  ports.png/.svg       utilisation of every cabled port (link busy time over the\n"
             "                       measured period), from summary.json's \"ports\"\n"
             "  cc.png/.svg          CCTI of every flow over time, if the run wrote cc.csv\n"
-            "A figure whose data file is missing is skipped with a note.\n\n"
+            "  topology.png/.svg    the fabric (graphviz, from topology.dot): each cable coloured\n"
+            "                       by its busier direction's utilisation, an arrow on each\n"
+            "                       direction whose transmitter waited for credits (the congestion\n"
+            "                       tree); adapters left out above 300 nodes\n"
+            "Every title names the run (simulation.name). A figure whose data file is missing is\n"
+            "skipped with a note; without graphviz the topology picture is skipped with a note.\n"
+            "With several RUN_DIRs, DIR/compare.png/.svg overlays them: the total throughput over\n"
+            "time (and the highlighted flows) and the latency CDFs of all flows, one colour per run.\n\n"
+            "  --highlight FLOW,...  draw these flows in colour and the others grey\n"
+            "  -o DIR          the folder of the overlay of several runs\n"
             "  --scripts-only  write the scripts and data files, do not run gnuplot\n"
             "  -q              do not list the files written\n\n"
             "Exit status: 0 success; 1 gnuplot is missing (the scripts are still written) or\n"
@@ -45,72 +59,37 @@ static int exists(const char *dir, const char *file)
     return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-/* A wide time-series CSV (time_s,NAME,NAME...): its column names and last time. */
-struct wide_csv {
-    int ncols;          /* data columns, without time_s */
-    double last_time;
-    int rows;
-};
-
-static int read_wide(const char *dir, const char *file, struct wide_csv *w, struct ibn_err *e)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return ibn_err_set(e, "%s: cannot read: %s", path, strerror(errno));
-    memset(w, 0, sizeof *w);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int first = 1;
-    while ((n = getline(&line, &cap, fp)) > 0) {
-        if (first) {
-            if (strncmp(line, "time_s", 6)) {
-                free(line);
-                fclose(fp);
-                return ibn_err_set(e, "%s: expected a header starting with time_s", path);
-            }
-            int quoted = 0; /* names may be quoted (RFC 4180): commas inside do not count */
-            for (char *c = line; *c; c++) {
-                quoted ^= *c == '"';
-                w->ncols += *c == ',' && !quoted;
-            }
-            first = 0;
-            continue;
-        }
-        w->last_time = strtod(line, NULL);
-        w->rows++;
-    }
-    free(line);
-    fclose(fp);
-    if (first)
-        return ibn_err_set(e, "%s: empty", path);
-    return 0;
-}
-
-/* A time axis unit that keeps the numbers readable. */
-static void time_unit(double last, const char **name, double *scale)
-{
-    if (last >= 1.0) {
-        *name = "s";
-        *scale = 1.0;
-    } else if (last >= 1e-3) {
-        *name = "ms";
-        *scale = 1e3;
-    } else {
-        *name = "µs";
-        *scale = 1e6;
-    }
-}
-
 /* Throughput (flows.csv) or CCTI (cc.csv) of every flow over time. */
-static int write_series(const char *dir, const char *name, const char *file, int is_cc,
-                        struct ibn_err *e)
+static int write_series(const char *dir, const char *name, const char *file, int is_cc, const char *rname,
+                        const char *highlight, struct ibn_err *e)
 {
     struct wide_csv w;
     if (read_wide(dir, file, &w, e))
         return -1;
+    /* The highlighted flows' columns (0 for the others). */
+    int *hl = xcalloc((size_t)w.ncols + 1, sizeof *hl), nhl = 0;
+    if (highlight && *highlight) {
+        char *copy = xstrdup(highlight), *save = NULL;
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            int c = wide_column(&w, t);
+            if (!c) {
+                char list[600] = "";
+                for (int i = 0; i < w.ncols && strlen(list) < 500; i++)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", w.names[i]);
+                ibn_err_set(e, "--highlight: %s/%s has no flow \"%s\" (its flows: %s%s)", dir, file, t, list,
+                            strlen(list) >= 500 ? ", ..." : "");
+                e->output = 0;
+                free(copy);
+                free(hl);
+                wide_free(&w);
+                return -2;
+            }
+            if (!hl[c - 2])
+                nhl++;
+            hl[c - 2] = 1;
+        }
+        free(copy);
+    }
     const char *unit;
     double scale;
     time_unit(w.last_time, &unit, &scale);
@@ -118,13 +97,18 @@ static int write_series(const char *dir, const char *name, const char *file, int
                        is_cc ? "congestion control table index (CCTI) of every flow over time, from cc.csv"
                              : "payload throughput of every flow over time, from flows.csv",
                        e);
-    if (!go)
+    if (!go) {
+        free(hl);
+        wide_free(&w);
         return -1;
+    }
     FILE *fp = go->fp;
-    int keyed = w.ncols <= 24;
-    fprintf(fp, "set title \"%s%s\"\n",
-            is_cc ? "CCTI per flow" : "Throughput per flow (payload, per sample interval)",
-            keyed ? "" : " (too many flows for a legend)");
+    int keyed = w.ncols <= 24 || nhl;
+    fputs("set title \"", fp);
+    gp_quote(fp, rname);
+    fprintf(fp, ": %s%s\"\n", is_cc ? "CCTI per flow" : "Throughput per flow (payload, per sample interval)",
+            nhl ? ", named flows in colour" : keyed ? "" : " (too many flows for a legend)");
+    gp_palette(fp);
     fprintf(fp, "set xlabel \"time (%s)\"\n", unit);
     fprintf(fp, "set ylabel \"%s\"\n", is_cc ? "CCTI (index into the CCT)" : "throughput (Gb/s)");
     fprintf(fp, "set yrange [0:*]\n");
@@ -132,23 +116,46 @@ static int write_series(const char *dir, const char *name, const char *file, int
     fprintf(fp, "tscale = %g  # seconds to %s\n", scale, unit);
     fprintf(fp, "ncols = %d   # data columns after time_s\n", w.ncols);
     gp_png(fp, name, 1100, 600);
-    char plot[512];
-    snprintf(plot, sizeof plot,
-             "plot for [i=2:ncols+1] \"%s\" using ($1*tscale):i with %s %s", file,
-             is_cc ? "steps" : "lines",
-             keyed ? "lw 1.5 title columnhead(i)"
-                   : "lw 0.7 lc rgb \"#b0b0b0\" title (i == 2 ? \"each flow\" : \"\")");
-    fprintf(fp, "%s", plot);
-    if (!is_cc && w.ncols > 3)
+    const char *with = is_cc ? "steps" : "lines";
+    if (nhl) {
+        /* The others grey and thin under the named flows, one legend entry for them. */
+        int others = 0;
+        fprintf(fp, "others = \"");
+        for (int i = 0; i < w.ncols; i++)
+            if (!hl[i])
+                fprintf(fp, "%s%d", others++ ? " " : "", i + 2);
+        fprintf(fp, "\"\nplot ");
+        if (others)
+            fprintf(fp, "for [c in others] \"%s\" using ($1*tscale):(column(int(c))) with %s lw 0.7 "
+                        "lc rgb \"#b8b8b8\" title (c eq word(others, 1) ? \"the other %d flows\" : \"\"), \\\n  ",
+                    file, with, others);
+        int k = 0;
+        for (int i = 0; i < w.ncols; i++) {
+            if (!hl[i])
+                continue;
+            fprintf(fp, "%s\"%s\" using ($1*tscale):%d with %s lw 2.5 lc rgb col(%d) dt dash(%d) title \"",
+                    k ? ", \\\n  " : "", file, i + 2, with, k, k);
+            gp_quote(fp, w.names[i]);
+            fputc('"', fp);
+            k++;
+        }
+    } else {
+        fprintf(fp, "plot for [i=2:ncols+1] \"%s\" using ($1*tscale):i with %s %s", file, with,
+                keyed ? "lw 1.5 lc rgb col(i-2) dt dash(i-2) title columnhead(i)"
+                      : "lw 0.7 lc rgb \"#b0b0b0\" title (i == 2 ? \"each flow\" : \"\")");
+    }
+    if (!is_cc && w.ncols > 3 && !nhl)
         fprintf(fp, ", \\\n  \"%s\" using ($1*tscale):((sum [i=2:ncols+1] column(i)) / ncols) with lines "
                     "lw 3 lc rgb \"black\" title \"mean of the %d flows\"", file, w.ncols);
     fprintf(fp, "\n");
     gp_svg(fp, name, 1100, 600, "replot");
+    free(hl);
+    wide_free(&w);
     return gp_close(go, e);
 }
 
 /* Latency CDFs from latency.csv (latency,class,value_ns,count,cdf). */
-static int write_latency(const char *dir, struct ibn_err *e)
+static int write_latency(const char *dir, const char *rname, struct ibn_err *e)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/latency.csv", dir);
@@ -194,7 +201,9 @@ static int write_latency(const char *dir, struct ibn_err *e)
         return -1;
     FILE *fp = go->fp;
     int per_class = ncls > 2; /* "all" and one class are the same curve */
-    fprintf(fp, "set title \"Packet latency CDF per class: network (solid), end-to-end (dashed)\"\n"
+    fputs("set title \"", fp);
+    gp_quote(fp, rname);
+    fprintf(fp, ": packet latency CDF per class: network (solid), end-to-end (dashed)\"\n"
                 "set xlabel \"latency (ns)\"\n"
                 "set ylabel \"fraction of packets with latency <= x\"\n"
                 "set yrange [0:1.02]\n"
@@ -240,7 +249,7 @@ struct node_row {
     int nports, switch_like;
 };
 
-static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
+static int write_ports(const char *dir, json_t *summary, const char *rname, struct ibn_err *e)
 {
     json_t *ports = json_object_get(summary, "ports");
     if (!json_is_array(ports))
@@ -312,7 +321,9 @@ static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
         height = 400;
     if (height > 6000)
         height = 6000;
-    fprintf(fp, "set title \"Port utilisation (link busy time / the measured period)%s\"\n",
+    fputs("set title \"", fp);
+    gp_quote(fp, rname);
+    fprintf(fp, ": port utilisation (link busy time / the measured period)%s\"\n",
             hosts_too ? "" : "; switches only");
     fprintf(fp, "set xlabel \"port number\"\n"
                 "set ylabel \"node\"\n"
@@ -335,31 +346,86 @@ static int write_ports(const char *dir, json_t *summary, struct ibn_err *e)
     return gp_close(go, e);
 }
 
+/* topology.png/.svg from topology.dot with graphviz; a note when graphviz is missing. */
+static int draw_topology(const char *dir, const char *engine, int quiet, struct ibn_err *e)
+{
+    if (!prog_available(engine)) {
+        fprintf(stderr, "ibnetsim plot: graphviz is not installed (%s not found on the PATH): no topology.png/.svg; "
+                        "install graphviz and run `%s -Tpng topology.dot -o topology.png` in %s\n", engine, engine, dir);
+        return 0;
+    }
+    char *png[] = { (char *)engine, "-Tpng", "topology.dot", "-o", "topology.png", NULL };
+    char *svg[] = { (char *)engine, "-Tsvg", "topology.dot", "-o", "topology.svg", NULL };
+    if (prog_run(dir, png, e) || prog_run(dir, svg, e))
+        return -1;
+    if (!quiet)
+        printf("%s/topology.png %s/topology.svg\n", dir, dir);
+    return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
-    const char *dir = NULL;
-    int scripts_only = 0, quiet = 0;
+    const char *out = NULL, *highlight = NULL;
+    char **dirs = xcalloc((size_t)argc + 1, sizeof *dirs);
+    int ndirs = 0, scripts_only = 0, quiet = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
+            free(dirs);
             return 0;
         } else if (!strcmp(argv[i], "--scripts-only")) {
             scripts_only = 1;
         } else if (!strcmp(argv[i], "-q")) {
             quiet = 1;
-        } else if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "ibnetsim plot: unexpected argument \"%s\"\n\n", argv[i]);
+        } else if (!strcmp(argv[i], "--highlight") && i + 1 < argc) {
+            highlight = argv[++i];
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "ibnetsim plot: unexpected argument \"%s\"%s\n\n", argv[i],
+                    !strcmp(argv[i], "-o") || !strcmp(argv[i], "--highlight") ? " (it needs a value)" : "");
             usage(stderr);
+            free(dirs);
             return 2;
         } else {
-            dir = argv[i];
+            dirs[ndirs++] = argv[i];
         }
     }
-    if (!dir) {
-        fprintf(stderr, "ibnetsim plot: which results folder? (expected RUN_DIR)\n\n");
+    if (!ndirs || (ndirs > 1 && !out) || (ndirs == 1 && out)) {
+        fprintf(stderr, "ibnetsim plot: %s\n\n", !ndirs ? "which results folder? (expected RUN_DIR)"
+                                                 : out ? "-o DIR is for the overlay of several runs (RUN_DIR RUN_DIR...)"
+                                                       : "several runs are overlaid into a folder of their own: add -o DIR");
         usage(stderr);
+        free(dirs);
         return 2;
     }
+    struct ibn_err e;
+    if (ndirs > 1) {
+        int rc = plot_compare(out, dirs, ndirs, highlight, &e);
+        free(dirs);
+        if (rc) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            return rc == -2 ? 2 : e.output ? IBN_EXIT_OUTPUT : 1;
+        }
+        if (scripts_only) {
+            if (!quiet)
+                printf("%s/plot-compare.gp\n", out);
+            return 0;
+        }
+        if (!gp_available()) {
+            fprintf(stderr, "ibnetsim plot: gnuplot is not installed: the script is %s/plot-compare.gp\n", out);
+            return 1;
+        }
+        if (gp_run(out, "compare", &e)) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            return 1;
+        }
+        if (!quiet)
+            printf("%s/compare.png %s/compare.svg\n", out, out);
+        return 0;
+    }
+    const char *dir = dirs[0];
+    free(dirs);
     char path[4200];
     snprintf(path, sizeof path, "%s/summary.json", dir);
     json_error_t je;
@@ -369,9 +435,9 @@ int cmd_plot(int argc, char **argv)
                 je.text);
         return 2;
     }
+    const char *rname = run_name(summary, dir);
     const char *names[4];
     int n = 0, status = 0;
-    struct ibn_err e;
     struct { const char *name, *file; } series[2] = { { "throughput", "flows.csv" }, { "cc", "cc.csv" } };
     for (int s = 0; s < 2; s++) {
         if (!exists(dir, series[s].file)) {
@@ -380,7 +446,12 @@ int cmd_plot(int argc, char **argv)
                                 "no throughput plot\n", dir);
             continue;
         }
-        if (write_series(dir, series[s].name, series[s].file, s == 1, &e)) {
+        int rc = write_series(dir, series[s].name, series[s].file, s == 1, rname, highlight, &e);
+        if (rc == -2) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            json_decref(summary);
+            return 2;
+        } else if (rc) {
             fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
             status = e.output ? IBN_EXIT_OUTPUT : 1;
         } else {
@@ -389,24 +460,37 @@ int cmd_plot(int argc, char **argv)
     }
     if (!exists(dir, "latency.csv")) {
         fprintf(stderr, "ibnetsim plot: no %s/latency.csv (a run of an older ibnetsim?): no latency plot\n", dir);
-    } else if (write_latency(dir, &e)) {
+    } else if (write_latency(dir, rname, &e)) {
         fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
         status = e.output ? IBN_EXIT_OUTPUT : 1;
     } else {
         names[n++] = "latency";
     }
-    if (write_ports(dir, summary, &e)) {
+    if (write_ports(dir, summary, rname, &e)) {
         fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
         status = e.output ? IBN_EXIT_OUTPUT : 1;
     } else {
         names[n++] = "ports";
     }
+    const char *engine = NULL;
+    int topo = !plot_topology(dir, summary, &engine, &e);
+    if (!topo) {
+        fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+        status = e.output ? IBN_EXIT_OUTPUT : 1;
+    }
     json_decref(summary);
     if (scripts_only) {
-        if (!quiet)
+        if (!quiet) {
             for (int i = 0; i < n; i++)
                 printf("%s/plot-%s.gp\n", dir, names[i]);
+            if (topo)
+                printf("%s/topology.dot\n", dir);
+        }
         return status;
+    }
+    if (topo && draw_topology(dir, engine, quiet, &e)) {
+        fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+        status = 1;
     }
     if (!gp_available()) {
         fprintf(stderr, "ibnetsim plot: gnuplot is not installed (not found on the PATH), so no images were "

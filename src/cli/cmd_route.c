@@ -32,6 +32,9 @@ static void usage(FILE *f)
             "                            [--table SWITCH]\n"
             "       ibnetsim route list\n\n"
             "TOPO is a topology file or gen:NAME[:KEY=VALUE,...] (see 'ibnetsim topo --help').\n\n"
+            "ENGINE is one engine or a chain as OpenSM's -R (ftree,updn): tried in order, an\n"
+            "engine that cannot route the fabric (ftree on a non-tree, updn without a root)\n"
+            "passes to the next, minhop last; the note names the engine that routed.\n\n"
             "compute  routes with ENGINE (default minhop) and writes the forwarding tables as\n"
             "         OpenSM's opensm-lfts.dump (to -o, else stdout); OpenSM loads it with\n"
             "         '-R file -U LFT_DUMP'. With --lfts DUMP instead of an engine it imports\n"
@@ -63,7 +66,10 @@ static void usage(FILE *f)
             "         --slack N enumerates paths up to shortest + N hops (default 4, -1 all).\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
-            "         'best3'), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dor: OpenSM's\n"
+            "         guid_routing_order_file: the port GUIDs it lists, one a line, are routed\n"
+            "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
+            "         note says so), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
@@ -193,7 +199,7 @@ static int do_trace(struct opts *o, const struct topo *t, const char *src, const
     printf("route from %s to %s: DLID %d (0x%04x), SL %d, VL %d%s, %s\n",
            S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, o->sl, vl,
            l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
-           o->lfts ? o->lfts : o->engine);
+           o->lfts ? o->lfts : l.engine);
     int wa = 5;
     for (int i = 0; i < t->nnodes; i++) {
         int a = (int)strlen(t->node[i].alias ? t->node[i].alias : t->node[i].name);
@@ -262,7 +268,10 @@ static int do_check(struct opts *o, const struct topo *t)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     int rc = 0;
-    printf("tables: %s\n", o->lfts ? o->lfts : o->engine);
+    if (!o->lfts && strcmp(l.engine, o->engine))
+        printf("tables: %s (of the chain %s)\n", l.engine, o->engine);
+    else
+        printf("tables: %s\n", o->lfts ? o->lfts : o->engine);
     if (!o->lfts)
         printf("compute time: %.3f s\n", (double)(t1.tv_sec - t0.tv_sec) +
                1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
@@ -326,11 +335,11 @@ static int do_check(struct opts *o, const struct topo *t)
         rc = 1;
     if (o->lidm) {
         int rows, lrc;
-        if (!o->lfts && !strcmp(o->engine, "updn")) {
+        if (!o->lfts && !strcmp(l.engine, "updn")) {
             struct hoptab h;
             char note[256];
             lrc = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
-            if (!lrc) {
+            if (lrc >= 0) {
                 lrc = lid_matrix_compare(o->lidm, t, &h, &rows, &e);
                 hoptab_free(&h);
             }
@@ -452,6 +461,8 @@ int cmd_route(int argc, char **argv)
             o.ports = argv[++i];
         else if (!strcmp(a, "--roots") && more)
             o.ro.roots = argv[++i];
+        else if ((!strcmp(a, "--guid-routing-order") || !strcmp(a, "-X")) && more)
+            o.ro.guid_order = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
         else if (!strcmp(a, "--path-bits") && more)
@@ -492,6 +503,7 @@ int cmd_route(int argc, char **argv)
         }
     }
     o.ro.seed = o.seed;
+    struct ibn_err e0 = { { 0 } };
     if (!strcmp(o.sub, "list")) {
         for (int i = 0; route_engines[i]; i++)
             printf("%-10s %s\n", route_engines[i]->name, route_engines[i]->summary);
@@ -511,9 +523,8 @@ int cmd_route(int argc, char **argv)
                                         : "one topology (a file or gen:NAME:ARGS)");
         return 2;
     }
-    if (!route_engine_find(o.engine)) {
-        fprintf(stderr, "ibnetsim route: unknown engine \"%s\" (see 'ibnetsim route list')\n",
-                o.engine);
+    if (route_chain_check(o.engine, &e0)) {
+        fprintf(stderr, "ibnetsim route: %s (see 'ibnetsim route list')\n", e0.msg);
         return 2;
     }
     o.topo = pos[0];
@@ -549,6 +560,8 @@ int cmd_route(int argc, char **argv)
         }
         if (l.note[0])
             fprintf(stderr, "note: %s\n", l.note);
+        if (strcmp(l.engine, o.engine) && !o.lfts)
+            fprintf(stderr, "note: routed by %s (asked for %s)\n", l.engine, o.engine);
         rc = 0;
         if (lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);

@@ -259,7 +259,9 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     json_t *j = results_summary(f, &rep, settings_json(sc), &oc.series);
     json_t *routing = json_object();
     json_object_set_new(routing, "engine", json_string(*sc->topo.lft_file ? "lft_file"
-                                                       : scenario_routing_engine(&sc->topo)));
+                                                       : l->engine));
+    if (!*sc->topo.lft_file && strcmp(l->engine, scenario_routing_engine(&sc->topo)))
+        json_object_set_new(routing, "chain", json_string(scenario_routing_engine(&sc->topo)));
     json_object_set_new(routing, "note", json_string(l->note));
     json_object_set_new(j, "routing", routing);
     if (*sc->cst)
@@ -397,7 +399,8 @@ int cmd_run(int argc, char **argv)
     /* What the topology reader, the LFT dump reader and a routing fallback warn about. */
     for (int i = 0; i < t.nwarn; i++)
         fabric_warn(&f, "%s", t.warn[i]);
-    if (l.note[0] && (*sc.topo.lft_file || strstr(l.note, "fell back")))
+    if (l.note[0] && (*sc.topo.lft_file || strstr(l.note, "fell back") ||
+                      strstr(l.note, "skipped, as OpenSM")))
         fabric_warn(&f, "%s", l.note);
     if (scenario_apply(&sc, &f, &e) || cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);

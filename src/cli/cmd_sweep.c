@@ -1,8 +1,12 @@
-/* cmd_sweep.c: `ibnetsim sweep SCENARIO -k KEY=VALUES [-k ...] [-s KEY=VALUE]... [-j JOBS]
- * [-o DIR]`: runs a scenario over a grid of parameter values on the cores of one machine (one
- * `ibnetsim run` child process per point, at most JOBS at once), then writes DIR/sweep.csv
- * (one row per point, in grid order, so the file does not depend on JOBS) and a gnuplot
- * figure of latency and accepted traffic against the first swept key. */
+/* cmd_sweep.c: `ibnetsim sweep SCENARIO -k KEY=VALUES [-k ...] [-s KEY=VALUE]... [-m PATH]...
+ * [-j JOBS] [-o DIR]`: runs a scenario over a grid of parameter values on the cores of one
+ * machine (one `ibnetsim run` child process per point, at most JOBS at once), or writes the
+ * points as a Slurm job array / GNU parallel command list (--emit) and collects them later
+ * (--merge); resumes an interrupted sweep (--resume); then writes DIR/sweep.csv (one row per
+ * point, in grid order, so the file does not depend on JOBS: the fixed measures, the -m
+ * measures, whether the point is saturated) and a gnuplot figure against the first swept key
+ * with the saturation points marked. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -15,7 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/commands.h"
 #include "cli/gnuplot.h"
+#include "cli/sweep_measure.h"
 #include "config/scenario.h"
 #include "core/error.h"
 #include "fabric/build.h"
@@ -34,7 +40,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ibnetsim sweep SCENARIO -k KEY=VALUES [-k KEY=VALUES]... [-s KEY=VALUE]...\n"
-            "                      [-j JOBS] [-o DIR] [-q] [--no-plot]\n\n"
+            "                      [-m PATH]... [--saturation FRAC] [--log-latency] [-j JOBS] [-o DIR]\n"
+            "                      [-q] [--no-plot] [--resume | --emit slurm|parallel | --merge]\n\n"
             "Runs SCENARIO once per point of a grid of parameter values, on all cores, and\n"
             "collects the results in one folder DIR (default: sweeps/NAME):\n"
             "  point-NNN/    each point's results folder (as `ibnetsim run -o`); point-NNN.log its messages\n"
@@ -42,18 +49,36 @@ static void usage(FILE *f)
             "                flows' configured rates; empty if a flow has none, e.g. saturate),\n"
             "                accepted_gbps (payload delivered in the measured period),\n"
             "                net_latency_mean_ns, net_latency_p99_ns (network latency over all\n"
-            "                flows' packets), e2e_latency_mean_ns, e2e_latency_p99_ns, outcome\n"
+            "                flows' packets), e2e_latency_mean_ns, e2e_latency_p99_ns, the -m\n"
+            "                measures, saturated (yes when accepted_gbps is more than FRAC below\n"
+            "                the flows' offered payload, no, or empty when unknown), outcome\n"
             "  sweep.png/.svg  latency and accepted traffic against the first key (one curve per\n"
-            "                combination of the other keys), from plot-sweep.gp\n\n"
+            "                combination of the other keys; the -m measures in a third panel;\n"
+            "                the first saturated point of each curve marked), from plot-sweep.gp\n\n"
             "  -k KEY=VALUES  a swept key (scenario override syntax, e.g. flows.*.load) and its\n"
             "                 values: a list \"a,b,c\" (numbers or words) or a range FROM:TO:STEP of\n"
             "                 numbers (TO included). Several -k make a grid; the first key varies\n"
             "                 fastest, so point-000.. point-(n1-1) sweep the first key.\n"
             "  -s KEY=VALUE   a fixed override for every point (as for `ibnetsim run`)\n"
+            "  -m PATH        a measure from each point's summary.json as a column: a dotted path\n"
+            "                 where lists are entered by name (a flow, host, NODE:PORT port, slN\n"
+            "                 class, or index), e.g. flows.victim.throughput_gbps,\n"
+            "                 ports.S1:3.PortXmitWait, classes.sl1.network_latency.p99_ns; a glob\n"
+            "                 matching several takes :sum, :mean, :min or :max\n"
+            "                 (flows.*.throughput_gbps:min); [a.b] quotes a name with dots\n"
+            "  --saturation FRAC  how far below the offered payload the accepted traffic must\n"
+            "                 fall for a point to count as saturated (default 0.05)\n"
+            "  --log-latency  a logarithmic latency axis\n"
             "  -j JOBS        points run at once (default: the number of cores)\n"
             "  -o DIR         the sweep's folder (created if needed)\n"
             "  -q             no progress or summary lines\n"
-            "  --no-plot      do not draw sweep.png/.svg (plot-sweep.gp is still written)\n\n"
+            "  --no-plot      do not draw sweep.png/.svg (plot-sweep.gp is still written)\n"
+            "  --resume       run only the points of DIR without a finished results folder (the\n"
+            "                 sweep must be the same one: DIR/sweep.args is compared)\n"
+            "  --emit slurm|parallel  run nothing: write DIR/points.txt (one command per point)\n"
+            "                 and DIR/sweep.sbatch (a Slurm job array over it), or print the GNU\n"
+            "                 parallel command; then collect with --merge\n"
+            "  --merge        run nothing: write sweep.csv and the plot from DIR's point folders\n\n"
             "Example: ibnetsim sweep scenarios/examples/fattree-load.cfg \\\n"
             "           -k flows.*.load=0.1:1.0:0.1 -k switch.arch=voq,fifo -o sweeps/load\n\n"
             "Percentiles come from each point's latency.csv: the upper bound of the histogram\n"
@@ -76,6 +101,12 @@ struct point {
     double offered_bps;   /* < 0 unknown */
     pid_t pid;
     int done, status;     /* status: wait() status */
+    /* From the point's results (collect()): */
+    int have;             /* its summary.json was read */
+    double accepted, offered_payload, lat[4]; /* Gb/s; net mean, net p99, e2e mean, e2e p99 (ns) */
+    double *mv;           /* the -m measures (NAN when absent) */
+    int saturated;        /* 1 yes, 0 no, -1 unknown */
+    char outcome[64];
 };
 
 struct sweep {
@@ -87,6 +118,14 @@ struct sweep {
     struct point *pts;
     int npts;
     int width;            /* digits of point numbers */
+    struct measure *ms;   /* -m */
+    int nms;
+    double sat_frac;      /* --saturation */
+    int log_latency;
+    char *name;           /* the scenario's simulation.name, for titles */
+    FILE *args;           /* what defines the sweep (scenario, -k, -s), for sweep.args */
+    char *args_text;
+    size_t args_len;
 };
 
 static int mkdirs(const char *dir)
@@ -243,6 +282,20 @@ static int check_points(struct sweep *s, struct ibn_err *e)
         memset(&f, 0, sizeof f);
         if (!rc)
             rc = scenario_run_desc(&sc, &t, &d, e) || fabric_build(&f, &t, &l, &d, e) ? -1 : 0;
+        if (!rc && p == 0) {
+            s->name = xstrdup(sc.sim.name && *sc.sim.name ? sc.sim.name : s->scenario);
+            const char **names = xcalloc((size_t)f.nflows + 1, sizeof *names);
+            for (uint32_t i = 0; i < f.nflows; i++)
+                names[i] = f.flows[i].name;
+            for (int i = 0; i < s->nms && !rc; i++)
+                rc = measure_check_flows(&s->ms[i], names, (int)f.nflows, e);
+            free(names);
+            if (rc) {
+                fabric_free(&f);
+                scenario_free(&sc);
+                break;
+            }
+        }
         if (!rc) {
             double sum = 0;
             for (uint32_t i = 0; i < f.nflows; i++) {
@@ -365,7 +418,13 @@ static void report_failure(const struct sweep *s, int p)
 static int run_points(struct sweep *s, int jobs, int quiet, struct ibn_err *e)
 {
     int next = 0, running = 0, done = 0, failed = 0, progress = !quiet && isatty(2);
+    for (int p = 0; p < s->npts; p++)
+        done += s->pts[p].done; /* resumed: finished before */
     while ((next < s->npts && !sweep_interrupted) || running) {
+        if (next < s->npts && s->pts[next].done) {
+            next++;
+            continue;
+        }
         if (running < jobs && next < s->npts && !sweep_interrupted) {
             pid_t pid = launch(s, next, e);
             if (pid < 0) {
@@ -458,6 +517,73 @@ static void put_num(FILE *fp, double v, const char *fmt)
         fprintf(fp, fmt, v);
 }
 
+/* Read every finished point's results: the fixed measures, the -m measures and whether the
+ * point is saturated. A measure that no finished point has is an error (-1 and e, naming it
+ * and what summary.json holds there); one missing in some points only leaves their cells empty. */
+static int collect(struct sweep *s, struct ibn_err *e)
+{
+    int *found = xcalloc((size_t)s->nms + 1, sizeof *found), rc = 0, any = 0;
+    char (*why)[512] = xcalloc((size_t)s->nms + 1, sizeof *why);
+    for (int p = 0; p < s->npts; p++) {
+        struct point *pt = &s->pts[p];
+        pt->saturated = -1;
+        pt->mv = xcalloc((size_t)s->nms + 1, sizeof *pt->mv);
+        char dir[4200], jpath[4300];
+        point_dir(s, p, dir, sizeof dir);
+        snprintf(jpath, sizeof jpath, "%s/summary.json", dir);
+        int st = pt->status;
+        json_t *j = pt->done && WIFEXITED(st) && !WEXITSTATUS(st) ? json_load_file(jpath, 0, NULL) : NULL;
+        if (!j)
+            continue;
+        any = pt->have = 1;
+        pt->accepted = json_number_value(json_object_get(j, "total_throughput_gbps"));
+        pt->lat[0] = mean_latency(j, "network_latency");
+        pt->lat[1] = p99_latency(dir, "network");
+        pt->lat[2] = mean_latency(j, "end_to_end_latency");
+        pt->lat[3] = p99_latency(dir, "end_to_end");
+        const char *o = json_string_value(json_object_get(json_object_get(j, "run"), "outcome"));
+        snprintf(pt->outcome, sizeof pt->outcome, "%s", o ? o : "");
+        /* The flows' offered payload (unknown if a flow has none, e.g. a saturating one). */
+        json_t *flows = json_object_get(j, "flows");
+        double off = 0;
+        for (size_t i = 0; i < json_array_size(flows); i++) {
+            json_t *v = json_object_get(json_array_get(flows, i), "offered_payload_gbps");
+            off = json_is_number(v) && off >= 0 ? off + json_number_value(v) : -1;
+        }
+        pt->offered_payload = json_array_size(flows) ? off : -1;
+        if (pt->offered_payload > 0 && isfinite(pt->accepted))
+            pt->saturated = pt->accepted < (1 - s->sat_frac) * pt->offered_payload;
+        for (int m = 0; m < s->nms; m++) {
+            char w[512];
+            if (measure_eval(&s->ms[m], j, &pt->mv[m], w, sizeof w)) {
+                pt->mv[m] = NAN;
+                snprintf(why[m], sizeof why[m], "%s", w);
+            } else {
+                found[m] = 1;
+            }
+        }
+        json_decref(j);
+    }
+    for (int m = 0; m < s->nms && any; m++)
+        if (!found[m]) {
+            rc = ibn_err_set(e, "-m %s: no point's summary.json has it: %s", s->ms[m].path, why[m]);
+            break;
+        }
+    free(found);
+    free(why);
+    return rc;
+}
+
+/* The first saturated point along the first key in the block of combination c, or -1. */
+static int saturation_point(const struct sweep *s, int c)
+{
+    int n1 = s->keys[0].nvals;
+    for (int i = 0; i < n1; i++)
+        if (s->pts[c * n1 + i].saturated == 1)
+            return c * n1 + i;
+    return -1;
+}
+
 static int write_csv(const struct sweep *s, struct ibn_err *e)
 {
     char path[4200];
@@ -471,41 +597,70 @@ static int write_csv(const struct sweep *s, struct ibn_err *e)
         fputc(',', fp);
     }
     fprintf(fp, "offered_gbps,accepted_gbps,net_latency_mean_ns,net_latency_p99_ns,"
-                "e2e_latency_mean_ns,e2e_latency_p99_ns,outcome\n");
+                "e2e_latency_mean_ns,e2e_latency_p99_ns");
+    for (int m = 0; m < s->nms; m++) {
+        fputc(',', fp);
+        csv_field(fp, s->ms[m].path);
+    }
+    fprintf(fp, ",saturated,outcome\n");
     for (int p = 0; p < s->npts; p++) {
+        const struct point *pt = &s->pts[p];
         for (int i = 0; i < s->nkeys; i++) {
-            csv_field(fp, s->keys[i].vals[s->pts[p].vi[i]]);
+            csv_field(fp, s->keys[i].vals[pt->vi[i]]);
             fputc(',', fp);
         }
-        if (s->pts[p].offered_bps >= 0)
-            fprintf(fp, "%.6f", s->pts[p].offered_bps / 1e9);
-        char dir[4200], jpath[4300];
-        point_dir(s, p, dir, sizeof dir);
-        snprintf(jpath, sizeof jpath, "%s/summary.json", dir);
-        int st = s->pts[p].status;
-        json_t *j = s->pts[p].done && WIFEXITED(st) && !WEXITSTATUS(st) ? json_load_file(jpath, 0, NULL) : NULL;
-        if (j) {
-            put_num(fp, json_number_value(json_object_get(j, "total_throughput_gbps")), "%.6f");
-            put_num(fp, mean_latency(j, "network_latency"), "%.3f");
-            put_num(fp, p99_latency(dir, "network"), "%.3f");
-            put_num(fp, mean_latency(j, "end_to_end_latency"), "%.3f");
-            put_num(fp, p99_latency(dir, "end_to_end"), "%.3f");
-            const char *o = json_string_value(json_object_get(json_object_get(j, "run"), "outcome"));
-            fprintf(fp, ",%s\n", o ? o : "");
-            json_decref(j);
-        } else if (!s->pts[p].done) {
-            fprintf(fp, ",,,,,,not run\n");
-        } else if (WIFEXITED(st)) {
-            fprintf(fp, ",,,,,,failed (exit status %d)\n", WEXITSTATUS(st));
-        } else {
-            fprintf(fp, ",,,,,,failed (signal %d)\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        if (pt->offered_bps >= 0)
+            fprintf(fp, "%.6f", pt->offered_bps / 1e9);
+        if (pt->have) {
+            put_num(fp, pt->accepted, "%.6f");
+            for (int k = 0; k < 4; k++)
+                put_num(fp, pt->lat[k], "%.3f");
+            for (int m = 0; m < s->nms; m++)
+                put_num(fp, pt->mv[m], "%.9g");
+            fprintf(fp, ",%s,%s\n", pt->saturated < 0 ? "" : pt->saturated ? "yes" : "no", pt->outcome);
+            continue;
         }
+        for (int k = 0; k < 5 + s->nms + 1; k++)
+            fputc(',', fp);
+        int st = pt->status;
+        if (!pt->done)
+            fprintf(fp, ",not run\n");
+        else if (WIFEXITED(st))
+            fprintf(fp, ",failed (exit status %d)\n", WEXITSTATUS(st));
+        else
+            fprintf(fp, ",failed (signal %d)\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     }
     return out_close(out, e);
 }
 
-/* plot-sweep.gp: latency (top) and accepted/offered traffic (bottom) against the first key,
- * one colour per combination of the other keys. */
+/* The first key's description for the x axis: "KEY: what it is" (the meaning up to its first
+ * ';' or '(' from the tables of `ibnetsim keys`). */
+static void axis_label(const char *key, char *buf, size_t size)
+{
+    const char *help = keys_help(key);
+    size_t n = help ? strcspn(help, ";(") : 0;
+    while (n && help[n - 1] == ' ')
+        n--;
+    if (n > 70)
+        n = 70;
+    if (n)
+        snprintf(buf, size, "%s: %.*s", key, (int)n, help);
+    else
+        snprintf(buf, size, "%s", key);
+}
+
+/* Whether measure m has a value at some point (gnuplot refuses a curve without any). */
+static int measure_drawn(const struct sweep *s, int m)
+{
+    for (int p = 0; p < s->npts; p++)
+        if (s->pts[p].have && isfinite(s->pts[p].mv[m]))
+            return 1;
+    return 0;
+}
+
+/* plot-sweep.gp: latency (top), accepted/offered traffic (middle) and the -m measures (bottom)
+ * against the first key, one colour per combination of the other keys, the first saturated
+ * point of each combination marked with a dotted line. */
 static int write_plot(const struct sweep *s, struct ibn_err *e)
 {
     struct outfile *go = gp_open(s->dir, "sweep", "latency and accepted traffic against the first swept key, "
@@ -514,11 +669,12 @@ static int write_plot(const struct sweep *s, struct ibn_err *e)
         return -1;
     FILE *fp = go->fp;
     const struct sweep_key *k0 = &s->keys[0];
-    int nk = s->nkeys, c_off = nk + 1, n1 = k0->nvals;
+    int nk = s->nkeys, c_off = nk + 1, n1 = k0->nvals, m_off = nk + 7;
     fprintf(fp, "# sweep.csv columns: the %d swept keys, then offered_gbps (%d), accepted_gbps (%d),\n"
                 "# net_latency_mean_ns (%d), net_latency_p99_ns (%d), e2e_latency_mean_ns (%d),\n"
-                "# e2e_latency_p99_ns (%d), outcome (%d)\n",
-            nk, c_off, c_off + 1, c_off + 2, c_off + 3, c_off + 4, c_off + 5, c_off + 6);
+                "# e2e_latency_p99_ns (%d), %d -m measures from %d, saturated (%d), outcome (%d)\n",
+            nk, c_off, c_off + 1, c_off + 2, c_off + 3, c_off + 4, c_off + 5, s->nms, m_off,
+            m_off + s->nms, m_off + s->nms + 1);
     fprintf(fp, "n1 = %d  # values of the first key; it varies fastest in sweep.csv\n", n1);
     if (k0->numeric) {
         fprintf(fp, "x(dummy) = column(1)\n");
@@ -532,26 +688,52 @@ static int write_plot(const struct sweep *s, struct ibn_err *e)
         fprintf(fp, ")\nset xrange [-0.5:%d.5]\n", n1 - 1);
     }
     /* Combinations of the other keys: one block of n1 rows each. */
-    int ncomb = s->npts / n1;
+    int ndrawn = 0;
+    for (int m = 0; m < s->nms; m++)
+        ndrawn += measure_drawn(s, m);
+    int ncomb = s->npts / n1, npanels = ndrawn ? 3 : 2;
+    for (int c = 0; c < ncomb; c++) {
+        int sp = saturation_point(s, c);
+        if (sp < 0)
+            continue;
+        int i = s->pts[sp].vi[0];
+        fprintf(fp, "# the first saturated point of curve %d: %s = %s\n", c + 1, k0->key, k0->vals[i]);
+        if (k0->numeric)
+            fprintf(fp, "set arrow from %s, graph 0 to %s, graph 1 nohead dt 3 lw 1.5 lc %d\n",
+                    k0->vals[i], k0->vals[i], c + 1);
+        else
+            fprintf(fp, "set arrow from %d, graph 0 to %d, graph 1 nohead dt 3 lw 1.5 lc %d\n", i, i, c + 1);
+    }
+    char xl[256];
+    axis_label(k0->key, xl, sizeof xl);
     char *block = NULL;
     size_t blen = 0;
     FILE *b = open_memstream(&block, &blen);
-    fprintf(b, "set multiplot layout 2,1\n"
+    fprintf(b, "set multiplot layout %d,1 title \"", npanels);
+    gp_quote(b, s->name ? s->name : s->scenario);
+    fprintf(b, " (dotted: the first saturated point, accepted more than %g %% below offered)\"\n"
                "set lmargin 12\n"
                "set title \"Latency (network: solid mean, dashed p99; end-to-end: dotted mean)\"\n"
                "set ylabel \"latency (ns)\"\n"
                "set xlabel \"\"\n"
-               "set yrange [0:*]\n"
+               "%s\n"
                "set key outside right top\n"
-               "plot \\\n");
+               "plot \\\n",
+            s->sat_frac * 100, s->log_latency ? "set logscale y\nset yrange [*:*]" : "set yrange [0:*]");
     static const struct { int col; int dt; const char *what; } lat[3] = {
         { 2, 1, "net mean" }, { 3, 2, "net p99" }, { 4, 3, "e2e mean" } };
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < npanels; pass++) {
         if (pass == 1) {
-            fprintf(b, "\nset title \"Accepted traffic (solid) and offered load (dashed)\"\n"
+            fprintf(b, "\n%sset title \"Accepted traffic (solid) and offered load (dashed)\"\n"
                        "set ylabel \"traffic (Gb/s, payload, all flows)\"\n"
-                       "set xlabel \"");
-            gp_quote(b, k0->key);
+                       "set yrange [0:*]\n"
+                       "set xlabel \"",
+                    s->log_latency ? "unset logscale y\n" : "");
+            gp_quote(b, npanels == 2 ? xl : "");
+            fprintf(b, "\"\nplot \\\n");
+        } else if (pass == 2) {
+            fprintf(b, "\nset title \"The -m measures\"\nset ylabel \"value\"\nset yrange [*:*]\nset xlabel \"");
+            gp_quote(b, xl);
             fprintf(b, "\"\nplot \\\n");
         }
         int nplots = 0;
@@ -568,14 +750,17 @@ static int write_plot(const struct sweep *s, struct ibn_err *e)
                 if (cl >= sizeof cond || tl >= sizeof title)
                     break;
             }
-            int ncurves = pass == 0 ? 3 : 2;
+            int ncurves = pass == 0 ? 3 : pass == 1 ? 2 : s->nms;
             for (int m = 0; m < ncurves; m++) {
-                int col = pass == 0 ? c_off + lat[m].col : c_off + 1 - m;
-                const char *what = pass == 0 ? lat[m].what : m == 0 ? "accepted" : "offered";
-                int dt = pass == 0 ? lat[m].dt : m == 0 ? 1 : 2;
+                if (pass == 2 && !measure_drawn(s, m))
+                    continue;
+                int col = pass == 0 ? c_off + lat[m].col : pass == 1 ? c_off + 1 - m : m_off + m;
+                const char *what = pass == 0 ? lat[m].what : pass == 1 ? (m == 0 ? "accepted" : "offered")
+                                                                       : s->ms[m].path;
+                int dt = pass == 0 ? lat[m].dt : pass == 1 ? (m == 0 ? 1 : 2) : 1 + m % 5;
                 fprintf(b, "%s  \"sweep.csv\" skip 1 using (x(0)):((%s) ? column(%d) : NaN) with linespoints "
-                           "lw 1.5 pt 7 ps 0.6 dt %d lc %d title \"",
-                        nplots++ ? ", \\\n" : "", cond, col, dt, c + 1);
+                           "lw 1.5 pt %d ps 0.6 dt %d lc %d title \"",
+                        nplots++ ? ", \\\n" : "", cond, col, pass == 2 ? 5 + m % 8 : 7, dt, c + 1);
                 gp_quote(b, *title ? title : what);
                 if (*title) {
                     fputc(' ', b);
@@ -587,9 +772,9 @@ static int write_plot(const struct sweep *s, struct ibn_err *e)
     }
     fprintf(b, "\nunset multiplot");
     fclose(b);
-    gp_png(fp, "sweep", 1000, 900);
+    gp_png(fp, "sweep", 1000, npanels == 3 ? 1250 : 900);
     fprintf(fp, "%s\n", block);
-    gp_svg(fp, "sweep", 1000, 900, block);
+    gp_svg(fp, "sweep", 1000, npanels == 3 ? 1250 : 900, block);
     free(block);
     return gp_close(go, e);
 }
@@ -603,9 +788,174 @@ static void sweep_free(struct sweep *s)
     free(s->keys);
     free(s->fixed);
     if (s->pts)
-        for (int p = 0; p < s->npts; p++)
+        for (int p = 0; p < s->npts; p++) {
             free(s->pts[p].vi);
+            free(s->pts[p].mv);
+        }
     free(s->pts);
+    for (int i = 0; i < s->nms; i++)
+        measure_free(&s->ms[i]);
+    free(s->ms);
+    free(s->name);
+    if (s->args)
+        fclose(s->args);
+    free(s->args_text);
+}
+
+/* A word for a POSIX shell, single-quoted. */
+static void sh_quote(FILE *fp, const char *w)
+{
+    fputc('\'', fp);
+    for (; *w; w++)
+        if (*w == '\'')
+            fputs("'\\''", fp);
+        else
+            fputc(*w, fp);
+    fputc('\'', fp);
+}
+
+/* --emit: DIR/points.txt, one shell command per point (absolute paths, so that any node of a
+ * cluster sharing the file system can run it), and for slurm DIR/sweep.sbatch, a job array
+ * whose task i runs line i. */
+static int emit(const struct sweep *s, const char *how, int jobs, struct ibn_err *e)
+{
+    char bin[4096], scen[4096], dir[4096], path[4300];
+    ssize_t n = readlink("/proc/self/exe", bin, sizeof bin - 1);
+    if (n < 0)
+        return ibn_err_set(e, "cannot find the ibnetsim binary (/proc/self/exe): %s", strerror(errno));
+    bin[n] = 0;
+    if (!realpath(s->scenario, scen))
+        return ibn_err_set(e, "%s: %s", s->scenario, strerror(errno));
+    if (!realpath(s->dir, dir))
+        return ibn_err_set(e, "%s: %s", s->dir, strerror(errno));
+    snprintf(path, sizeof path, "%s/points.txt", s->dir);
+    struct outfile *out = out_open(path, e);
+    if (!out)
+        return -1;
+    for (int p = 0; p < s->npts; p++) {
+        int nov;
+        char **ov = point_overrides(s, p, &nov);
+        char pd[4200];
+        snprintf(pd, sizeof pd, "%s/point-%0*d", dir, s->width, p);
+        sh_quote(out->fp, bin);
+        fputs(" run ", out->fp);
+        sh_quote(out->fp, scen);
+        for (int i = 0; i < nov; i++) {
+            fputs(" -s ", out->fp);
+            sh_quote(out->fp, ov[i]);
+        }
+        fputs(" -o ", out->fp);
+        sh_quote(out->fp, pd);
+        fputs(" -q > ", out->fp);
+        strncat(pd, ".log", sizeof pd - strlen(pd) - 1);
+        sh_quote(out->fp, pd);
+        fputs(" 2>&1\n", out->fp);
+        free_strv(ov, nov);
+    }
+    if (out_close(out, e))
+        return -1;
+    if (!strcmp(how, "slurm")) {
+        snprintf(path, sizeof path, "%s/sweep.sbatch", s->dir);
+        out = out_open(path, e);
+        if (!out)
+            return -1;
+        fprintf(out->fp, "#!/bin/bash\n"
+                         "# A Slurm job array over the %d points of an ibnetsim sweep (ibnetsim sweep --emit slurm):\n"
+                         "# task i runs line i of points.txt. Submit with `sbatch sweep.sbatch`; when every task\n"
+                         "# has ended, collect with the same sweep command and --merge.\n"
+                         "#SBATCH --job-name=ibnetsim-sweep\n"
+                         "#SBATCH --array=1-%d\n"
+                         "#SBATCH --ntasks=1\n"
+                         "#SBATCH --cpus-per-task=1\n"
+                         "#SBATCH --output=/dev/null\n"
+                         "set -eu\n"
+                         "cmd=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" ",
+                s->npts, s->npts);
+        sh_quote(out->fp, dir);
+        fprintf(out->fp, "/points.txt)\neval \"$cmd\"\n");
+        if (out_close(out, e))
+            return -1;
+        printf("%d points in %s/points.txt; submit with: sbatch %s/sweep.sbatch\n", s->npts, s->dir, s->dir);
+    } else {
+        printf("%d points in %s/points.txt; run them with GNU parallel: parallel -j %d < %s/points.txt\n",
+               s->npts, s->dir, jobs, s->dir);
+    }
+    printf("then collect them: the same ibnetsim sweep command with --merge\n");
+    return 0;
+}
+
+/* Points of DIR with a finished results folder (a run renames it into place only at its end)
+ * count as done. */
+static int mark_finished(struct sweep *s)
+{
+    int n = 0;
+    for (int p = 0; p < s->npts; p++) {
+        char dir[4200], path[4300];
+        point_dir(s, p, dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/summary.json", dir);
+        if (!access(path, R_OK)) {
+            s->pts[p].done = 1;
+            s->pts[p].status = 0;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* DIR/sweep.args: what defines the sweep (scenario, -k, -s), so that --resume and --merge
+ * never mix two different sweeps in one folder. mode 0 writes it; otherwise it must match. */
+static int sweep_args(const struct sweep *s, const char *text, int mode, struct ibn_err *e)
+{
+    char path[4300];
+    snprintf(path, sizeof path, "%s/sweep.args", s->dir);
+    if (!mode) {
+        struct outfile *out = out_open(path, e);
+        if (!out)
+            return -1;
+        fputs(text, out->fp);
+        return out_close(out, e);
+    }
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ibn_err_set(e, "%s: %s: not the folder of a sweep to %s", path, strerror(errno),
+                           mode == 1 ? "resume" : "merge");
+    char *old = NULL;
+    size_t cap = 0;
+    ssize_t len = getdelim(&old, &cap, 0, fp);
+    fclose(fp);
+    int same = len >= 0 && !strcmp(old, text);
+    free(old);
+    if (!same)
+        return ibn_err_set(e, "%s holds a different sweep (another scenario, -k or -s): %s would mix "
+                              "them; use another -o", path, mode == 1 ? "resuming" : "merging");
+    return 0;
+}
+
+/* The saturation point of each curve, for the terminal. */
+static void print_saturation(const struct sweep *s)
+{
+    const struct sweep_key *k0 = &s->keys[0];
+    int n1 = k0->nvals;
+    for (int c = 0; c < s->npts / n1; c++) {
+        char label[1024] = "", *l = label;
+        for (int i = 1; i < s->nkeys; i++)
+            l += snprintf(l, sizeof label - (size_t)(l - label), "%s%s=%s", i > 1 ? " " : " (",
+                          s->keys[i].key, s->keys[i].vals[s->pts[c * n1].vi[i]]);
+        if (s->nkeys > 1)
+            snprintf(l, sizeof label - (size_t)(l - label), ")");
+        int sp = saturation_point(s, c), known = 0;
+        for (int i = 0; i < n1; i++)
+            known += s->pts[c * n1 + i].saturated >= 0;
+        if (sp >= 0)
+            printf("saturation%s: %s = %s (accepted %.4g Gb/s, more than %g %% below the offered %.4g)\n", label,
+                   k0->key, k0->vals[s->pts[sp].vi[0]], s->pts[sp].accepted, s->sat_frac * 100,
+                   s->pts[sp].offered_payload);
+        else if (known)
+            printf("saturation%s: not reached (accepted within %g %% of offered at every point)\n", label,
+                   s->sat_frac * 100);
+        else
+            printf("saturation%s: unknown (a flow has no offered rate, or no point finished)\n", label);
+    }
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -614,7 +964,11 @@ int cmd_sweep(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.fixed = xcalloc((size_t)argc + 1, sizeof *s.fixed);
     s.keys = xcalloc((size_t)argc + 1, sizeof *s.keys);
-    int jobs = 0, quiet = 0, plot = 1, drawn = 0;
+    s.ms = xcalloc((size_t)argc + 1, sizeof *s.ms);
+    s.sat_frac = 0.05;
+    int jobs = 0, quiet = 0, plot = 1, drawn = 0, resume = 0, merge = 0;
+    const char *emit_how = NULL;
+    s.args = open_memstream(&s.args_text, &s.args_len);
     struct ibn_err e;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -636,9 +990,36 @@ int cmd_sweep(int argc, char **argv)
                     sweep_free(&s);
                     return 2;
                 }
+            fprintf(s.args, "-k %s\n", a[2] ? a + 2 : argv[i]);
             s.nkeys++;
         } else if ((!strcmp(a, "-s") && i + 1 < argc) || (!strncmp(a, "-s", 2) && a[2])) {
             s.fixed[s.nfixed++] = a[2] ? (char *)a + 2 : argv[++i];
+            fprintf(s.args, "-s %s\n", s.fixed[s.nfixed - 1]);
+        } else if ((!strcmp(a, "-m") && i + 1 < argc) || (!strncmp(a, "-m", 2) && a[2])) {
+            if (measure_parse(a[2] ? a + 2 : argv[++i], &s.ms[s.nms++], &e)) {
+                fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+                goto bad_usage;
+            }
+        } else if (!strcmp(a, "--saturation") && i + 1 < argc) {
+            char *end;
+            s.sat_frac = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(s.sat_frac > 0 && s.sat_frac < 1)) {
+                fprintf(stderr, "ibnetsim sweep: --saturation %s: expected a fraction between 0 and 1 "
+                                "(0.05: accepted 5 %% below offered)\n", argv[i]);
+                goto bad_usage;
+            }
+        } else if (!strcmp(a, "--log-latency")) {
+            s.log_latency = 1;
+        } else if (!strcmp(a, "--resume")) {
+            resume = 1;
+        } else if (!strcmp(a, "--merge")) {
+            merge = 1;
+        } else if (!strcmp(a, "--emit") && i + 1 < argc) {
+            emit_how = argv[++i];
+            if (strcmp(emit_how, "slurm") && strcmp(emit_how, "parallel")) {
+                fprintf(stderr, "ibnetsim sweep: --emit %s: expected slurm or parallel\n", emit_how);
+                goto bad_usage;
+            }
         } else if ((!strcmp(a, "-j") && i + 1 < argc) || (!strncmp(a, "-j", 2) && a[2])) {
             const char *v = a[2] ? a + 2 : argv[++i];
             char *end;
@@ -657,7 +1038,8 @@ int cmd_sweep(int argc, char **argv)
             plot = 0;
         } else if (a[0] == '-' || s.scenario) {
             fprintf(stderr, "ibnetsim sweep: unexpected argument \"%s\"%s\n\n", a,
-                    (!strcmp(a, "-k") || !strcmp(a, "-s") || !strcmp(a, "-j") || !strcmp(a, "-o"))
+                    (!strcmp(a, "-k") || !strcmp(a, "-s") || !strcmp(a, "-j") || !strcmp(a, "-o") ||
+                     !strcmp(a, "-m") || !strcmp(a, "--saturation") || !strcmp(a, "--emit"))
                         ? " (it needs a value)" : "");
             usage(stderr);
             sweep_free(&s);
@@ -673,6 +1055,13 @@ int cmd_sweep(int argc, char **argv)
         sweep_free(&s);
         return 2;
     }
+    if (resume + merge + !!emit_how > 1) {
+        fprintf(stderr, "ibnetsim sweep: --resume, --emit and --merge exclude each other\n");
+        goto bad_usage;
+    }
+    fprintf(s.args, "scenario %s\n", s.scenario);
+    fclose(s.args);
+    s.args = NULL;
     char defdir[4096];
     if (!s.dir) {
         const char *base = strrchr(s.scenario, '/');
@@ -715,15 +1104,41 @@ int cmd_sweep(int argc, char **argv)
         sweep_free(&s);
         return 2;
     }
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    int failed = run_points(&s, jobs, quiet, &e);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    int status = failed ? 1 : 0;
+    if (sweep_args(&s, s.args_text, resume ? 1 : merge ? 2 : 0, &e)) {
+        fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        sweep_free(&s);
+        return e.output ? IBN_EXIT_OUTPUT : 2;
+    }
+    if (emit_how) {
+        int rc = emit(&s, emit_how, jobs, &e);
+        if (rc)
+            fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        sweep_free(&s);
+        return rc ? (e.output ? IBN_EXIT_OUTPUT : 2) : 0;
+    }
+    int finished = resume || merge ? mark_finished(&s) : 0, failed = 0;
+    if (resume && !quiet)
+        printf("resuming: %d of %d points finished before\n", finished, s.npts);
+    if (!merge) {
+        struct sigaction sa, old_int, old_term;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        failed = run_points(&s, jobs, quiet, &e);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    int status = failed ? 1 : 0, missing = merge ? s.npts - finished : 0;
+    if (missing) {
+        fprintf(stderr, "ibnetsim sweep: %d of %d points have no finished results folder in %s "
+                        "(marked \"not run\" in sweep.csv)\n", missing, s.npts, s.dir);
+        status = 1;
+    }
+    if (collect(&s, &e)) {
+        fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
+        status = 1;
+    }
     if (write_csv(&s, &e)) {
         fprintf(stderr, "ibnetsim sweep: %s\n", e.msg);
         status = e.output ? IBN_EXIT_OUTPUT : 1;
@@ -743,13 +1158,18 @@ int cmd_sweep(int argc, char **argv)
     } else if (plot) {
         drawn = 1;
     }
-    if (!quiet)
-        printf("%d points, %d failed; results in %s/sweep.csv%s\n", s.npts, failed, s.dir,
-               drawn ? " and sweep.png/.svg" : "");
+    if (!quiet) {
+        print_saturation(&s);
+        printf("%d points, %d failed%s; results in %s/sweep.csv%s\n", s.npts, failed,
+               merge ? ", merged" : "", s.dir, drawn ? " and sweep.png/.svg" : "");
+    }
     if (sweep_interrupted) {
         fprintf(stderr, "ibnetsim sweep: interrupted; sweep.csv has the points that finished\n");
         status = IBN_EXIT_SIGINT;
     }
     sweep_free(&s);
     return status;
+bad_usage:
+    sweep_free(&s);
+    return 2;
 }

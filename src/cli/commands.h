@@ -12,4 +12,8 @@ struct command {
 
 extern const struct command ibn_commands[];
 
+/* The meaning of a scenario key written as -s writes it (section.key, flows.NAME.key), from the
+ * tables `ibnetsim keys` prints (cmd_keys.c); NULL if there is no such key. */
+const char *keys_help(const char *dotted);
+
 #endif

@@ -1,4 +1,5 @@
-/* gnuplot.c: writing the common parts of gnuplot scripts and running gnuplot. */
+/* gnuplot.c: writing the common parts of gnuplot scripts, and running gnuplot (or another
+ * drawing program, graphviz's dot) inside a results folder. */
 #include "cli/gnuplot.h"
 
 #include <errno.h>
@@ -54,7 +55,7 @@ int gp_close(struct outfile *o, struct ibn_err *e)
     return out_close(o, e);
 }
 
-int gp_available(void)
+int prog_available(const char *prog)
 {
     const char *path = getenv("PATH");
     if (!path)
@@ -65,9 +66,9 @@ int gp_available(void)
         size_t n = c ? (size_t)(c - p) : strlen(p);
         char buf[4200];
         if (n == 0)
-            snprintf(buf, sizeof buf, "gnuplot");
+            snprintf(buf, sizeof buf, "%s", prog);
         else
-            snprintf(buf, sizeof buf, "%.*s/gnuplot", (int)n, p);
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
         if (!access(buf, X_OK))
             return 1;
         if (!c)
@@ -77,33 +78,45 @@ int gp_available(void)
     return 0;
 }
 
-int gp_run(const char *dir, const char *name, struct ibn_err *e)
+int gp_available(void)
 {
-    char script[300];
-    snprintf(script, sizeof script, "plot-%s.gp", name);
+    return prog_available("gnuplot");
+}
+
+int prog_run(const char *dir, char *const argv[], struct ibn_err *e)
+{
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0)
-        return ibn_err_set(e, "cannot start gnuplot: %s", strerror(errno));
+        return ibn_err_set(e, "cannot start %s: %s", argv[0], strerror(errno));
     if (pid == 0) {
         if (chdir(dir)) {
             fprintf(stderr, "ibnetsim: cannot enter %s: %s\n", dir, strerror(errno));
             _exit(127);
         }
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        fprintf(stderr, "ibnetsim: cannot run gnuplot: %s\n", strerror(errno));
+        execvp(argv[0], argv);
+        fprintf(stderr, "ibnetsim: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
-            return ibn_err_set(e, "waiting for gnuplot: %s", strerror(errno));
+            return ibn_err_set(e, "waiting for %s: %s", argv[0], strerror(errno));
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
     if (WIFEXITED(st))
-        return ibn_err_set(e, "gnuplot %s/%s failed (exit status %d)", dir, script, WEXITSTATUS(st));
-    return ibn_err_set(e, "gnuplot %s/%s was killed by signal %d", dir, script, WTERMSIG(st));
+        return ibn_err_set(e, "%s %s (in %s) failed (exit status %d)", argv[0], argv[1] ? argv[1] : "", dir,
+                           WEXITSTATUS(st));
+    return ibn_err_set(e, "%s (in %s) was killed by signal %d", argv[0], dir, WTERMSIG(st));
+}
+
+int gp_run(const char *dir, const char *name, struct ibn_err *e)
+{
+    char script[300];
+    snprintf(script, sizeof script, "plot-%s.gp", name);
+    char *argv[] = { "gnuplot", script, NULL };
+    return prog_run(dir, argv, e);
 }
 
 void gp_quote(FILE *fp, const char *s)
@@ -113,4 +126,13 @@ void gp_quote(FILE *fp, const char *s)
             fputc('\\', fp);
         fputc(*s, fp);
     }
+}
+
+void gp_palette(FILE *fp)
+{
+    fprintf(fp, "# distinct colours for any number of curves: golden-ratio hues, two brightness levels,\n"
+                "# and after every 8 curves the next dash pattern\n"
+                "hue(i) = i * 0.618033988749895 - floor(i * 0.618033988749895)\n"
+                "col(i) = hsv2rgb(hue(i), 0.85, (int(i) %% 2) ? 0.62 : 0.90)\n"
+                "dash(i) = 1 + int(i / 8) %% 5\n");
 }

@@ -24,13 +24,21 @@ void gp_svg(FILE *fp, const char *name, int width, int height, const char *replo
 /* Close the script; -1 (and e, an output error) if writing failed. */
 int gp_close(struct outfile *o, struct ibn_err *e);
 
-/* Whether an executable gnuplot is on the PATH. */
+/* Whether an executable gnuplot (prog) is on the PATH. */
 int gp_available(void);
+int prog_available(const char *prog);
+/* Run argv (a program on the PATH) with DIR as working directory; -1 (and e) if it could not
+ * run or failed. */
+int prog_run(const char *dir, char *const argv[], struct ibn_err *e);
 /* Run `gnuplot plot-NAME.gp` with DIR as working directory; its messages go to stderr.
  * -1 (and e) if it could not run or failed. */
 int gp_run(const char *dir, const char *name, struct ibn_err *e);
 
 /* A string as a gnuplot double-quoted string body (backslashes and quotes escaped). */
 void gp_quote(FILE *fp, const char *s);
+
+/* Define col(i) and dash(i) in a script: distinct colours for any number of curves (hues
+ * stepped by the golden ratio, two brightness levels) and a new dash pattern every 8 curves. */
+void gp_palette(FILE *fp);
 
 #endif

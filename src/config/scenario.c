@@ -63,9 +63,10 @@ const struct param topo_params[] = {
       "default cable of `links` entries: width and speed (4xQDR) or a rate (\"13.5 Gb/s\")", NULL, 0, 0 },
     { "delay", P_TIME, TOFF(delay), "10 ns", "default propagation delay of `links` entries", NULL, 0, 0 },
     { "routing", P_STRING, TOFF(routing), "auto",
-      "routing engine (see `ibnetsim route --help`); auto = ftree on the tree generators "
-      "(kary_ntree, fattree, clos3: minhop saturates a k-ary n-tree far below its capacity), "
-      "minhop otherwise", NULL, 0, 0 },
+      "routing engine (see `ibnetsim route --help`), or a chain as OpenSM's routing_engine "
+      "(\"ftree,updn\": an engine that cannot route the fabric passes to the next, minhop "
+      "last); auto = ftree on the tree generators (kary_ntree, fattree, clos3: minhop "
+      "saturates a k-ary n-tree far below its capacity), minhop otherwise", NULL, 0, 0 },
     { "lft_file", P_STRING, TOFF(lft_file), "",
       "forwarding tables from an OpenSM opensm-lfts.dump instead of a routing engine", NULL, 0, 0 },
     { "lmc", P_INT, TOFF(lmc), "0",
@@ -82,6 +83,10 @@ const struct param topo_params[] = {
       "routing = updn, updn_tree: the root switches from a file as OpenSM's root_guid_file "
       "(one GUID per line, # comments; relative to the scenario); instead of roots", NULL, 0,
       0 },
+    { "guid_routing_order_file", P_STRING, TOFF(guid_routing_order_file), "",
+      "routing = minhop, updn, dor: OpenSM's guid_routing_order_file: the port GUIDs it lists "
+      "(one per line, # comments; relative to the scenario) are routed first, in its order",
+      NULL, 0, 0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
@@ -153,6 +158,11 @@ const struct param flow_params[] = {
       "message), random (uniform per packet: datagrams), shortest (the LID whose route has the "
       "fewest hops, lowest offset on ties: a connection's probe), adaptive (chosen at each switch "
       "by switch.adaptive: datagrams)", flow_path_names, 0, 0 },
+    { "lanes", P_STRING, FOFF(lanes), "",
+      "seed 000's threshold schemes (ET, AJT): \"SHARE[,T:SHARE...]\": the flow's packets leave "
+      "its adapter at SHARE x the link's data rate while it holds at most T messages at its "
+      "source (waiting plus the one being sent), the next SHARE above T (a borrowed lane), e.g. "
+      "\"0.5,8:1\"; \"\" = the link's rate (docs/analytic.md section 11)", NULL, 0, 0 },
     PARAM_END,
 };
 #undef FOFF
@@ -873,8 +883,9 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
         rc = check(sc, e);
     /* Relative file names are relative to the scenario. */
     if (!rc) {
-        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file, &sc->mc.mft_file };
-        for (int i = 0; i < 4; i++) {
+        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file,
+                           &sc->mc.mft_file, &sc->topo.guid_routing_order_file };
+        for (int i = 0; i < 5; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -1128,6 +1139,7 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                                      : *d->root_guid_file ? d->root_guid_file
                                                           : NULL,
                             .path_bits = (int)d->path_bits,
+                            .guid_order = d->guid_routing_order_file,
                             .path_slack = (int)d->path_slack };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);

@@ -39,6 +39,7 @@ struct topo_desc {
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
     char *tie;                /* spf's tie rule */
     char *roots;              /* updn, updn_tree, pathbits: root switches */
+    char *guid_routing_order_file; /* minhop, updn, dor: OpenSM's (relative to the scenario) */
     char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
                                * scenario once loaded) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */

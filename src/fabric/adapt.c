@@ -9,7 +9,7 @@ const char *const adapt_policy_names[] = { "none", "lfu", "max_credit", NULL };
 
 int adapt_route(struct fabric *f, struct sw *s, struct packet *p, int out)
 {
-    int h = f->host_of_lid[p->dst_lid];
+    int h = fabric_host_of_lid(f, p->dst_lid);
     if (h < 0)
         return out;
     const struct port *d = f->hosts[h].port;

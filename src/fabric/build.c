@@ -1,6 +1,7 @@
 /* build.c: builds the running fabric (nodes, ports, credits, switch queues, adapters, flows)
  * from a topology, forwarding tables and settings, checking what the model needs to run. */
 #include "fabric/build.h"
+#include "fabric/lanes.h"
 
 #include <limits.h>
 #include <math.h>
@@ -298,6 +299,15 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
         gsl_rng_set(fl->rng, (unsigned long)rng_stream_seed(f->seed, key));
     } else {
         fl->rng = rng_stream(f->seed, key);
+    }
+    if (d->lanes && *d->lanes) {
+        struct lanes ln;
+        char why[160];
+        if (lanes_parse(d->lanes, &ln, why, sizeof why))
+            return ibn_err_at(e, d->file, d->line, "flow %s: lanes = \"%s\": %s", name, d->lanes,
+                              why);
+        fl->lanes = xmalloc(sizeof *fl->lanes);
+        *fl->lanes = ln;
     }
     fl->qcap = d->max_pending > 0 ? (uint32_t)d->max_pending : f->set.max_pending ? f->set.max_pending : 1;
     fl->mq = xcalloc(fl->qcap, sizeof *fl->mq);
@@ -647,6 +657,7 @@ void fabric_free(struct fabric *f)
         free(fl->cls);
         free(fl->mq);
         free(fl->path_pkts);
+        free(fl->lanes);
         free(fl->held);
         free(fl->rc.becn_dest);
         free(fl->rc.posted_at);

@@ -28,6 +28,8 @@ struct flow_desc {
     int has_pattern;  /* destinations from a pattern shared by all flows of this entry */
     struct pattern_desc pat;
     long long max_pending; /* messages it may hold waiting; 0 = fabric.max_pending */
+    char *lanes;      /* threshold lane regimes "SHARE[,T:SHARE...]" (fabric/lanes.h), NULL or
+                       * "" for none */
     int small_rng;    /* a small generator (taus2) instead of MT19937: for the many flows of
                        * admitted connections, whose randomness is only their phase */
     const char *file; /* where it was declared, for errors */

@@ -257,6 +257,8 @@ extern const char *const flow_path_names[];
 enum load_counts { LOAD_PAYLOAD, LOAD_WIRE };
 extern const char *const load_counts_names[];
 
+struct lanes;
+
 struct flow {
     uint32_t index;
     char *name;
@@ -314,6 +316,7 @@ struct flow {
     uint8_t path;
     uint64_t path_rng;       /* PATH_RANDOM: splitmix64 state, seeded per flow */
     uint64_t *path_pkts;     /* packets sent per LID offset [0, 1 << fabric.max_lmc) */
+    struct lanes *lanes;     /* threshold lane regimes (lanes.h), NULL: the link's rate */
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
@@ -516,6 +519,12 @@ void fabric_flow_repace(struct fabric *f, struct flow *fl);
 void fabric_flow_pace_by_dest(struct fabric *f, struct flow *fl, int held_cap);
 
 /* Per-VL arrays are indexed by slot: data VL v is slot v, VL15 is slot nvls. */
+/* The host whose port answers to a unicast LID, or -1 (no such host, or a multicast LID). */
+static inline int fabric_host_of_lid(const struct fabric *f, unsigned lid)
+{
+    return lid <= (unsigned)f->max_lid ? f->host_of_lid[lid] : -1;
+}
+
 static inline int fabric_slot(const struct fabric *f, int vl)
 {
     return vl == VL15 ? (int)f->set.nvls : vl;

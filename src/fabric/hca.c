@@ -12,12 +12,14 @@
  * B node with one flow starts one when either class budget admits it. Flows that congestion
  * control paces per destination hold a started message whose destination must wait and go on
  * with the next (a B node then picks its uniform class while its hot-spot queue pair waits). */
+#include <math.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/rng.h"
 #include "fabric/adapt.h"
 #include "fabric/fabric.h"
+#include "fabric/lanes.h"
 #include "fabric/mcast.h"
 #include "fabric/isol.h"
 #include "fabric/transport.h"
@@ -123,7 +125,10 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls);
 
 static simtime_t dest_ready(struct fabric *f, struct flow *fl, uint16_t dst_lid)
 {
-    simtime_t t = dest_ready_host(f, fl, f->host_of_lid[dst_lid]);
+    int host = fabric_host_of_lid(f, dst_lid);
+    if (host < 0)
+        return f->now; /* a multicast group has no per-destination queue pair */
+    simtime_t t = dest_ready_host(f, fl, host);
     const struct isol_hca *h = fl->src->hca->isol;
     if (h && t < f->now + ISOL_RECHECK && isol_hca_stopped(h, dst_lid))
         t = f->now + ISOL_RECHECK;
@@ -544,6 +549,18 @@ static int path_offset(struct fabric *f, struct flow *fl, int base)
     return (int)off;
 }
 
+/* When a packet of `wire` bytes that flow fl starts now leaves its adapter port p: at the
+ * link's rate, or at the share of it the flow's lane regime gives (lanes.h) for the messages it
+ * holds at its source, the one being sent included (qn + 1 once the packet is made). */
+static simtime_t flow_tx_end(const struct fabric *f, const struct flow *fl, const struct port *p,
+                             uint32_t wire)
+{
+    if (!fl->lanes)
+        return f->now + byterate_time(p->rate, wire);
+    double share = lanes_share(fl->lanes, fl->qn + 1);
+    return f->now + (simtime_t)ceil((double)wire * 8e12 / (byterate_bps(p->rate) * share));
+}
+
 /* Next packet of the flow: starts its next message if the current one is done. */
 static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 {
@@ -590,8 +607,8 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
         fl->msg_seq++;
         /* The message stays at its source until this packet's tail is on the wire
          * (hca_try_send transmits it at once). */
-        fl->st.queue_area += (double)measured_span(
-            f, fl->svc_start, f->now + byterate_time(fl->src->rate, p->wire_bytes));
+        fl->st.queue_area += (double)measured_span(f, fl->svc_start,
+                                                   flow_tx_end(f, fl, fl->src, p->wire_bytes));
     }
     fl->st.pkts_sent++;
     fl->st.bytes_sent += payload;
@@ -677,7 +694,8 @@ static void arbitrate(struct fabric *f, struct port *p)
     inject_account(f, p, x);
     if (f->hooks.on_source_send)
         f->hooks.on_source_send(f, fl, x);
-    port_transmit(f, p, idx, f->now);
+    /* A lane regime below the link's rate keeps the port busy for the packet's time at it. */
+    port_transmit(f, p, idx, fl->lanes ? flow_tx_end(f, fl, p, x->wire_bytes) : f->now);
     flow_update(f, fl);
 }
 

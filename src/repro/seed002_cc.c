@@ -363,6 +363,7 @@ int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_table3(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_table3big(struct repro_table *t, struct ibn_err *e);
 int repro_seed000_cc(struct repro_table *t, struct ibn_err *e);
+int repro_seed000_et(struct repro_table *t, struct ibn_err *e);
 int repro_seed004(struct repro_table *t, struct ibn_err *e);
 int repro_seed003(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
@@ -389,8 +390,12 @@ const struct repro repro_list[] = {
       "reservations; 64 switches: about 10 min of CPU)", repro_seed001_table3big },
     { "s000", "seed 000 Tables 3.2 / 3.3: ECN rate control, PIPD on both classes vs PIPD + FIMD, "
       "two switches; congestion spreading without rate control", repro_seed000_cc },
+    { "s000et", "seed 000 chapter 5: Entry Threshold and Arrival Job Threshold simulated (a "
+      "flow's lanes) vs the exact chain and maximum entropy on digest 000 section 6.3's grid",
+      repro_seed000_et },
     { "s003", "seed 003 Fig. 3: credit-based host control vs no control, ALO, Self-Tuned on the "
-      "4x4 mesh (best effort)", repro_seed003 },
+      "4x4 mesh (best effort); Fig. 4: admission + credits vs neither on an 8-port switch with "
+      "MPEG-2 video (DMP, DMT); Fig. 5: A, C, both, neither on the 5x5 mesh", repro_seed003 },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks, Figs. 7-9 with the MPEG-2 mix "
       "(15 and 30 nodes, 3 generated topologies), Fig. 10 multicast schemes", repro_seed004 },

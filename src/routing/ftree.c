@@ -8,7 +8,8 @@
  * up, then down, so the result is deadlock-free; in a k-ary n-tree every down port carries the
  * routes to one destination. Switch LIDs are routed along shortest paths. On a topology where
  * some switch has neither a down route nor an up port towards a destination (not a fat tree),
- * it routes with minhop instead, as OpenSM does when its ftree fails, and says so in the note. */
+ * it fails as unfit (ROUTE_UNFIT), and route_compute passes to the next engine of the chain or to
+ * minhop, as OpenSM does when its ftree fails. */
 #include "routing/route.h"
 
 #include <stdio.h>
@@ -193,17 +194,9 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
     free(q);
     hoptab_free(&h);
     if (rc) {
-        /* Not a fat tree: OpenSM's ftree gives up and its unicast manager routes with minhop;
-         * so does this engine, saying why. */
-        char why[sizeof out->note];
-        snprintf(why, sizeof why, "%s", e ? e->msg : "not a fat tree");
-        if (e)
-            e->msg[0] = 0;
-        for (int i = 0; i < t->nnodes; i++)
-            if (out->table[i])
-                memset(out->table[i], LFT_NONE, (size_t)out->max_lid + 1);
-        rc = route_minhop(t, o, out, e);
-        snprintf(out->note, sizeof out->note, "%.180s; fell back to minhop, as OpenSM does", why);
+        /* Not a fat tree: OpenSM's ftree gives up and its unicast manager passes to the next
+         * engine of the chain, finally minhop (route_compute does that); e says why. */
+        rc = ROUTE_UNFIT;
     }
     return rc;
 }

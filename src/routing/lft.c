@@ -8,6 +8,7 @@ void lfts_init(struct lfts *l, const struct topo *t)
 {
     l->nnodes = t->nnodes;
     l->note[0] = 0;
+    l->engine[0] = 0;
     l->dlid_vl = NULL;
     l->pb_local = NULL;
     l->nvl = 1;

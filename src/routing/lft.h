@@ -14,6 +14,7 @@ struct lfts {
     int nnodes;
     int max_lid;
     uint8_t **table; /* table[node][lid], NULL for CA nodes; LFT_NONE where no route */
+    char engine[32]; /* the engine that routed (of a chain, the one that could); "" = a dump */
     char note[256];  /* what the engine did that a user should know (fallbacks, roots) */
     uint8_t *dlid_vl;/* engines that assign virtual lanes (dfsssp): the VL (through the SL) of
                       * packets to each destination LID; NULL = every LID on VL 0 */

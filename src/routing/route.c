@@ -1,6 +1,8 @@
 /* route.c: the table of routing engines and selection by name. */
 #include "routing/route.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct route_engine minhop = {
@@ -45,39 +47,120 @@ const struct route_engine *route_engine_find(const char *name)
     return NULL;
 }
 
+#define CHAIN_MAX 16
+#define CHAIN_SEP ", \t\n"
+
+/* Split a chain into at most CHAIN_MAX engines; -1 and e on an unknown or missing name. */
+static int chain_parse(const char *engine, const struct route_engine **r, struct ibn_err *e)
+{
+    char *s = xstrdup(engine ? engine : ""), *save = NULL;
+    int n = 0;
+    for (char *tok = strtok_r(s, CHAIN_SEP, &save); tok; tok = strtok_r(NULL, CHAIN_SEP, &save)) {
+        const struct route_engine *x = route_engine_find(tok);
+        if (!x) {
+            char list[256] = "";
+            for (int i = 0; route_engines[i]; i++) {
+                strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, route_engines[i]->name, sizeof list - strlen(list) - 1);
+            }
+            ibn_err_set(e, "unknown routing engine \"%s\"%s (expected one of: %s%s)", tok,
+                        n || *save ? " in the chain" : "", list,
+                        "; a chain is several separated by commas, tried in order");
+            free(s);
+            return -1;
+        }
+        if (n == CHAIN_MAX) {
+            ibn_err_set(e, "routing engine chain \"%s\": at most %d engines", engine, CHAIN_MAX);
+            free(s);
+            return -1;
+        }
+        r[n++] = x;
+    }
+    free(s);
+    if (!n)
+        return ibn_err_set(e, "no routing engine given (expected a name such as minhop, or a "
+                           "chain such as ftree,updn)");
+    return n;
+}
+
+int route_chain_check(const char *engine, struct ibn_err *e)
+{
+    const struct route_engine *r[CHAIN_MAX];
+    return chain_parse(engine, r, e) < 0 ? -1 : 0;
+}
+
+static int in_list(const char *name, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(name, list[i]))
+            return 1;
+    return 0;
+}
+
 int route_compute(const struct topo *t, const char *engine, const struct route_opts *o,
                   struct lfts *out, struct ibn_err *e)
 {
-    const struct route_engine *r = route_engine_find(engine);
-    if (!r) {
-        char list[256] = "";
-        for (int i = 0; route_engines[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, route_engines[i]->name, sizeof list - strlen(list) - 1);
-        }
-        return ibn_err_set(e, "unknown routing engine \"%s\" (expected one of: %s)", engine, list);
-    }
-    /* An option the engine does not use is refused, never silently ignored. */
-    static const char *const rooted[] = { "updn", "updn_tree", "pathbits", NULL };
-    int uses_roots = 0;
-    for (int i = 0; rooted[i]; i++)
-        uses_roots |= !strcmp(r->name, rooted[i]);
-    if (o && o->roots && *o->roots && !uses_roots)
-        return ibn_err_set(e, "routing engine %s takes no roots (\"%s\"): roots are used by "
-                           "updn, updn_tree and pathbits; %s", r->name, o->roots,
-                           !strcmp(r->name, "ftree")
-                               ? "ftree finds the levels from the topology (from the hosts up), "
-                                 "so leave roots out"
-                               : "leave roots out");
-    if (o && o->tie && *o->tie && strcmp(r->name, "spf"))
-        return ibn_err_set(e, "routing engine %s takes no tie rule (\"%s\"): only spf does",
-                           r->name, o->tie);
-    struct route_opts def = { 0 };
-    lfts_init(out, t);
-    out->note[0] = 0;
-    if (r->compute(t, o ? o : &def, out, e)) {
-        lfts_free(out);
+    const struct route_engine *r[CHAIN_MAX + 1];
+    int n = chain_parse(engine, r, e);
+    if (n < 0)
         return -1;
+    /* An option no engine of the chain uses is refused, never silently ignored. */
+    static const char *const rooted[] = { "updn", "updn_tree", "pathbits", NULL };
+    static const char *const tied[] = { "spf", NULL };
+    static const char *const ordered[] = { "minhop", "updn", "dor", NULL };
+    int uses_roots = 0, uses_tie = 0, uses_order = 0;
+    for (int i = 0; i < n; i++) {
+        uses_roots |= in_list(r[i]->name, rooted);
+        uses_tie |= in_list(r[i]->name, tied);
+        uses_order |= in_list(r[i]->name, ordered);
     }
-    return 0;
+    const char *what = n > 1 ? "routing engine chain" : "routing engine";
+    const char *name = n > 1 ? engine : r[0]->name;
+    int has_ftree = 0;
+    for (int i = 0; i < n; i++)
+        has_ftree |= !strcmp(r[i]->name, "ftree");
+    if (o && o->roots && *o->roots && !uses_roots)
+        return ibn_err_set(e, "%s %s takes no roots (\"%s\"): roots are used by "
+                           "updn, updn_tree and pathbits; %s", what, name, o->roots,
+                           has_ftree ? "ftree finds the levels from the topology (from the hosts up), "
+                                   "so leave roots out"
+                                 : "leave roots out");
+    if (o && o->tie && *o->tie && !uses_tie)
+        return ibn_err_set(e, "%s %s takes no tie rule (\"%s\"): only spf does", what, name,
+                           o->tie);
+    if (o && o->guid_order && *o->guid_order && !uses_order)
+        return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
+                           "minhop, updn and dor route destinations in its order", what, name,
+                           o->guid_order);
+    struct route_opts def = { 0 };
+    /* OpenSM's fallback: minhop when no engine of the chain could route. */
+    int tried = n;
+    if (strcmp(r[n - 1]->name, "minhop"))
+        r[n++] = route_engine_find("minhop");
+    char why[sizeof out->note] = "";
+    for (int i = 0; i < n; i++) {
+        lfts_init(out, t);
+        int rc = r[i]->compute(t, o ? o : &def, out, e);
+        if (rc == 0) {
+            snprintf(out->engine, sizeof out->engine, "%s", r[i]->name);
+            if (*why) {
+                char own[sizeof out->note];
+                snprintf(own, sizeof own, "%s", out->note);
+                snprintf(out->note, sizeof out->note, "%s; fell back to %s%s%s", why,
+                         r[i]->name, i >= tried ? ", as OpenSM does" : "",
+                         *own ? "; " : "");
+                size_t k = strlen(out->note);
+                snprintf(out->note + k, sizeof out->note - k, "%s", own);
+            }
+            return 0;
+        }
+        lfts_free(out);
+        if (rc != ROUTE_UNFIT)
+            return -1;
+        size_t k = strlen(why);
+        snprintf(why + k, sizeof why - k, "%s%.180s", k ? "; " : "", e ? e->msg : r[i]->name);
+        if (e)
+            e->msg[0] = 0;
+    }
+    return ibn_err_set(e, "no routing engine could route the fabric: %s", why);
 }

@@ -17,7 +17,12 @@ struct route_opts {
     int max_vls;       /* dfsssp: VLs it may use (0 = 8) */
     int path_bits;     /* pathbits: 0 = one per cycle; K keeps the first K cycles (LMC-limited) */
     int path_slack;    /* pathbits: paths up to shortest + slack hops (0 = 4, < 0 = all) */
+    const char *guid_order; /* minhop, updn, dor: OpenSM's guid_routing_order_file (NULL none) */
 };
+
+/* An engine's return: 0 routed, -1 an error in the input or options (e says it), ROUTE_UNFIT
+ * the engine cannot route this fabric (e says why): route_compute passes to the next engine. */
+#define ROUTE_UNFIT 1
 
 typedef int (*route_engine_fn)(const struct topo *t, const struct route_opts *o, struct lfts *out,
                                struct ibn_err *e);
@@ -32,8 +37,14 @@ struct route_engine {
 extern const struct route_engine *const route_engines[];
 
 const struct route_engine *route_engine_find(const char *name);
-/* Initialise `out` for t and compute routes with the named engine. On failure `out` is
- * freed (and zeroed) and e says why. */
+/* 0 when every name of a chain is an engine, else -1 and e names the first unknown one. */
+int route_chain_check(const char *engine, struct ibn_err *e);
+/* Initialise `out` for t and compute routes with `engine`: one name or, as OpenSM's
+ * routing_engine, a chain of names separated by commas (or blanks) tried in order, an engine
+ * that cannot route the fabric (ROUTE_UNFIT) passing to the next one and minhop (OpenSM's
+ * default engine) routing when none of the chain could. out->engine gets the engine that
+ * routed and out->note why earlier ones did not. Unknown names and options no engine of the
+ * chain uses are errors. On failure `out` is freed (and zeroed) and e says why. */
 int route_compute(const struct topo *t, const char *engine, const struct route_opts *o,
                   struct lfts *out, struct ibn_err *e);
 

@@ -334,10 +334,12 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
         nroots = find_roots_by_min_hop(t, &h, d, root);
         free(d);
     }
+    int unfit = 0;
     if (!nroots) {
         snprintf(note, notelen, "updn: no root switch found; fell back to "
                  "minhop, as OpenSM does");
         hoptab_minhop(&h, t);
+        unfit = 1;
     } else {
         unsigned *rank = xmalloc((size_t)h.nsw * sizeof *rank + 1);
         rank_from_roots(t, &h, root, rank);
@@ -350,18 +352,25 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
     }
     free(root);
     *hp = h;
-    return 0;
+    return unfit ? ROUTE_UNFIT : 0;
 }
 
 int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out,
                struct ibn_err *e)
 {
     struct hoptab h;
-    if (updn_hoptab(t, o, &h, out->note, sizeof out->note, e))
+    int rc = updn_hoptab(t, o, &h, out->note, sizeof out->note, e);
+    if (rc < 0)
         return -1;
-    lft_build(t, &h, LFT_TIE_BALANCE, out);
+    if (rc == ROUTE_UNFIT) {
+        /* OpenSM's updn fails without roots; route_compute passes to the next engine. */
+        hoptab_free(&h);
+        out->note[0] = 0;
+        return ibn_err_set(e, "updn: no root switch found"), ROUTE_UNFIT;
+    }
+    rc = lft_build_opts(t, &h, LFT_TIE_BALANCE, o, out, e);
     hoptab_free(&h);
-    return 0;
+    return rc;
 }
 
 /* CA-weighted average of the switches' least hop counts in h (the hop count of the routes the
@@ -490,7 +499,7 @@ int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lft
         rc = ibn_err_set(e, "updn_tree: no root gives every CA pair a path");
     } else {
         tree_hops(t, &h, bestc, cas);
-        lft_build(t, &h, LFT_TIE_BALANCE, out);
+        lft_build(t, &h, LFT_TIE_BALANCE, NULL, out);
         snprintf(out->note, sizeof out->note, "updn_tree: root %s (average hops by root: %s)",
                  t->node[h.sw[bestc]].name, tried);
     }

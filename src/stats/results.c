@@ -29,8 +29,9 @@ static int contributors_parse(struct series *s, struct fabric *f, const char *li
         for (i = 0; i < f->nflows && strcmp(f->flows[i].name, tok); i++)
             ;
         if (i == f->nflows) {
+            ibn_err_set(e, "output.contributors names \"%s\", which is not a flow", tok);
             free(copy);
-            return ibn_err_set(e, "output.contributors names \"%s\", which is not a flow", tok);
+            return -1;
         }
         if (s->ncontrib < (int)f->nflows)
             s->contrib[s->ncontrib++] = i;

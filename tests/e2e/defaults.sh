@@ -3,6 +3,8 @@
 #  - routing = auto (the default) routes the tree generators with ftree, others with minhop;
 #    summary.json says which engine ran and what it noted;
 #  - updn without usable roots falls back to minhop, and `run` and summary.json say so;
+#  - an engine chain (routing = "ftree,updn") routes with the first engine that can, and
+#    summary.json's routing names it (engine) and the chain asked for (chain);
 #  - IB CC with a lower threshold of 0 bytes, or threshold 0, warns what it will do;
 #  - load counts payload bytes by default; load_counts = wire counts the bytes on the link:
 #    4x QDR (32 Gb/s of data), 256-byte messages, load 0.5: payload 16 Gb/s, or with
@@ -27,6 +29,13 @@ expect 0 "" "$bin" run "$tmp/tree.cfg" -o "$tmp/tree-mh" -q -s topology.routing=
 # updn on a mesh: OpenSM's root finder finds none and falls back to minhop.
 expect 0 "updn: no root switch found; fell back to minhop" "$bin" run "$tmp/mesh.cfg" -o "$tmp/updn" -q -s topology.routing=updn
 js "$tmp/updn/summary.json" 'd["warnings"]' | grep -q "fell back to minhop" || failed "summary.json lacks the updn fallback"
+[ "$(js "$tmp/updn/summary.json" 'd["routing"]["engine"], d["routing"]["chain"]')" = "('minhop', 'updn')" ] ||
+  failed "summary.json's routing does not say minhop routed for updn"
+# An engine chain (OpenSM's routing_engine list): ftree cannot route a mesh, updn with a root can.
+expect 0 "fell back to updn" "$bin" run "$tmp/mesh.cfg" -o "$tmp/chain" -q -s topology.routing=ftree,updn -s topology.roots=S1_1
+[ "$(js "$tmp/chain/summary.json" 'd["routing"]["engine"], d["routing"]["chain"]')" = "('updn', 'ftree,updn')" ] ||
+  failed "summary.json's routing does not say updn routed for the chain ftree,updn"
+expect 2 'unknown routing engine "nosuch" in the chain' "$bin" run "$tmp/mesh.cfg" -o "$tmp/bad" -s topology.routing=ftree,nosuch
 # IB CC thresholds.
 cc="$src/scenarios/seed002/testbed-scenario1-ccon.cfg"
 expect 0 "the lower threshold is 0 bytes" "$bin" run "$cc" -o "$tmp/cc0" -q -s simulation.duration=200us \

@@ -14,6 +14,11 @@
 #     their numeric order, so a destination order taken numerically shows;
 #   - the most routes on any port (and on any switch-switch port) are within 10 % of OpenSM's
 #     (ftree: against OpenSM's ftree, whose entries differ from ibnetsim's own fat-tree engine);
+#   - engine chains (OpenSM's -R ftree,updn: an engine that cannot route the fabric passes to
+#     the next, minhop last): the same engine routes in both (OpenSM's "NAME tables configured")
+#     and the dumps are byte-identical;
+#   - OpenSM's guid_routing_order_file (-X; the *-order cases: CA ports in reverse order, a
+#     switch among them, a repeated GUID and one of no port): byte-identical dumps;
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
 #   - an LFT dump ibnetsim writes is accepted by OpenSM's `file` engine, which installs it
 #     unchanged.
@@ -98,6 +103,25 @@ open(g2l, 'w').write(g)
 PY
 }
 
+# order_file TOPO OUT: an OpenSM guid_routing_order_file for TOPO: the CA port GUIDs in reverse
+# order of the file (some with a name after them, some indented and unpadded), the last
+# switch's GUID among them, a GUID of no port and a repeated one (both skipped by OpenSM).
+order_file() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+cas = re.findall(r'^Ca\t.*\n\[\d+\]\(([0-9a-f]+)\)', s, re.M)[::-1]
+sw = re.findall(r'^switchguid=0x([0-9a-f]+)', s, re.M)
+out = ['# guid_routing_order_file for ibnetsim e2e/opensm_compare']
+for i, g in enumerate(cas):
+    out.append('0x%016x host%d' % (int(g, 16), i) if i % 2 == 0 else '  0x%x' % int(g, 16))
+    if i == 3: out.append('0x' + sw[-1])
+    if i == 5: out.append('0x000000000000beef  # no such port')
+    if i == 6: out.append('0x%x' % int(cas[0], 16))
+open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
+PY
+}
+
 printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %-9s %s\n" topology engine entries differ \
   maxport osm_max maxisl osm_isl identical hops
 # Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
@@ -122,7 +146,11 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
         "seed004-15|gen:irregular:switches=15,ports=5,hosts=1,links=23,planar=1|0|minhop updn|first"
         "irregular-revguid|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
         "irregular-revguid-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
-        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first")
+        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first"
+        "mesh-4x4-chain|gen:mesh:dims=4x4|0|updn,dor ftree,updn|"
+        "irregular-revguid-chain|gen:irregular:switches=8,hosts=2|0|ftree,updn|first"
+        "irregular-revguid-order|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
+        "mesh-4x4-order-lmc1|gen:mesh:dims=4x4,hosts=2|1|minhop dor|")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
@@ -130,17 +158,19 @@ for entry in "${cases[@]}"; do
   "$bin" topo convert "$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
     { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
   case $name in *-revguid*) revguid "$d/topo" "$d/guid2lid" ;; esac
+  order=()
+  case $name in *-order*) order_file "$d/topo" "$d/order"; order=(-X "$d/order") ;; esac
   for eng in $engines; do
-    osm_extra=(-l "$lmc")
-    our_extra=()
+    osm_extra=(-l "$lmc" "${order[@]}")
+    our_extra=("${order[@]}")
     label=$eng
-    if [ "$eng" = updn ] && [ -n "$root" ]; then
+    if [[ ,$eng, == *,updn,* ]] && [ -n "$root" ]; then
       # The first switch of the file as the root: OpenSM's root_guid_file, ibnetsim's --roots.
       rg=$(sed -n 's/^switchguid=\(0x[0-9a-f]*\).*/\1/p' "$d/topo" | head -1)
       echo "$rg" > "$d/roots"
       osm_extra+=(-a "$d/roots")
       our_extra+=(--roots "$rg")
-      label="updn-root"
+      label="$eng-root"; [ "$eng" = updn ] && label=updn-root
     fi
     run_opensm "$d/topo" "$d/guid2lid" "$d/osm-$eng" "$eng" "${osm_extra[@]}"
     osm="$d/osm-$eng/opensm-lfts.dump"
@@ -162,8 +192,17 @@ for entry in "${cases[@]}"; do
     total=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\2/p' "$d/$eng.check")
     hops=$(sed -n 's/^avg switches per route: //p' "$d/$eng.check")
     identical=-
-    case $eng in minhop|updn|dor)
-      "$bin" route compute "$d/topo" -e "$eng" "${our_extra[@]}" -o "$d/$eng.ours.dump" 2>/dev/null
+    case $eng in minhop|updn|dor|*,*)
+      "$bin" route compute "$d/topo" -e "$eng" "${our_extra[@]}" -o "$d/$eng.ours.dump" 2> "$d/$eng.note"
+      # A chain: the engine that routed is OpenSM's ("NAME tables configured on all switches").
+      if [[ $eng == *,* ]]; then
+        osm_used=$(sed -n 's/.* \([a-z0-9]*\) tables configured on all switches.*/\1/p' "$d/osm-$eng/osm.log" | tail -1)
+        our_used=$(sed -n 's/^note: routed by \([a-z0-9]*\).*/\1/p' "$d/$eng.note")
+        [ -z "$our_used" ] && our_used=${eng%%,*}
+        echo "$name $eng: OpenSM routed with ${osm_used:-?}, ibnetsim with $our_used"
+        [ -n "$osm_used" ] && [ "$osm_used" = "$our_used" ] ||
+          failed "$name chain $eng: OpenSM routed with '${osm_used}', ibnetsim with '$our_used'"
+      fi
       # ibsim gives every CA port the GUID node GUID + port number, whatever the file says
       # (small-3's ConnectX-4 ports carry the node GUID): OpenSM's comments then name ibsim's
       # port GUIDs, and only those may differ.

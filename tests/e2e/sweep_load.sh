@@ -33,7 +33,7 @@ expect 2 "point-000 (flows.\*.load=0.1 flows.\*.nosuch=1): .*no key \"nosuch\"" 
 expect 0 "20 points, 0 failed" "$bin" sweep "$scen" -k 'flows.*.load=0.1:1.0:0.1' -k switch.arch=fifo,voq \
   -j 2 -o "$work/s3"
 csv=$work/s3/sweep.csv
-[ "$(head -1 "$csv")" = "flows.*.load,switch.arch,offered_gbps,accepted_gbps,net_latency_mean_ns,net_latency_p99_ns,e2e_latency_mean_ns,e2e_latency_p99_ns,outcome" ] \
+[ "$(head -1 "$csv")" = "flows.*.load,switch.arch,offered_gbps,accepted_gbps,net_latency_mean_ns,net_latency_p99_ns,e2e_latency_mean_ns,e2e_latency_p99_ns,saturated,outcome" ] \
   || failed "sweep.csv header: $(head -1 "$csv")"
 [ "$(tail -n +2 "$csv" | grep -c ',drained$')" = 20 ] || failed "not every point drained: $(cat "$csv")"
 [ "$(sed -n 2p "$csv" | cut -d, -f1,2)" = "0.1,fifo" ] || failed "first row is not load 0.1, fifo"

@@ -15,7 +15,8 @@ expect 2 "unknown subcommand" "$bin" topo frobnicate
 expect 0 "usage: ibnetsim route" "$bin" route --help
 expect 2 "usage: ibnetsim route" "$bin" route
 expect 2 "expected one topology" "$bin" route check
-expect 2 "unknown engine" "$bin" route check gen:mesh -e nosuch
+expect 2 "unknown routing engine \"nosuch\"" "$bin" route check gen:mesh -e nosuch
+expect 2 "unknown routing engine \"nosuch\" in the chain" "$bin" route compute gen:mesh -e ftree,nosuch
 expect 2 "unknown option --frob" "$bin" route check gen:mesh --frob
 expect 2 "unknown topology generator" "$bin" topo describe gen:nosuch
 expect 2 "generator fattree has no argument \"radix\"" "$bin" topo generate fattree radix=4

@@ -190,6 +190,7 @@ static void test_multicast_never_marked(void **st)
     assert_int_equal(s.f.mc->g[0].pkts[0], ts_find(&s, "M")->st.pkts_sent); /* H2 got them all */
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
+    params_free(mcast_params, &md);
 }
 
 /* becn = message (deprecated) maps onto the reliable connection with an ACK per message: at

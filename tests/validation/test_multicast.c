@@ -156,6 +156,7 @@ static void test_idle_latency(void **state)
                 }
             }
             ts_free(&s);
+            params_free(mcast_params, &md);
         }
 }
 
@@ -233,6 +234,8 @@ static void test_load_counts(void **state)
             else
                 assert_int_equal(s.f.cnt.replicas, 0);
             ts_free(&s);
+            params_free(mcast_params, &md);
+            params_free(qos_params, &q);
         }
 }
 

@@ -1,0 +1,39 @@
+/* plot.h: what the figures of `ibnetsim plot` share (cmd_plot.c draws one run's figures,
+ * plot_compare.c overlays several runs, plot_topology.c draws the fabric with graphviz): the
+ * wide time-series CSVs of a results folder, the run's name for titles, a time unit. */
+#ifndef IBN_PLOT_H
+#define IBN_PLOT_H
+
+#include <jansson.h>
+
+#include "core/error.h"
+
+/* A wide time-series CSV (time_s,NAME,NAME...): its column names and last time. */
+struct wide_csv {
+    int ncols;          /* data columns, without time_s */
+    char **names;       /* their names (RFC 4180 quotes removed) */
+    double last_time;
+    int rows;
+};
+
+int read_wide(const char *dir, const char *file, struct wide_csv *w, struct ibn_err *e);
+void wide_free(struct wide_csv *w);
+/* The data column (1-based, gnuplot's numbering: time_s is 1) named `name`, or 0. */
+int wide_column(const struct wide_csv *w, const char *name);
+
+/* A time axis unit that keeps the numbers readable. */
+void time_unit(double last, const char **name, double *scale);
+
+/* The run's name for titles: summary.json's settings.simulation.name, else the folder. */
+const char *run_name(json_t *summary, const char *dir);
+
+/* The overlay of several runs (`ibnetsim plot A B ... -o DIR`): DIR/plot-compare.gp. */
+int plot_compare(const char *out, char *const *dirs, int ndirs, const char *highlight, struct ibn_err *e);
+
+/* The fabric as a graph (`topology.dot` for graphviz): switches and, while the picture stays
+ * readable, adapters; each cable coloured by the higher utilisation of its two directions,
+ * with an arrow towards the peer on a direction whose transmitter waited for credits
+ * (PortXmitWait > 0: the congestion tree). Sets *engine to the graphviz layout program. */
+int plot_topology(const char *dir, json_t *summary, const char **engine, struct ibn_err *e);
+
+#endif
