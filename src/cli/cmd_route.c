@@ -66,7 +66,10 @@ static void usage(FILE *f)
             "         --slack N enumerates paths up to shortest + N hops (default 4, -1 all).\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
-            "         'best3'), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dor: OpenSM's\n"
+            "         guid_routing_order_file: the port GUIDs it lists, one a line, are routed\n"
+            "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
+            "         note says so), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
@@ -458,6 +461,8 @@ int cmd_route(int argc, char **argv)
             o.ports = argv[++i];
         else if (!strcmp(a, "--roots") && more)
             o.ro.roots = argv[++i];
+        else if ((!strcmp(a, "--guid-routing-order") || !strcmp(a, "-X")) && more)
+            o.ro.guid_order = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
         else if (!strcmp(a, "--path-bits") && more)

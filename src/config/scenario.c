@@ -83,6 +83,10 @@ const struct param topo_params[] = {
       "routing = updn, updn_tree: the root switches from a file as OpenSM's root_guid_file "
       "(one GUID per line, # comments; relative to the scenario); instead of roots", NULL, 0,
       0 },
+    { "guid_routing_order_file", P_STRING, TOFF(guid_routing_order_file), "",
+      "routing = minhop, updn, dor: OpenSM's guid_routing_order_file: the port GUIDs it lists "
+      "(one per line, # comments; relative to the scenario) are routed first, in its order",
+      NULL, 0, 0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
@@ -114,6 +118,7 @@ const struct param output_params[] = {
       "payload bytes in the capture: zeros, or pattern (the byte's offset mod 256)",
       payload_names, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
+    { "counter_series", P_BOOL, OOFF(counter_series), "false", "write counters.csv: every cabled port's perfquery counters (PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts, PortXmitWait, per VL) and link utilisation per interval, with LID and GUID; intervals end at each sample and at the start and end of the measured period", NULL, 0, 0 },
     { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
     { "jitter_k", P_INT, OOFF(jitter_k), "8",
@@ -878,8 +883,9 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
         rc = check(sc, e);
     /* Relative file names are relative to the scenario. */
     if (!rc) {
-        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file, &sc->mc.mft_file };
-        for (int i = 0; i < 4; i++) {
+        char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file,
+                           &sc->mc.mft_file, &sc->topo.guid_routing_order_file };
+        for (int i = 0; i < 5; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -1133,6 +1139,7 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                                      : *d->root_guid_file ? d->root_guid_file
                                                           : NULL,
                             .path_bits = (int)d->path_bits,
+                            .guid_order = d->guid_routing_order_file,
                             .path_slack = (int)d->path_slack };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);

@@ -39,6 +39,7 @@ struct topo_desc {
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
     char *tie;                /* spf's tie rule */
     char *roots;              /* updn, updn_tree, pathbits: root switches */
+    char *guid_routing_order_file; /* minhop, updn, dor: OpenSM's (relative to the scenario) */
     char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
                                * scenario once loaded) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
@@ -47,7 +48,7 @@ struct topo_desc {
 };
 
 struct output_desc {
-    int flow_series, port_series, queue_series;
+    int flow_series, port_series, queue_series, counter_series;
     int progress;             /* 0 never, 1 on a terminal */
     long long jitter_k;       /* jitter: share within +-period/k */
     char *contributors;       /* flows whose treatment variation is measured, "A,B,C" */

@@ -13,9 +13,7 @@ int route_dor(const struct topo *t, const struct route_opts *o, struct lfts *out
     struct hoptab h;
     hoptab_init(&h, t);
     hoptab_minhop(&h, t);
-    lft_build(t, &h, LFT_TIE_DOR, out);
+    int rc = lft_build_opts(t, &h, LFT_TIE_DOR, o, out, e);
     hoptab_free(&h);
-    (void)o;
-    (void)e;
-    return 0;
+    return rc;
 }

@@ -1,6 +1,10 @@
 /* lft_build.c: OpenSM's per-switch port selection over a hop table (see lft_build.h). */
 #include "routing/lft_build.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +39,126 @@ static int cmp_guid(const void *a, const void *b)
     return x->port - y->port;
 }
 
-int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest **out)
+static int cmp_guid_only(const void *a, const void *b)
+{
+    const struct guid_ent *x = a, *y = b;
+    if (x->guid != y->guid)
+        return x->guid < y->guid ? -1 : 1;
+    if (x->node != y->node)
+        return x->node - y->node;
+    return x->port - y->port;
+}
+
+void lft_order_free(struct lft_order *o)
+{
+    free(o->node);
+    free(o->port);
+    memset(o, 0, sizeof *o);
+}
+
+int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, char *note,
+                   size_t notelen, struct ibn_err *e)
+{
+    memset(o, 0, sizeof *o);
+    if (!path || !*path)
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ibn_err_set(e, "guid_routing_order_file %s: cannot open: %s", path,
+                           strerror(errno));
+    /* The ports OpenSM knows by GUID: switch port 0 (the node GUID) and every cabled CA port. */
+    int cap = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        cap += t->node[i].type == TOPO_SWITCH ? 1 : t->node[i].nports;
+    struct guid_ent *g = xmalloc(((size_t)cap + 1) * sizeof *g);
+    int ng = 0;
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct topo_node *n = &t->node[i];
+        if (n->type == TOPO_SWITCH) {
+            g[ng++] = (struct guid_ent){ n->guid, i, 0 };
+            continue;
+        }
+        for (int p = 1; p <= n->nports; p++)
+            if (n->port[p].peer_node >= 0)
+                g[ng++] = (struct guid_ent){ n->port[p].guid, i, p };
+    }
+    qsort(g, (size_t)ng, sizeof *g, cmp_guid_only);
+    char *used = xcalloc((size_t)ng + 1, 1);
+    int cap_o = 16, unknown = 0, repeated = 0, first_line = 0;
+    uint64_t first_guid = 0;
+    o->node = xmalloc((size_t)cap_o * sizeof *o->node);
+    o->port = xmalloc((size_t)cap_o * sizeof *o->port);
+    char *line = NULL;
+    size_t len = 0;
+    int lineno = 0, rc = 0;
+    while (getline(&line, &len, f) >= 0) {
+        lineno++;
+        char *p = line, *end;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        errno = 0;
+        uint64_t guid = strtoull(p, &end, 0);
+        if (end == p || *p == '-' || errno ||
+            (*end && *end != '#' && !isspace((unsigned char)*end))) {
+            size_t k = strcspn(p, " \t\r\n#");
+            rc = ibn_err_at(e, path, lineno, "expected a port GUID first on the line (such as "
+                            "0x0002c90300048248), as in OpenSM's guid_routing_order_file; got "
+                            "\"%.*s\"", (int)(k > 60 ? 60 : k), p);
+            break;
+        }
+        /* The first port with that GUID (GUIDs are unique in a checked topology). */
+        int lo = 0, hi = ng;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (g[mid].guid < guid)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == ng || g[lo].guid != guid) {
+            if (!unknown++) {
+                first_line = lineno;
+                first_guid = guid;
+            }
+            continue;
+        }
+        if (used[lo]) {
+            repeated++;
+            continue;
+        }
+        used[lo] = 1;
+        if (o->n == cap_o) {
+            cap_o *= 2;
+            o->node = xrealloc(o->node, (size_t)cap_o * sizeof *o->node);
+            o->port = xrealloc(o->port, (size_t)cap_o * sizeof *o->port);
+        }
+        o->node[o->n] = g[lo].node;
+        o->port[o->n++] = g[lo].port;
+    }
+    free(line);
+    fclose(f);
+    free(used);
+    free(g);
+    if (rc) {
+        lft_order_free(o);
+        return -1;
+    }
+    if (note && (unknown || repeated))
+        snprintf(note, notelen, "guid_routing_order_file %.80s: %d GUID%s no port of the topology "
+                 "has, %d repeated: skipped, as OpenSM skips them", path, unknown,
+                 unknown == 1 ? "" : "s", repeated);
+    if (note && unknown) {
+        size_t k = strlen(note);
+        snprintf(note + k, notelen - k, " (first: line %d, 0x%016" PRIx64 ")", first_line,
+                 first_guid);
+    }
+    return 0;
+}
+
+int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lft_order *ord,
+                   struct lft_dest **out)
 {
     int cap = 0;
     for (int i = 0; i < t->nnodes; i++)
@@ -47,6 +170,22 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest
     for (int i = 0; i < t->nnodes; i++)
         off[i + 1] = off[i] + t->node[i].nports + 1;
     done = xcalloc((size_t)off[t->nnodes] + 1, 1);
+    int nd = 0;
+    /* OpenSM's guid_routing_order_file: its ports first, in its order. */
+    for (int i = 0; ord && i < ord->n; i++) {
+        int q = ord->node[i], qp = ord->port[i];
+        const struct topo_node *n = &t->node[q];
+        if (done[off[q] + qp])
+            continue;
+        done[off[q] + qp] = 1;
+        const struct topo_port *x = &n->port[qp];
+        int T = -1;
+        if (n->type == TOPO_SWITCH)
+            T = h->swidx[q];
+        else if (x->peer_node >= 0 && t->node[x->peer_node].type == TOPO_SWITCH)
+            T = h->swidx[x->peer_node];
+        d[nd++] = (struct lft_dest){ q, qp, x->lid, x->lmc, T };
+    }
     struct sw_load *s = xmalloc(((size_t)h->nsw + 1) * sizeof *s);
     for (int i = 0; i < h->nsw; i++) {
         const struct topo_node *n = &t->node[h->sw[i]];
@@ -60,7 +199,6 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest
         }
     }
     qsort(s, (size_t)h->nsw, sizeof *s, cmp_load);
-    int nd = 0;
     for (int i = 0; i < h->nsw; i++) {
         const struct topo_node *n = &t->node[h->sw[s[i].sw]];
         for (int p = 1; p <= n->nports; p++) {
@@ -78,7 +216,8 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest
     for (int i = 0; i < t->nnodes; i++) {
         const struct topo_node *n = &t->node[i];
         if (n->type == TOPO_SWITCH) {
-            g[ng++] = (struct guid_ent){ n->guid, i, 0 };
+            if (!done[off[i]])
+                g[ng++] = (struct guid_ent){ n->guid, i, 0 };
             continue;
         }
         for (int p = 1; p <= n->nports; p++)
@@ -107,10 +246,27 @@ struct used_peer {
     int fwd;
 };
 
-void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie, struct lfts *l)
+int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
+                   const struct route_opts *o, struct lfts *l, struct ibn_err *e)
+{
+    struct lft_order ord;
+    char note[sizeof l->note] = "";
+    if (lft_order_read(t, o ? o->guid_order : NULL, &ord, note, sizeof note, e))
+        return -1;
+    lft_build(t, h, tie, &ord, l);
+    lft_order_free(&ord);
+    if (*note) {
+        size_t k = strlen(l->note);
+        snprintf(l->note + k, sizeof l->note - k, "%s%s", k ? "; " : "", note);
+    }
+    return 0;
+}
+
+void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
+               const struct lft_order *ord, struct lfts *l)
 {
     struct lft_dest *d;
-    int nd = lft_dest_order(t, h, &d);
+    int nd = lft_dest_order(t, h, ord, &d);
     int lmc = 0;
     for (int i = 0; i < nd; i++)
         if (d[i].lmc > lmc)

@@ -11,7 +11,8 @@
  *    port after the one chosen for offset i - 1); with LMC > 0, a port whose peer system, then
  *    peer node, no LID of this destination uses yet is preferred;
  *  - only routes to CA LIDs are counted per port (port_profile_switch_nodes off).
- * A tie policy other than OpenSM's balancing serves seed 004's SPF. */
+ * With OpenSM's guid_routing_order_file the ports it names come first, in its order, then the
+ * rest as above. A tie policy other than OpenSM's balancing serves seed 004's SPF. */
 #ifndef IBN_LFT_BUILD_H
 #define IBN_LFT_BUILD_H
 
@@ -33,8 +34,26 @@ struct lft_dest {
     int T;            /* switch index of the destination's switch, -1 if none */
 };
 
-/* OpenSM's destination order; returns the count, *out to free. */
-int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest **out);
+/* OpenSM's guid_routing_order_file (-X) read against a topology: the ports it names, in the
+ * file's order, that OpenSM's unicast manager routes first (osm_ucast_mgr.c). */
+struct lft_order {
+    int n;
+    int *node, *port; /* port 0 for a switch */
+};
+
+/* Read path (NULL or "": an empty order) as OpenSM's parse_node_map does: a line's first word
+ * is a port GUID (strtoull base 0: 0x hex, or decimal), the rest of the line is ignored, blank
+ * lines and lines starting with '#' are skipped. A GUID no port of t has and a repeated GUID are
+ * skipped as OpenSM skips them; note (may be NULL) then says how many and the first. A
+ * malformed line or an unreadable file is an error naming file:line. */
+int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, char *note,
+                   size_t notelen, struct ibn_err *e);
+void lft_order_free(struct lft_order *o);
+
+/* OpenSM's destination order; returns the count, *out to free. ord (may be NULL) puts its
+ * ports first, in its order, as OpenSM's guid_routing_order_file does. */
+int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lft_order *ord,
+                   struct lft_dest **out);
 
 /* The hop table updn routes from (updn.c), for comparison with OpenSM's lid matrix; h is
  * initialised here (free with hoptab_free); note gets what route_updn would say. Returns
@@ -42,7 +61,13 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, struct lft_dest
 int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *h, char *note,
                 size_t notelen, struct ibn_err *e);
 
-/* Fill l (already lfts_init'ed) from h. */
-void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie, struct lfts *l);
+/* Fill l (already lfts_init'ed) from h; ord (may be NULL) as in lft_dest_order. */
+void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
+               const struct lft_order *ord, struct lfts *l);
+
+/* lft_build for the engines that take OpenSM's guid_routing_order_file (o->guid_order):
+ * reads it, builds, and appends what lft_order_read notes to l->note; -1 and e on a bad file. */
+int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
+                   const struct route_opts *o, struct lfts *l, struct ibn_err *e);
 
 #endif

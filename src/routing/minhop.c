@@ -11,9 +11,7 @@ int route_minhop(const struct topo *t, const struct route_opts *o, struct lfts *
     struct hoptab h;
     hoptab_init(&h, t);
     hoptab_minhop(&h, t);
-    lft_build(t, &h, LFT_TIE_BALANCE, out);
+    int rc = lft_build_opts(t, &h, LFT_TIE_BALANCE, o, out, e);
     hoptab_free(&h);
-    (void)o;
-    (void)e;
-    return 0;
+    return rc;
 }

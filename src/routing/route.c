@@ -107,10 +107,12 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     /* An option no engine of the chain uses is refused, never silently ignored. */
     static const char *const rooted[] = { "updn", "updn_tree", "pathbits", NULL };
     static const char *const tied[] = { "spf", NULL };
-    int uses_roots = 0, uses_tie = 0;
+    static const char *const ordered[] = { "minhop", "updn", "dor", NULL };
+    int uses_roots = 0, uses_tie = 0, uses_order = 0;
     for (int i = 0; i < n; i++) {
         uses_roots |= in_list(r[i]->name, rooted);
         uses_tie |= in_list(r[i]->name, tied);
+        uses_order |= in_list(r[i]->name, ordered);
     }
     const char *what = n > 1 ? "routing engine chain" : "routing engine";
     const char *name = n > 1 ? engine : r[0]->name;
@@ -126,6 +128,10 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     if (o && o->tie && *o->tie && !uses_tie)
         return ibn_err_set(e, "%s %s takes no tie rule (\"%s\"): only spf does", what, name,
                            o->tie);
+    if (o && o->guid_order && *o->guid_order && !uses_order)
+        return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
+                           "minhop, updn and dor route destinations in its order", what, name,
+                           o->guid_order);
     struct route_opts def = { 0 };
     /* OpenSM's fallback: minhop when no engine of the chain could route. */
     int tried = n;

@@ -93,7 +93,7 @@ static int sssp_tables(const struct topo *t, struct lfts *out)
     hoptab_index(&h, t);
     int n = h.nsw;
     struct lft_dest *d;
-    int nd = lft_dest_order(t, &h, &d);
+    int nd = lft_dest_order(t, &h, NULL, &d);
     uint64_t P = 0;
     int *cas = xcalloc((size_t)n + 1, sizeof *cas);
     for (int s = 0; s < n; s++) {

@@ -368,9 +368,9 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         out->note[0] = 0;
         return ibn_err_set(e, "updn: no root switch found"), ROUTE_UNFIT;
     }
-    lft_build(t, &h, LFT_TIE_BALANCE, out);
+    rc = lft_build_opts(t, &h, LFT_TIE_BALANCE, o, out, e);
     hoptab_free(&h);
-    return 0;
+    return rc;
 }
 
 /* CA-weighted average of the switches' least hop counts in h (the hop count of the routes the
@@ -499,7 +499,7 @@ int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lft
         rc = ibn_err_set(e, "updn_tree: no root gives every CA pair a path");
     } else {
         tree_hops(t, &h, bestc, cas);
-        lft_build(t, &h, LFT_TIE_BALANCE, out);
+        lft_build(t, &h, LFT_TIE_BALANCE, NULL, out);
         snprintf(out->note, sizeof out->note, "updn_tree: root %s (average hops by root: %s)",
                  t->node[h.sw[bestc]].name, tried);
     }

@@ -17,6 +17,8 @@
 #   - engine chains (OpenSM's -R ftree,updn: an engine that cannot route the fabric passes to
 #     the next, minhop last): the same engine routes in both (OpenSM's "NAME tables configured")
 #     and the dumps are byte-identical;
+#   - OpenSM's guid_routing_order_file (-X; the *-order cases: CA ports in reverse order, a
+#     switch among them, a repeated GUID and one of no port): byte-identical dumps;
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
 #   - an LFT dump ibnetsim writes is accepted by OpenSM's `file` engine, which installs it
 #     unchanged.
@@ -101,6 +103,25 @@ open(g2l, 'w').write(g)
 PY
 }
 
+# order_file TOPO OUT: an OpenSM guid_routing_order_file for TOPO: the CA port GUIDs in reverse
+# order of the file (some with a name after them, some indented and unpadded), the last
+# switch's GUID among them, a GUID of no port and a repeated one (both skipped by OpenSM).
+order_file() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+cas = re.findall(r'^Ca\t.*\n\[\d+\]\(([0-9a-f]+)\)', s, re.M)[::-1]
+sw = re.findall(r'^switchguid=0x([0-9a-f]+)', s, re.M)
+out = ['# guid_routing_order_file for ibnetsim e2e/opensm_compare']
+for i, g in enumerate(cas):
+    out.append('0x%016x host%d' % (int(g, 16), i) if i % 2 == 0 else '  0x%x' % int(g, 16))
+    if i == 3: out.append('0x' + sw[-1])
+    if i == 5: out.append('0x000000000000beef  # no such port')
+    if i == 6: out.append('0x%x' % int(cas[0], 16))
+open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
+PY
+}
+
 printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %-9s %s\n" topology engine entries differ \
   maxport osm_max maxisl osm_isl identical hops
 # Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
@@ -127,7 +148,9 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
         "irregular-revguid-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
         "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first"
         "mesh-4x4-chain|gen:mesh:dims=4x4|0|updn,dor ftree,updn|"
-        "irregular-revguid-chain|gen:irregular:switches=8,hosts=2|0|ftree,updn|first")
+        "irregular-revguid-chain|gen:irregular:switches=8,hosts=2|0|ftree,updn|first"
+        "irregular-revguid-order|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
+        "mesh-4x4-order-lmc1|gen:mesh:dims=4x4,hosts=2|1|minhop dor|")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
@@ -135,9 +158,11 @@ for entry in "${cases[@]}"; do
   "$bin" topo convert "$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
     { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
   case $name in *-revguid*) revguid "$d/topo" "$d/guid2lid" ;; esac
+  order=()
+  case $name in *-order*) order_file "$d/topo" "$d/order"; order=(-X "$d/order") ;; esac
   for eng in $engines; do
-    osm_extra=(-l "$lmc")
-    our_extra=()
+    osm_extra=(-l "$lmc" "${order[@]}")
+    our_extra=("${order[@]}")
     label=$eng
     if [[ ,$eng, == *,updn,* ]] && [ -n "$root" ]; then
       # The first switch of the file as the root: OpenSM's root_guid_file, ibnetsim's --roots.

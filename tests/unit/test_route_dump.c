@@ -271,7 +271,7 @@ static void test_osm_guid_order(void **state)
     hoptab_init(&h, &t);
     hoptab_minhop(&h, &t);
     struct lft_dest *d;
-    int nd = lft_dest_order(&t, &h, &d);
+    int nd = lft_dest_order(&t, &h, NULL, &d);
     /* The four leaves carry 6 hosts each: their hosts come first, the leaf with the highest
      * numeric GUID (the lowest byte-reversed one) first. */
     int last_leaf = -1, leaves_seen = 0;

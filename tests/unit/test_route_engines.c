@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/rng.h"
 #include "routing/hoptab.h"
+#include "routing/lft_build.h"
 #include "routing/lmc.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
@@ -255,6 +257,82 @@ static void test_chain(void **state)
     assert_non_null(strstr(e.msg, "takes no roots"));
     assert_int_equal(route_chain_check("minhop,updn_tree", &e), 0);
     assert_int_equal(route_chain_check("minhop,x", &e), -1);
+    topo_free(&t);
+}
+
+/* OpenSM's guid_routing_order_file: the ports it lists are routed first, in its order. */
+static void test_guid_order(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l, m;
+    struct ibn_err e = { { 0 } };
+    gen("mesh", "dims=3x3,hosts=2", &t);
+    int ca[64], nca = 0;
+    for (int i = 0; i < t.nnodes && nca < 64; i++)
+        if (t.node[i].type == TOPO_CA)
+            ca[nca++] = i;
+    assert_true(nca >= 4);
+    char path[] = "/tmp/ibnetsim-order-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    /* The hosts in reverse order, a comment, a name after a GUID, a GUID of no port, a
+     * repeated one. */
+    fprintf(f, "# order\n");
+    for (int i = nca - 1; i >= 0; i--)
+        fprintf(f, "0x%016llx name%d\n", (unsigned long long)t.node[ca[i]].port[1].guid, i);
+    fprintf(f, "0xbeef\n0x%llx\n", (unsigned long long)t.node[ca[0]].port[1].guid);
+    fclose(f);
+    struct route_opts o = { .guid_order = path };
+    struct lft_order ord;
+    char note[256] = "";
+    assert_int_equal(lft_order_read(&t, path, &ord, note, sizeof note, &e), 0);
+    assert_int_equal(ord.n, nca);
+    assert_int_equal(ord.node[0], ca[nca - 1]);
+    assert_int_equal(ord.node[nca - 1], ca[0]);
+    assert_non_null(strstr(note, "1 GUID no port of the topology has, 1 repeated"));
+    struct hoptab h;
+    hoptab_init(&h, &t);
+    hoptab_minhop(&h, &t);
+    struct lft_dest *d;
+    int nd = lft_dest_order(&t, &h, &ord, &d);
+    assert_int_equal(d[0].node, ca[nca - 1]);
+    assert_int_equal(d[1].node, ca[nca - 2]);
+    /* Every port once. */
+    int seen = 0;
+    for (int i = 0; i < nd; i++)
+        seen += t.node[d[i].node].type == TOPO_CA;
+    assert_int_equal(seen, nca);
+    free(d);
+    hoptab_free(&h);
+    lft_order_free(&ord);
+    /* The order changes minhop's balancing (the entries differ from the default order). */
+    route(&t, "minhop", &o, &l);
+    route(&t, "minhop", NULL, &m);
+    assert_non_null(strstr(l.note, "skipped, as OpenSM skips them"));
+    long diff = 0;
+    for (int i = 0; i < t.nnodes; i++)
+        if (l.table[i])
+            for (int lid = 0; lid <= l.max_lid; lid++)
+                diff += l.table[i][lid] != m.table[i][lid];
+    assert_true(diff > 0);
+    lfts_free(&l);
+    lfts_free(&m);
+    /* Engines that do not take it refuse it; a malformed line is an error at file:line. */
+    assert_int_equal(route_compute(&t, "ftree", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no guid_routing_order_file"));
+    f = fopen(path, "w");
+    fprintf(f, "0x1\n\n0x12zz host\n");
+    fclose(f);
+    assert_int_equal(route_compute(&t, "minhop", &o, &l, &e), -1);
+    char where[64];
+    snprintf(where, sizeof where, "%s:3:", path);
+    assert_non_null(strstr(e.msg, where));
+    assert_non_null(strstr(e.msg, "\"0x12zz\""));
+    unlink(path);
+    assert_int_equal(route_compute(&t, "updn", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "cannot open"));
     topo_free(&t);
 }
 
@@ -587,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_ftree_balance),
         cmocka_unit_test(test_ftree_fallback),
         cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_guid_order),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),
