@@ -298,7 +298,6 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
     json_object_set_new(o, "accepted", json_integer((json_int_t)a->st.accepted));
     json_object_set_new(o, "released", json_integer((json_int_t)a->st.released));
     json_object_set_new(o, "live", json_integer(s->cs.n));
-    json_object_set_new(o, "admission_cpu_s", json_real(s->wall_s));
     json_t *rc = json_object();
     for (int k = 1; k < CAC_NCAUSES; k++)
         json_object_set_new(rc, cac_cause_name[k], json_integer((json_int_t)a->st.rejected[k]));

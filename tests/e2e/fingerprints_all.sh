@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# ctest-label: repro
 # fingerprints_all.sh: every shipped scenario's results (a 2 ms run) hash to its fingerprint in
 # tests/fingerprints.txt (scripts/fingerprints.sh; after a deliberate change of model behaviour,
-# re-accept with scripts/fingerprints.sh --accept). Labelled repro while several developers land
-# model and output changes in one session (each would have to re-accept); to be moved into the
-# default suite (drop the label line) once the fingerprints are re-accepted at its end.
+# re-accept with scripts/fingerprints.sh --accept). In the default suite: a landing that changes
+# what a shipped scenario computes must re-accept, saying which change of behaviour it accepts.
 # Arguments: the ibnetsim binary, the source directory.
 set -uo pipefail
 bin=$1 src=$2
