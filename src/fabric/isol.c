@@ -105,6 +105,7 @@ struct isol_hline {
 };
 struct isol_hca {
     int n;
+    int nstopped;             /* lines stopped now (0: nothing to look up) */
     struct isol_hline *l;
 };
 
@@ -762,6 +763,8 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
 
 int isol_hca_stopped(const struct isol_hca *h, uint16_t dst)
 {
+    if (!h->nstopped)
+        return 0;
     for (int i = 0; i < h->n; i++)
         if (h->l[i].active && h->l[i].stopped && has_dst(h->l[i].dst, h->l[i].ndst, dst))
             return 1;
@@ -788,8 +791,10 @@ static void isol_hca_msg(struct fabric *f, struct port *at, const struct sw_msg 
         if (i < 0)
             return;
         struct isol_hline *l = &h->l[i];
-        if (!l->active)
+        if (!l->active) {
+            h->nstopped -= l->stopped;
             l->stopped = 0;
+        }
         l->active = 1;
         l->line = m->line;
         l->ndst = m->ndst;
@@ -799,14 +804,18 @@ static void isol_hca_msg(struct fabric *f, struct port *at, const struct sw_msg 
     if (i < 0)
         return;
     if (m->type == ISOL_STOP) {
+        h->nstopped += !h->l[i].stopped;
         h->l[i].stopped = 1;
         return;
     }
     if (m->type == ISOL_DEALLOC)
         h->l[i].active = 0;
+    h->nstopped -= h->l[i].stopped;
     h->l[i].stopped = 0;
+    /* Flows paced per destination and flows to one host (the eligibility rule, hca.c) look
+     * again. */
     for (uint32_t k = 0; k < f->nflows; k++)
-        if (f->flows[k].src == at && f->flows[k].dest_paced && f->flows[k].active)
+        if (f->flows[k].src == at && f->flows[k].active && (f->flows[k].dest_paced || f->flows[k].pattern == 0))
             fabric_flow_repace(f, &f->flows[k]);
 }
 
