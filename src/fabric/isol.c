@@ -121,6 +121,7 @@ struct isol_sw {
     struct iline *root;     /* [in][np] (ecocc) or NULL */
     struct oline *ol;       /* [out][ocap] */
     uint16_t *nactive;      /* [in] own lines active */
+    uint16_t *nol;          /* [out] output CAM lines active (dying ones included) */
     uint16_t *rr;           /* [in] last queue position served (0 base, 1..L own) */
     uint16_t *cong;         /* [out] root lines above High */
     uint64_t *kick;         /* outputs to wake after the operation */
@@ -228,6 +229,10 @@ static uint32_t offer(struct fabric *f, struct isol_sw *x, int in, int pos, int 
 /* Round robin among the queues of `in` offering (out, slot), after the last served. */
 static int pick(struct fabric *f, struct isol_sw *x, int in, int out, int slot, int *b, uint32_t *h)
 {
+    if (!x->nactive[in]) { /* no isolation queue in use: only the base queue can offer */
+        *h = offer(f, x, in, 0, out, slot, b);
+        return *h != PKT_NIL ? 0 : -1;
+    }
     int n = x->L + 1;
     for (int i = 1; i <= n; i++) {
         int pos = (x->rr[in] + i) % n;
@@ -335,8 +340,10 @@ static void free_line(struct fabric *f, struct sw *s, struct isol_sw *x, int in,
     if (l->oline >= 0) {
         struct oline *o = ol(x, l->out, l->oline);
         o->refs--;
-        if (o->dying && !o->refs)
+        if (o->dying && !o->refs) {
             o->active = 0;
+            x->nol[l->out]--;
+        }
     }
     int was_own = l->own;
     l->active = l->above_high = l->propagated = l->sent_stop = 0;
@@ -433,6 +440,8 @@ static int match_own(struct isol_sw *x, int in, const struct packet *p)
 static int alloc_from_out(struct fabric *f, struct isol_sw *x, int in, const struct packet *p)
 {
     int out = p->out_port;
+    if (!x->nol[out])
+        return -1; /* no line from downstream at this output */
     for (int i = 0; i < x->ocap; i++) {
         struct oline *o = ol(x, out, i);
         if (!o->active || o->dying || !has_dst(o->dst, o->ndst, p->dst_lid))
@@ -707,6 +716,7 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
             struct oline *o = ol(x, out, i);
             memset(o, 0, sizeof *o);
             o->active = 1;
+            x->nol[out]++;
             o->hops = (uint8_t)(m->hops + 1);
             o->next_line = m->line;
         }
@@ -750,8 +760,10 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
         o->dying = 1;
         o->stopped = 0;
         linked_changed(f, s, x, out, i, 1);
-        if (!o->refs)
+        if (!o->refs) {
             o->active = 0;
+            x->nol[out]--;
+        }
         break;
     }
     default:
@@ -896,6 +908,7 @@ int isol_init(struct fabric *f, struct sw *s, const struct isol_kind *k, struct 
         x->root = xcalloc((size_t)x->np * (size_t)x->np, sizeof *x->root);
     x->ol = xcalloc((size_t)x->np * (size_t)x->ocap, sizeof *x->ol);
     x->nactive = xcalloc((size_t)x->np, sizeof *x->nactive);
+    x->nol = xcalloc((size_t)x->np, sizeof *x->nol);
     x->rr = xcalloc((size_t)x->np, sizeof *x->rr);
     x->cong = xcalloc((size_t)x->np, sizeof *x->cong);
     x->kick = xcalloc((size_t)s->words, sizeof *x->kick);
@@ -931,6 +944,7 @@ void isol_free(struct sw *s)
     free(x->root);
     free(x->ol);
     free(x->nactive);
+    free(x->nol);
     free(x->rr);
     free(x->cong);
     free(x->kick);
