@@ -69,7 +69,8 @@ static void usage(FILE *f)
             "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dor: OpenSM's\n"
             "         guid_routing_order_file: the port GUIDs it lists, one a line, are routed\n"
             "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
-            "         note says so), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         note says so), --port-shifting (minhop, updn, dor: OpenSM's port_shifting),\n"
+            "         --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
@@ -463,6 +464,8 @@ int cmd_route(int argc, char **argv)
             o.ro.roots = argv[++i];
         else if ((!strcmp(a, "--guid-routing-order") || !strcmp(a, "-X")) && more)
             o.ro.guid_order = argv[++i];
+        else if (!strcmp(a, "--port-shifting"))
+            o.ro.port_shifting = 1;
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
         else if (!strcmp(a, "--path-bits") && more)

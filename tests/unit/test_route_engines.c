@@ -336,6 +336,36 @@ static void test_guid_order(void **state)
     topo_free(&t);
 }
 
+/* OpenSM's port_shifting: still shortest and valid, other ports than without it (e2e/opensm_compare
+ * checks the entries against OpenSM's); engines other than minhop, updn and dor refuse it. */
+static void test_port_shifting(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l, m;
+    struct ibn_err e = { { 0 } };
+    gen("clos3", "ports=8,leaves=4,spines=2,hosts=6", &t);
+    struct route_opts o = { .port_shifting = 1 };
+    const char *eng[] = { "minhop", "updn", "dor" };
+    for (int k = 0; k < 3; k++) {
+        route(&t, eng[k], &o, &l);
+        route(&t, eng[k], NULL, &m);
+        assert_shortest(&t, &l);
+        long diff = 0;
+        for (int i = 0; i < t.nnodes; i++)
+            if (l.table[i])
+                for (int lid = 0; lid <= l.max_lid; lid++)
+                    diff += l.table[i][lid] != m.table[i][lid];
+        if (k < 2)
+            assert_true(diff > 0);
+        lfts_free(&l);
+        lfts_free(&m);
+    }
+    assert_int_equal(route_compute(&t, "ftree", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no port_shifting"));
+    topo_free(&t);
+}
+
 static void test_ftree_balance(void **state)
 {
     (void)state;
@@ -666,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_ftree_fallback),
         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_guid_order),
+        cmocka_unit_test(test_port_shifting),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),
