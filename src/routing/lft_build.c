@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "routing/osm_random.h"
 
 struct sw_load {
     int sw;       /* switch index */
@@ -253,7 +254,7 @@ int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie ti
     char note[sizeof l->note] = "";
     if (lft_order_read(t, o ? o->guid_order : NULL, &ord, note, sizeof note, e))
         return -1;
-    lft_build(t, h, tie, &ord, o ? o->port_shifting : 0, l);
+    lft_build(t, h, tie, &ord, o ? o->port_shifting : 0, o ? o->scatter_ports : 0, l);
     lft_order_free(&ord);
     if (*note) {
         size_t k = strlen(l->note);
@@ -262,8 +263,14 @@ int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie ti
     return 0;
 }
 
+static int cmp_sw_osm(const void *a, const void *b)
+{
+    const struct guid_ent *x = a, *y = b;
+    return topo_guid_cmp_osm(x->guid, y->guid);
+}
+
 void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
-               const struct lft_order *ord, int shift, struct lfts *l)
+               const struct lft_order *ord, int shift, uint32_t scatter, struct lfts *l)
 {
     struct lft_dest *d;
     int nd = lft_dest_order(t, h, ord, &d);
@@ -286,8 +293,17 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
     int per = 1 << lmc;
     struct used_peer *used = lmc ? xmalloc((size_t)nd * (size_t)per * sizeof *used) : NULL;
     int *nused = lmc ? xmalloc((size_t)nd * sizeof *nused) : NULL;
-    for (int si = 0; si < h->nsw; si++) {
-        int sn = h->sw[si];
+    /* scatter_ports draws one stream over all switches, in OpenSM's switch map order. */
+    struct osm_random rnd;
+    struct guid_ent *swo = xmalloc(((size_t)h->nsw + 1) * sizeof *swo);
+    for (int i = 0; i < h->nsw; i++)
+        swo[i] = (struct guid_ent){ t->node[h->sw[i]].guid, h->sw[i], 0 };
+    if (scatter) {
+        osm_srandom(&rnd, scatter);
+        qsort(swo, (size_t)h->nsw, sizeof *swo, cmp_sw_osm);
+    }
+    for (int so = 0; so < h->nsw; so++) {
+        int sn = swo[so].node, si = h->swidx[sn];
         const struct topo_node *ns = &t->node[sn];
         uint8_t *lft = l->table[sn];
         memset(count, 0, ((size_t)maxports + 1) * sizeof *count);
@@ -431,11 +447,28 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                                 else if (best_on)
                                     best = best_on;
                             }
-                        } else if (best > 0 && lmc && tie == LFT_TIE_BALANCE) {
+                        } else if (best > 0 && lmc && tie == LFT_TIE_BALANCE && !(scatter && !off)) {
                             if (best_os)
                                 best = best_os;
                             else if (best_on)
                                 best = best_on;
+                        }
+                        if (scatter && !off && ncand &&
+                            (tie == LFT_TIE_BALANCE || tie == LFT_TIE_DOR)) {
+                            /* OpenSM's scatter_ports: for the base LID, a random one of the
+                             * least-loaded candidates, in scan order. */
+                            uint32_t mn = UINT32_MAX;
+                            int np = 0;
+                            for (int i = 0; i < ncand; i++)
+                                mn = cand[i].cnt < mn ? cand[i].cnt : mn;
+                            for (int i = 0; i < ncand; i++)
+                                np += cand[i].cnt == mn;
+                            int pick = (int)(osm_random(&rnd) % np);
+                            for (int i = 0; i < ncand; i++)
+                                if (cand[i].cnt == mn && !pick--) {
+                                    best = cand[i].port;
+                                    break;
+                                }
                         }
                         if (best > 0)
                             port = best;
@@ -465,5 +498,6 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
     free(nused);
     free(count);
     free(cand);
+    free(swo);
     free(d);
 }
