@@ -27,7 +27,7 @@ static const struct section_ref refs[] = {
     { "fabric", "packets and flow control", fabric_params },
     { "switch", "switch architecture and timing", switch_params },
     { "hca", "host channel adapters", hca_params },
-    { "isolation", "seed 002's congested-flow isolation switches (switch.arch = ccfit, ecocc, hfdi): "
+    { "isolation", "seed 002's congested-flow isolation switches (switch.arch = ccfit, ecocc, hfdi, fbicm): "
                    "isolation queues, CAM lines, thresholds in MTU packets (docs/isolation.md)",
       isol_params },
     { "transport", "the queue pairs' transport: unreliable datagram, or reliable connection with "

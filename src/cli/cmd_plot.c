@@ -32,8 +32,8 @@ static void usage(FILE *f)
             "  latency.png/.svg     CDFs of packet latency per class (SL) and for all flows:\n"
             "                       network (injection to delivery) and end-to-end (message\n"
             "                       creation to delivery), from latency.csv\n"
-            "  ports.png/.svg       utilisation of every cabled port (transmitted wire bytes over\n"
-            "                       the run / link data rate), from summary.json's \"ports\"\n"
+            "  ports.png/.svg       utilisation of every cabled port (link busy time over the\n"
+            "                       measured period), from summary.json's \"ports\"\n"
             "  cc.png/.svg          CCTI of every flow over time, if the run wrote cc.csv\n"
             "  topology.png/.svg    the fabric (graphviz, from topology.dot): each cable coloured\n"
             "                       by its busier direction's utilisation, an arrow on each\n"
@@ -323,7 +323,7 @@ static int write_ports(const char *dir, json_t *summary, const char *rname, stru
         height = 6000;
     fputs("set title \"", fp);
     gp_quote(fp, rname);
-    fprintf(fp, ": port utilisation (transmitted wire bytes / link data rate over the run)%s\"\n",
+    fprintf(fp, ": port utilisation (link busy time / the measured period)%s\"\n",
             hosts_too ? "" : "; switches only");
     fprintf(fp, "set xlabel \"port number\"\n"
                 "set ylabel \"node\"\n"

@@ -119,6 +119,11 @@ static void sample(struct fabric *f, void *ctx)
         stop = STOP_OUTPUT; /* no use running on: the results cannot be written */
 }
 
+static void boundary(struct fabric *f, void *ctx, simtime_t t)
+{
+    series_boundary(f, &((struct observer_ctx *)ctx)->series, t);
+}
+
 static void tick(struct fabric *f, void *ctx)
 {
     progress(f, &((struct observer_ctx *)ctx)->prog);
@@ -184,7 +189,7 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
 {
     struct resdir rd;
     struct ibn_err e;
-    if (series_check_size(f, sc->out.flow_series, sc->out.port_series, &e)) {
+    if (series_check_size(f, sc->out.flow_series, sc->out.port_series, sc->out.counter_series, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         return IBN_EXIT_INPUT;
     }
@@ -220,6 +225,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         werr = -1;
     if (!werr && sc->out.queue_series && series_open_queues(&oc.series, rd.tmp, &we))
         werr = -1;
+    if (!werr && sc->out.counter_series && series_open_counters(&oc.series, rd.tmp, &we))
+        werr = -1;
     if (werr) { /* a file could not be written, or output.contributors names no flow */
         int output = we.output;
         series_close(&oc.series, NULL);
@@ -241,10 +248,11 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     oc.prog.on = !quiet && sc->out.progress == 1 && isatty(2);
     clock_gettime(CLOCK_MONOTONIC, &oc.prog.start);
     oc.prog.last = oc.prog.start;
-    struct fabric_observer obs = { sample, tick, &oc };
+    struct fabric_observer obs = { sample, tick, &oc, boundary };
 
     struct run_report rep;
     int broken = fabric_run(f, &obs, &rep, &e);
+    series_finish(&oc.series);
     double wall = since(&oc.prog.start);
     if (oc.prog.on && wall >= 1.0)
         fprintf(stderr, "\n");

@@ -13,10 +13,12 @@ int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_qos(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 const struct command ibn_commands[] = {
     { "run", "run a scenario and write its results", cmd_run },
     { "plot", "draw a run's throughput, latency CDFs, port utilisation (gnuplot)", cmd_plot },
+    { "report", "one self-contained HTML page of runs: key numbers, flows, figures, repro table", cmd_report },
     { "sweep", "run a scenario over a grid of key values on all cores; combined CSV and plot", cmd_sweep },
     { "topo", "generate, convert and describe topologies", cmd_topo },
     { "route", "compute, dump and check routes (minhop, updn, ftree, ...)", cmd_route },

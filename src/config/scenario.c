@@ -126,6 +126,7 @@ const struct param output_params[] = {
       "payload bytes in the capture: zeros, or pattern (the byte's offset mod 256)",
       payload_names, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
+    { "counter_series", P_BOOL, OOFF(counter_series), "false", "write counters.csv: every cabled port's perfquery counters (PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts, PortXmitWait, per VL) and link utilisation per interval, with LID and GUID; intervals end at each sample and at the start and end of the measured period", NULL, 0, 0 },
     { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },
     { "progress", P_ENUM, OOFF(progress), "terminal", "a progress line on standard error: never, or when it is a terminal", progress_names, 0, 0 },
     { "jitter_k", P_INT, OOFF(jitter_k), "8",

@@ -50,7 +50,7 @@ struct topo_desc {
 };
 
 struct output_desc {
-    int flow_series, port_series, queue_series;
+    int flow_series, port_series, queue_series, counter_series;
     int progress;             /* 0 never, 1 on a terminal */
     long long jitter_k;       /* jitter: share within +-period/k */
     char *contributors;       /* flows whose treatment variation is measured, "A,B,C" */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "fabric/period.h"
 #include "fabric/transport.h"
 #include "fabric/adapt.h"
 #include "fabric/drop.h"
@@ -682,6 +683,7 @@ void fabric_free(struct fabric *f)
     free(f->dsets);
     drop_free(f);
     mcast_free(f);
+    period_free(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n)

@@ -3,6 +3,7 @@
  * event dispatch, the end of the measured run and the drain, and the end-of-run invariants (no
  * packet lost, credits conserved, nothing delivered to the wrong LID). */
 #include "fabric/engine.h"
+#include "fabric/period.h"
 #include "fabric/drop.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
@@ -32,6 +33,8 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     struct port_vl_counters *c = &out->vl[slot].ctr;
     c->xmit_bytes += p->wire_bytes;
     c->xmit_pkts++;
+    out->tx_start = f->now;
+    out->tx_wire = p->wire_bytes;
     struct port *peer = out->peer;
     if (out->capture | peer->capture)
         f->capture_fn(f, out, p);
@@ -258,6 +261,19 @@ static int absorb_landed(struct fabric *f, simtime_t limit)
     return later;
 }
 
+/* Take the counter snapshots due by t (period.h) and tell the observer. With t =
+ * SIMTIME_NEVER or the time the run stopped: those still due. */
+static void reach_period(struct fabric *f, simtime_t t, const struct fabric_observer *obs)
+{
+    int k = f->period->taken;
+    if (t == SIMTIME_NEVER || t < f->period_next)
+        period_finish(f, t);
+    else
+        period_reach(f, t);
+    for (; obs && obs->boundary && k < f->period->taken; k++)
+        obs->boundary(f, obs->ctx, f->period->at[k]);
+}
+
 int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
                struct ibn_err *e)
 {
@@ -271,6 +287,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     /* Stall detection: progress is a link transmission, a delivery or a drop. */
     uint64_t progress = 0;
     simtime_t moved_at = f->now;
+    period_init(f);
     while (eventq_peek_time(&f->q) != SIMTIME_NEVER) {
         if (eventq_peek_time(&f->q) > limit) {
             /* With no packet left the fabric has drained; what remains are events of sources
@@ -280,6 +297,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
             break;
         }
         eventq_pop(&f->q, &ev);
+        if (ev.t >= f->period_next)
+            reach_period(f, ev.t, obs);
         f->now = ev.t;
         f->now_seq = ev.seq;
         f->events++;
@@ -307,6 +326,9 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
             }
         }
     }
+    /* The measured period of an interrupted or stuck run ends where it stopped. */
+    reach_period(f, r->outcome == RUN_INTERRUPTED || r->outcome == RUN_STUCK ? f->now : SIMTIME_NEVER,
+                 obs);
     if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit) && r->outcome != RUN_STUCK)
         r->outcome = RUN_DRAIN_TIMEOUT;
     r->in_flight = f->pool.live;

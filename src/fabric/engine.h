@@ -10,6 +10,8 @@ struct fabric_observer {
     void (*sample)(struct fabric *f, void *ctx);   /* every sample interval up to the end */
     void (*progress)(struct fabric *f, void *ctx); /* every 2^14 events */
     void *ctx;
+    /* The measured period starts or ends at t (period.h; its snapshot is taken). */
+    void (*boundary)(struct fabric *f, void *ctx, simtime_t t);
 };
 
 enum run_outcome { RUN_DRAINED, RUN_INTERRUPTED, RUN_DRAIN_TIMEOUT, RUN_STUCK };

@@ -54,6 +54,7 @@ struct sw_drop;
 struct adapt_policy;
 struct mcast;
 struct sw_mc;
+struct period;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -116,6 +117,8 @@ struct port {
     struct hca_port *hca;    /* adapter ports only */
     void *cc;                /* congestion-control state of this port (plug-in owned) */
     simtime_t busy_until;
+    simtime_t tx_start;      /* when the last transmission started (period.c: busy time) */
+    uint32_t tx_wire;        /* its wire bytes */
     uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
     uint64_t sample_rx_credit_time; /* for the occupancy time series */
     struct credit_return cret_inline[CRET_INLINE];
@@ -477,6 +480,10 @@ struct fabric {
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
+    /* The measured period's counter snapshots (period.h), taken before the first event at or
+     * after period_next. */
+    struct period *period;
+    simtime_t period_next;
     /* Time series. */
     FILE *flow_csv, *port_csv;
     simtime_t last_sample;

@@ -1,8 +1,8 @@
-/* isol.c: the congested-flow isolation machinery of seed 002's CCFIT, EcoCC and HFDI switches
- * (isol.h; docs/isolation.md says which reading of each open point this is).
+/* isol.c: the congested-flow isolation machinery of seed 002's CCFIT, FBICM, EcoCC and HFDI
+ * switches (isol.h; docs/isolation.md says which reading of each open point this is).
  *
- * Per input port: base queues (one NFQ per VL for ccfit; one CPQ = VOQ per output and VL for
- * ecocc and hfdi) and `queues` isolation queues (CFQs / HPQs), each with an input CAM line
+ * Per input port: base queues (one NFQ per VL for ccfit and fbicm; one CPQ = VOQ per output
+ * and VL for ecocc and hfdi) and `queues` isolation queues (CFQs / HPQs), each with an input CAM line
  * {hops to the root, output towards it, the destinations it isolates, the output CAM line it
  * came from, propagated, sentStop, above High}. Ecocc also has one root CAM line per CPQ (no
  * queue of its own: the VOQ already isolates the root's packets). Per output port: the CAM
@@ -13,7 +13,7 @@
  *   active input CAM line of its output moves to that line's queue; failing that, one whose
  *   destination is in an output CAM line of the output it requests gets a new isolation queue
  *   linked to that line (if one is free; else it stays, counted as "exhausted").
- * - Detection: ccfit: the NFQ holds more than `detect` packets: the head's destination is
+ * - Detection: ccfit, fbicm: the NFQ holds more than `detect` packets: the head's destination is
  *   isolated in a new root queue (hops 1, the output the head requests), or added to a root
  *   queue for that output with room. ecocc / hfdi: a CPQ holds more than HTh: its output is
  *   the root (exact); ecocc activates the CPQ's root line, hfdi allocates a root HPQ.
@@ -43,38 +43,38 @@
 
 const struct param isol_params[] = {
     { "queues", P_INT, OFF(queues), "2",
-      "isolation queues per input port: CFQs (ccfit) or HPQs (ecocc, hfdi); Papers V and VI use 2",
-      NULL, 1, 64 },
+      "isolation queues per input port: CFQs (ccfit, fbicm) or HPQs (ecocc, hfdi); Papers V and "
+      "VI use 2", NULL, 1, 64 },
     { "cam_lines", P_INT, OFF(cam_lines), "0",
-      "CAM lines per input port: 0 = as many as the design needs (ccfit: one per CFQ; ecocc and "
-      "hfdi: one per CPQ, i.e. ports - 1, plus one per HPQ: 9 on 8-port switches); a smaller "
-      "number is refused at build time", NULL, 0, 1024 },
+      "CAM lines per input port: 0 = as many as the design needs (ccfit, fbicm: one per CFQ; "
+      "ecocc and hfdi: one per CPQ, i.e. ports - 1, plus one per HPQ: 9 on 8-port switches); a "
+      "smaller number is refused at build time", NULL, 0, 1024 },
     { "dlist", P_INT, OFF(dlist), "8",
       "destinations one CAM line holds (Paper VI's D: 8, 16, 32 for 64, 256, 1024 nodes)", NULL, 1,
       SW_MSG_DESTS },
     { "detect", P_DOUBLE, OFF(detect), "8",
-      "ccfit: NFQ occupancy, in MTU packets, above which the head packet's destination is taken "
-      "as congested (Paper V gives no value; 8 sits between High and Stop)", NULL, 0.5, 1e6 },
+      "ccfit, fbicm: NFQ occupancy, in MTU packets, above which the head packet's destination is "
+      "taken as congested (Paper V gives no value; 8 sits between High and Stop)", NULL, 0.5, 1e6 },
     { "high", P_DOUBLE, OFF(high), "4",
       "ccfit: root CFQ occupancy (MTU packets) above which its output enters the congestion state "
-      "(Paper V's ITh: 4); ecocc and hfdi: HTh, the CPQ / HPQ occupancy that detects a root and "
-      "propagates (Paper VI: 4)", NULL, 0.5, 1e6 },
+      "(Paper V's ITh: 4; fbicm: only the default of propagate); ecocc and hfdi: HTh, the CPQ / "
+      "HPQ occupancy that detects a root and propagates (Paper VI: 4)", NULL, 0.5, 1e6 },
     { "low", P_DOUBLE, OFF(low), "2",
       "ccfit: root CFQ occupancy at or below which its output leaves the congestion state (Paper "
       "V's ITh: 2); ecocc and hfdi: LTh (Go, end of marking, root release; Paper VI: HTh - LTh >= "
       "2 MTU)", NULL, 0, 1e6 },
     { "stop", P_DOUBLE, OFF(stop), "10",
-      "ccfit: CFQ occupancy (MTU packets) at or above which it sends Stop upstream (Paper V: 10)",
-      NULL, 0.5, 1e6 },
+      "ccfit, fbicm: CFQ occupancy (MTU packets) at or above which it sends Stop upstream (Paper "
+      "V: 10)", NULL, 0.5, 1e6 },
     { "go", P_DOUBLE, OFF(go), "4",
-      "ccfit: CFQ occupancy at or below which a stopped-upstream CFQ sends Go (Paper V: 4)", NULL,
-      0, 1e6 },
+      "ccfit, fbicm: CFQ occupancy at or below which a stopped-upstream CFQ sends Go (Paper V: 4)",
+      NULL, 0, 1e6 },
     { "propagate", P_DOUBLE, OFF(propagate), "0",
-      "ccfit: CFQ occupancy above which it sends Allocate upstream; 0 = high (Paper V names no "
-      "separate threshold)", NULL, 0, 1e6 },
+      "ccfit, fbicm: CFQ occupancy above which it sends Allocate upstream; 0 = high (Paper V names "
+      "no separate threshold)", NULL, 0, 1e6 },
     { "marking", P_DOUBLE, OFF(marking), "0.85",
       "probability that a packet leaving an output in the congestion state is FECN-marked (Paper "
-      "V's Marking_Rate 85 %); hfdi never marks", NULL, 0, 1 },
+      "V's Marking_Rate 85 %); hfdi and fbicm never mark", NULL, 0, 1 },
     { "eligibility", P_BOOL, OFF(eligibility), "true",
       "the end-node eligibility rule (Paper VI section 4.4): an adapter does not start a packet "
       "for a destination named by a stopped CAM line of the switch input it feeds (flows with a "

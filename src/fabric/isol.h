@@ -1,10 +1,11 @@
-/* isol.h: the congested-flow isolation machinery shared by seed 002's CCFIT (Paper V), EcoCC
- * (Paper VI) and HFDI switches: per input port a few isolation queues (CFQs / HPQs), each with
- * a CAM line holding the destinations of the congested flows it isolates; per output port the
- * CAM lines received from downstream; detection, post-processing at the head of the base
- * queues, Allocate / Stop / Go / Deallocate messages upstream, and root-only FECN marking.
- * A design (arch_ccfit.c, arch_ecocc.c, arch_hfdi.c) is a `struct isol_kind` saying what its
- * base queues are and how it detects a root; the rest is here (docs/isolation.md). */
+/* isol.h: the congested-flow isolation machinery shared by seed 002's CCFIT and FBICM (Paper
+ * V), EcoCC (Paper VI) and HFDI switches: per input port a few isolation queues (CFQs / HPQs),
+ * each with a CAM line holding the destinations of the congested flows it isolates; per output
+ * port the CAM lines received from downstream; detection, post-processing at the head of the
+ * base queues, Allocate / Stop / Go / Deallocate messages upstream, and root-only FECN marking.
+ * A design (arch_ccfit.c, arch_fbicm.c, arch_ecocc.c, arch_hfdi.c) is a `struct isol_kind`
+ * saying what its base queues are and how it detects a root; the rest is here
+ * (docs/isolation.md). */
 #ifndef IBN_ISOL_H
 #define IBN_ISOL_H
 
@@ -15,16 +16,16 @@
 enum { ISOL_ALLOC = 1, ISOL_STOP, ISOL_GO, ISOL_DEALLOC };
 
 enum isol_base {
-    ISOL_BASE_FIFO, /* one normal queue (NFQ) per input and VL: ccfit */
+    ISOL_BASE_FIFO, /* one normal queue (NFQ) per input and VL: ccfit, fbicm */
     ISOL_BASE_VOQ,  /* one cold-packet queue (CPQ = VOQ) per input, output and VL: ecocc, hfdi */
 };
 
 struct isol_kind {
     const char *name;
     int base;          /* enum isol_base */
-    int root_queue;    /* a root is isolated in its own queue (ccfit, hfdi); else (ecocc) its
-                        * CAM line refers to the VOQ that detected it */
-    int marks;         /* root outputs FECN-mark (ccfit, ecocc); hfdi: never */
+    int root_queue;    /* a root is isolated in its own queue (ccfit, fbicm, hfdi); else (ecocc)
+                        * its CAM line refers to the VOQ that detected it */
+    int marks;         /* root outputs FECN-mark (ccfit, ecocc); fbicm, hfdi: never */
 };
 
 extern const struct param isol_params[];

@@ -50,8 +50,8 @@ const struct param switch_params[] = {
       "pipelined switch: input VL FIFOs, a multiplexed crossbar, output VL buffers; "
       "switch.stage1-5, out_buffer), voqnet (a queue per destination host at every input, "
       "voqnet_queue bytes each, flow-controlled per destination: no head-of-line blocking) or "
-      "dbbm (dbbm_queues FIFOs per input and VL, a packet in FIFO destination mod Q); ccfit, ecocc, hfdi: seed 002's congested-flow isolation "
-      "switches (the `isolation` section, docs/isolation.md)",
+      "dbbm (dbbm_queues FIFOs per input and VL, a packet in FIFO destination mod Q); ccfit, ecocc, hfdi, fbicm: seed 002's congested-flow "
+      "isolation switches (the `isolation` section, docs/isolation.md)",
       sw_arch_names, 0, 0 },
     { "voqnet_queue", P_SIZE, OFF(voqnet_queue), "4 KiB",
       "arch = voqnet: input memory per destination host (and VL); switch.buffer must hold one "

@@ -6,13 +6,14 @@
 #include <string.h>
 
 extern const struct sw_arch sw_arch_voq, sw_arch_fifo, sw_arch_pipe, sw_arch_voqnet, sw_arch_dbbm,
-    sw_arch_ccfit, sw_arch_ecocc, sw_arch_hfdi;
+    sw_arch_ccfit, sw_arch_ecocc, sw_arch_hfdi, sw_arch_fbicm;
 
 /* An alias is a second name for an earlier entry (the papers' names: 1Q, VOQsw). */
 const struct sw_arch *const sw_archs[] = { &sw_arch_voq, &sw_arch_fifo, &sw_arch_pipe, &sw_arch_fifo, &sw_arch_voq,
-                                           &sw_arch_voqnet, &sw_arch_dbbm, &sw_arch_ccfit, &sw_arch_ecocc, &sw_arch_hfdi, NULL };
+                                           &sw_arch_voqnet, &sw_arch_dbbm, &sw_arch_ccfit, &sw_arch_ecocc, &sw_arch_hfdi,
+                                           &sw_arch_fbicm, NULL };
 const char *const sw_arch_names[] = { "voq", "fifo", "pipe", "1q", "voqsw", "voqnet", "dbbm", "ccfit", "ecocc",
-                                      "hfdi", NULL };
+                                      "hfdi", "fbicm", NULL };
 
 void sw_kick(struct fabric *f, struct sw *s, int out)
 {

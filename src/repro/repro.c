@@ -800,7 +800,7 @@ static void job_label(const struct repro_job *j, char *buf, size_t n)
 /* Runs one job in this process and writes its series to fd. */
 static void job_child(const struct repro_job *j, int fd)
 {
-    const char *ov[42];
+    const char *ov[sizeof j->over / sizeof j->over[0] + 2];
     int n = 0;
     for (int i = 0; i < j->nover; i++)
         ov[n++] = j->over[i];

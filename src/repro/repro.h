@@ -172,7 +172,7 @@ void repro_series_free(struct repro_series *s);
  * depend on the number of jobs. */
 struct repro_job {
     const char *file;             /* under scenarios/ */
-    const char *over[40];         /* overrides, as for repro_run */
+    const char *over[160];        /* overrides, as for repro_run */
     int nover;
     int may_stick;                /* a run that does not drain is a result (repro_run_may_stick) */
     char seed[40];                /* "simulation.seed=K" when set by repro_job_seeds */

@@ -348,7 +348,10 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
 
 /* ---- Fig. 4: one 8-port switch, MPEG-2 video, "A,C" against "No A, No C" ----
  * scenarios/seed003/fig4-switch8.cfg: 32 video streams (4 per host, fixed destinations drawn once
- * uniformly, 1 to 7 streams per destination), best effort at 0.2 x load, control. Loads 0.6, 0.7,
+ * uniformly, 1 to 7 streams per destination), best effort at 0.2 x load, control. A second setup
+ * (fig4-switch8-s16.cfg, rows f4s16.*, added after the first had run: its streams of 0.12-0.16 of
+ * a link are far above MPEG-2 rates): 16 streams per host (128), 11 to 20 per destination, the
+ * same tolerances. Loads 0.6, 0.7,
  * 0.8 (the paper's "controlled injection rates"). A,C: the probe admission (cap 1.0 of each link,
  * each stream asking for its mean payload rate on its route's output links, in stream order) and
  * hostcredit as in Fig. 5; No A, No C: every stream starts, no credits.
@@ -360,15 +363,25 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
  * least 10 at each load); control latency smaller with A,C a trend (difference > 0) at each
  * load. DMT of a run without a missed frame is 0. */
 
-static const char *const FIG4 = "seed003/fig4-switch8.cfg";
-#define F4_NRT 32
+#define F4_NRT 128  /* most streams of a setup */
 #define F4_NLOADS 3
 static const double f4_load[F4_NLOADS] = { 0.6, 0.7, 0.8 };
-/* Stream k's destination (1-based), as fig4-switch8.cfg lists them: hosts 1..8, 4 streams each. */
-static const int f4_dst[F4_NRT] = { 3, 4, 2, 7, 5, 5, 3, 1, 1, 1, 5, 6, 3, 8, 8, 1,
-                                    2, 6, 6, 3, 3, 8, 2, 8, 1, 3, 2, 1, 7, 6, 7, 3 };
+/* The two setups: 4 streams per host (fig4-switch8.cfg) and 16 (fig4-switch8-s16.cfg); stream
+ * k's destination (1-based), as the files list them (hosts 1..8, `per` streams each). */
+struct f4_setup {
+    const char *file, *tag, *name;
+    int per;
+    const int *dst;
+};
+static const int f4_dst4[32] = { 3, 4, 2, 7, 5, 5, 3, 1, 1, 1, 5, 6, 3, 8, 8, 1,
+                                 2, 6, 6, 3, 3, 8, 2, 8, 1, 3, 2, 1, 7, 6, 7, 3 };
+static const int f4_dst16[128] = { 3, 4, 2, 7, 5, 5, 3, 2, 2, 2, 5, 6, 4, 8, 8, 2, 3, 6, 6, 4, 4, 8, 3, 8, 1, 4, 3, 1, 8, 7, 8, 4, 8, 4, 2, 2, 4, 4, 7, 8, 7, 8, 8, 4, 1, 8, 6, 4, 7, 5, 6, 2, 2, 2, 5, 3, 1, 8, 8, 6, 8, 3, 1, 3, 6, 7, 3, 8, 8, 6, 2, 4, 4, 6, 3, 4, 4, 2, 2, 3, 3, 8, 8, 1, 1, 1, 4, 7, 3, 5, 5, 7, 4, 7, 3, 2, 6, 2, 1, 4, 2, 6, 6, 4, 3, 2, 3, 4, 6, 5, 3, 6, 5, 2, 3, 1, 7, 1, 6, 2, 3, 7, 5, 5, 7, 2, 1, 3 };
+static const struct f4_setup f4_setups[2] = {
+    { "seed003/fig4-switch8.cfg", "f4", "4 streams per host", 4, f4_dst4 },
+    { "seed003/fig4-switch8-s16.cfg", "f4s16", "16 streams per host", 16, f4_dst16 },
+};
 
-static int f4_admit(double b, int admitted[F4_NRT], struct ibn_err *e)
+static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], struct ibn_err *e)
 {
     struct topo t;
     struct lfts l;
@@ -384,10 +397,10 @@ static int f4_admit(double b, int admitted[F4_NRT], struct ibn_err *e)
     c.cap = 1.0;
     struct cac a;
     int rc = cac_init(&a, &t, &l, &c, e);
-    for (int k = 0; k < F4_NRT && !rc; k++) {
+    for (int k = 0; k < 8 * su->per && !rc; k++) {
         char sn[16], dn[16];
-        snprintf(sn, sizeof sn, "H%d", k / 4 + 1);
-        snprintf(dn, sizeof dn, "H%d", f4_dst[k]);
+        snprintf(sn, sizeof sn, "H%d", k / su->per + 1);
+        snprintf(dn, sizeof dn, "H%d", su->dst[k]);
         struct cac_req r = { topo_node_named(&t, sn), topo_node_named(&t, dn), SL_RT, b, 0 };
         if (r.src < 0 || r.dst < 0) {
             rc = ibn_err_set(e, "s003: the 8-port switch has no %s or %s", sn, dn);
@@ -410,31 +423,36 @@ struct f4_point {
     double dmp[RMAX], dmt[RMAX], be[RMAX], ctl[RMAX];
 };
 
-static int fig4(struct repro_table *t, struct ibn_err *e)
+static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err *e)
 {
+    const int nrt = 8 * su->per;
     int n = repro_seeds();
     if (n > RMAX)
         n = RMAX;
     int nconf = F4_NSCH * F4_NLOADS;
     static char text[F4_NSCH * F4_NLOADS][F4_NRT + 1][64];
-    static const char *const cc_over[5] = { "cc.plugin=hostcredit", "cc.rt_sls=1", "cc.control_sls=2",
-                                            "cc.hca_messages=16", "cc.credits=8" };
+    /* M = 4 messages per real-time stream of a host (16 for 4 streams, as in Fig. 5), so that
+     * every stream holds at least one credit and best effort keeps some. */
+    static char m_over[32];
+    snprintf(m_over, sizeof m_over, "cc.hca_messages=%d", 4 * su->per);
+    const char *const cc_over[5] = { "cc.plugin=hostcredit", "cc.rt_sls=1", "cc.control_sls=2",
+                                     m_over, "cc.credits=8" };
     int accepted[F4_NLOADS];
     struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
     for (int li = 0; li < F4_NLOADS; li++) {
-        double share = 0.8 * f4_load[li] / 4; /* one stream's mean, share of the link */
+        double share = 0.8 * f4_load[li] / su->per; /* one stream's mean, share of the link */
         int adm[F4_NRT];
-        if (f4_admit(share * 1.6e9, adm, e)) {
+        if (f4_admit(su, share * 1.6e9, adm, e)) {
             free(jobs);
             return -1;
         }
         accepted[li] = 0;
-        for (int k = 0; k < F4_NRT; k++)
+        for (int k = 0; k < nrt; k++)
             accepted[li] += adm[k];
         for (int sch = 0; sch < F4_NSCH; sch++) {
             int c = li * F4_NSCH + sch, no = 0;
-            const char *over[40];
-            for (int k = 0; k < F4_NRT; k++) {
+            const char *over[F4_NRT + 8];
+            for (int k = 0; k < nrt; k++) {
                 if (sch == F4_AC && !adm[k])
                     snprintf(text[c][k], sizeof text[c][k], "flows.V%d.start=100 s", k + 1);
                 else
@@ -447,7 +465,7 @@ static int fig4(struct repro_table *t, struct ibn_err *e)
             if (sch == F4_AC)
                 for (int i = 0; i < 5; i++)
                     over[no++] = cc_over[i];
-            repro_job_seeds(jobs + c * n, n, FIG4, over, no);
+            repro_job_seeds(jobs + c * n, n, su->file, over, no);
         }
     }
     struct repro_series *s = xcalloc((size_t)(nconf * n), sizeof *s);
@@ -478,61 +496,61 @@ static int fig4(struct repro_table *t, struct ibn_err *e)
     double v[RMAX];
     for (int li = 0; li < F4_NLOADS; li++) {
         int l100 = (int)lround(100 * f4_load[li]);
-        snprintf(id, sizeof id, "f4.admitted.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4: video streams the probe admission accepts at "
-                 "load %.1f (of %d)", f4_load[li], F4_NRT);
+        snprintf(id, sizeof id, "%s.admitted.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4 [%s]: video streams the probe admission accepts at "
+                 "load %.1f (of %d)", su->name, f4_load[li], nrt);
         repro_add_kind(t, REPRO_INFO, id, claim, "-", NAN, accepted[li], "streams", 0, 1);
-        snprintf(id, sizeof id, "f4.dmp.ac.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4a: DMP with admission and congestion control stays "
-                 "very small, load %.1f (paper: 0.002)", f4_load[li]);
+        snprintf(id, sizeof id, "%s.dmp.ac.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4a [%s]: DMP with admission and congestion control stays "
+                 "very small, load %.1f (paper: 0.002)", su->name, f4_load[li]);
         repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.002", 0.002, p[F4_AC][li].dmp, n, "DMP",
                        0.008);
-        snprintf(id, sizeof id, "f4.dmt.ac.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4a: DMT with admission and congestion control, load "
-                 "%.1f (paper: about 0.04 ms)", f4_load[li]);
+        snprintf(id, sizeof id, "%s.dmt.ac.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4a [%s]: DMT with admission and congestion control, load "
+                 "%.1f (paper: about 0.04 ms)", su->name, f4_load[li]);
         repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~0.04", 0.04, p[F4_AC][li].dmt, n, "ms",
                        0.04);
         for (int sch = 0; sch < F4_NSCH; sch++) {
-            snprintf(id, sizeof id, "f4.be.%s.l%02d", sid[sch], l100);
-            snprintf(claim, sizeof claim, "Fig. 4b: best-effort latency from posting, %s, load %.1f",
-                     sname[sch], f4_load[li]);
+            snprintf(id, sizeof id, "%s.be.%s.l%02d", su->tag, sid[sch], l100);
+            snprintf(claim, sizeof claim, "Fig. 4b [%s]: best-effort latency from posting, %s, "
+                     "load %.1f", su->name, sname[sch], f4_load[li]);
             repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[sch][li].be, n, "us", 0);
-            snprintf(id, sizeof id, "f4.ctl.%s.l%02d", sid[sch], l100);
-            snprintf(claim, sizeof claim, "Fig. 4b: control latency from posting, %s, load %.1f",
-                     sname[sch], f4_load[li]);
+            snprintf(id, sizeof id, "%s.ctl.%s.l%02d", su->tag, sid[sch], l100);
+            snprintf(claim, sizeof claim, "Fig. 4b [%s]: control latency from posting, %s, "
+                     "load %.1f", su->name, sname[sch], f4_load[li]);
             repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[sch][li].ctl, n, "us", 0);
         }
-        snprintf(id, sizeof id, "f4.dmp.none.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4a: DMP without admission and congestion control, "
-                 "load %.1f", f4_load[li]);
+        snprintf(id, sizeof id, "%s.dmp.none.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4a [%s]: DMP without admission and congestion control, "
+                 "load %.1f", su->name, f4_load[li]);
         repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[F4_NONE][li].dmp, n, "DMP", 0);
-        snprintf(id, sizeof id, "f4.dmt.none.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4a: DMT without admission and congestion control, "
-                 "load %.1f", f4_load[li]);
+        snprintf(id, sizeof id, "%s.dmt.none.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4a [%s]: DMT without admission and congestion control, "
+                 "load %.1f", su->name, f4_load[li]);
         repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[F4_NONE][li].dmt, n, "ms", 0);
         for (int k = 0; k < n; k++)
             v[k] = p[F4_NONE][li].dmp[k] - p[F4_AC][li].dmp[k];
-        snprintf(id, sizeof id, "f4.dmp.none_higher.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4a: DMP higher without A and C, load %.1f (No A, No C "
-                 "minus A,C)", f4_load[li]);
+        snprintf(id, sizeof id, "%s.dmp.none_higher.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4a [%s]: DMP higher without A and C, load %.1f (No A, No C "
+                 "minus A,C)", su->name, f4_load[li]);
         repro_add_trend(t, id, claim, "> 0", v, n, "DMP", 0, INFINITY);
         for (int k = 0; k < n; k++)
             v[k] = p[F4_NONE][li].dmt[k] - p[F4_AC][li].dmt[k];
-        snprintf(id, sizeof id, "f4.dmt.none_higher.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4a: DMT higher without A and C, load %.1f (No A, No C "
-                 "minus A,C; ms)", f4_load[li]);
+        snprintf(id, sizeof id, "%s.dmt.none_higher.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4a [%s]: DMT higher without A and C, load %.1f (No A, No C "
+                 "minus A,C; ms)", su->name, f4_load[li]);
         repro_add_trend(t, id, claim, "> 0", v, n, "ms", 0, INFINITY);
         for (int k = 0; k < n; k++)
             v[k] = p[F4_NONE][li].be[k] / p[F4_AC][li].be[k];
-        snprintf(id, sizeof id, "f4.be.orders.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4b: best-effort latency orders of magnitude smaller "
-                 "with A,C, load %.1f (No A, No C over A,C, at least 10)", f4_load[li]);
+        snprintf(id, sizeof id, "%s.be.orders.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4b [%s]: best-effort latency orders of magnitude smaller "
+                 "with A,C, load %.1f (No A, No C over A,C, at least 10)", su->name, f4_load[li]);
         repro_add_trend(t, id, claim, ">= 10", v, n, "x", 10, INFINITY);
         for (int k = 0; k < n; k++)
             v[k] = p[F4_NONE][li].ctl[k] - p[F4_AC][li].ctl[k];
-        snprintf(id, sizeof id, "f4.ctl.smaller.l%02d", l100);
-        snprintf(claim, sizeof claim, "Fig. 4b: control latency smaller with A,C, load %.1f (No A, "
-                 "No C minus A,C; us)", f4_load[li]);
+        snprintf(id, sizeof id, "%s.ctl.smaller.l%02d", su->tag, l100);
+        snprintf(claim, sizeof claim, "Fig. 4b [%s]: control latency smaller with A,C, load %.1f (No A, "
+                 "No C minus A,C; us)", su->name, f4_load[li]);
         repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
     }
     for (int k = 0; k < n; k++) {
@@ -543,13 +561,16 @@ static int fig4(struct repro_table *t, struct ibn_err *e)
         }
         v[k] = hi - lo;
     }
-    repro_add_trend(t, "f4.dmp.ac.flat", "Fig. 4a: with A,C the DMP is flat over the loads 0.6-0.8 "
-                    "(its largest minus smallest value per seed, below 0.01)", "< 0.01", v, n, "DMP",
-                    -INFINITY, 0.01);
+    snprintf(id, sizeof id, "%s.dmp.ac.flat", su->tag);
+    snprintf(claim, sizeof claim, "Fig. 4a [%s]: with A,C the DMP is flat over the loads 0.6-0.8 "
+             "(its largest minus smallest value per seed, below 0.01)", su->name);
+    repro_add_trend(t, id, claim, "< 0.01", v, n, "DMP", -INFINITY, 0.01);
     return 0;
 }
 
 int repro_seed003(struct repro_table *t, struct ibn_err *e)
 {
-    return fig3(t, e) || fig4(t, e) || fig5(t, e) ? -1 : 0;
+    return fig3(t, e) || fig4(&f4_setups[0], t, e) || fig4(&f4_setups[1], t, e) || fig5(t, e)
+               ? -1
+               : 0;
 }

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "fabric/drop.h"
+#include "fabric/period.h"
 #include "fabric/swarch.h"
 #include "fabric/transport.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
 {
-    double secs = (double)(f->end - f->warmup) / 1e12;
+    double secs = fabric_measured_s(f);
     return secs > 0 ? (double)fl->st.bytes_delivered * 8.0 / secs / 1e9 : 0.0;
 }
 
@@ -150,7 +151,23 @@ int series_open_queues(struct series *s, const char *dir, struct ibn_err *e)
     return 0;
 }
 
-int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e)
+int series_open_counters(struct series *s, const char *dir, struct ibn_err *e)
+{
+    return (s->ctr = counters_open(s->f, dir, e)) ? 0 : -1;
+}
+
+void series_boundary(struct fabric *f, void *ctx, simtime_t t)
+{
+    counters_row(((struct series *)ctx)->ctr, f, t);
+}
+
+void series_finish(struct series *s)
+{
+    if (s->ctr)
+        counters_row(s->ctr, s->f, s->f->now);
+}
+
+int series_check_size(const struct fabric *f, int flows, int ports, int counters, struct ibn_err *e)
 {
     if (f->sample_interval <= 0)
         return 0;
@@ -164,10 +181,13 @@ int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_e
             if (f->nodes[i]->is_switch)
                 cols += f->nodes[i]->nports;
     double bytes = rows * cols * 10; /* "12.345678," */
+    if (counters) /* a row per cabled port of about 100 characters */
+        for (int i = 0; i < f->nnodes; i++)
+            bytes += rows * f->nodes[i]->nports * 100.0;
     if (bytes > SERIES_MAX_BYTES)
         return ibn_err_set(e, "the time series would take about %.0f GB (%.0f samples of %.0f columns), "
                            "more than %.0f GB: give a longer simulation.sample_interval, or turn "
-                           "output.port_series or output.flow_series off", bytes / 1e9, rows, cols,
+                           "output.port_series, output.flow_series or output.counter_series off", bytes / 1e9, rows, cols,
                            SERIES_MAX_BYTES / 1e9);
     return 0;
 }
@@ -227,6 +247,7 @@ void series_sample(struct fabric *f, void *ctx)
                 (unsigned long long)u.cam_lines, (unsigned long long)u.ports_exhausted);
         fflush(s->queues);
     }
+    counters_row(s->ctr, f, f->now);
     if (s->ports) {
         fprintf(s->ports, "%.9g", (double)f->now / 1e12);
         for (int i = 0; i < f->nnodes; i++) {
@@ -253,6 +274,11 @@ int series_close(struct series *s, struct ibn_err *e)
     struct outfile **o[6] = { &s->out_flows, &s->out_ports, &s->out_cc, &s->out_hosts, &s->out_classes,
                               &s->out_queues };
     int rc = 0;
+    if (e && counters_close(s->ctr, e))
+        rc = -1;
+    else if (!e)
+        counters_close(s->ctr, NULL);
+    s->ctr = NULL;
     for (int i = 0; i < 6; i++) {
         if (rc)
             out_abandon(*o[i]);
@@ -277,7 +303,7 @@ int series_failed(const struct series *s)
     for (int i = 0; i < 6; i++)
         if (o[i] && (o[i]->err || ferror(o[i]->fp)))
             return 1;
-    return 0;
+    return counters_failed(s->ctr);
 }
 
 int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e)
@@ -336,19 +362,19 @@ static const char *outcome_name(enum run_outcome o)
     return "?";
 }
 
-/* perfquery's counters: data in 4-byte words counted from the LRH through the ICRC (the VCRC
- * is not counted), packets, and PortXmitWait in ticks of 1 ns. */
-static void counters_json(json_t *o, const struct port_vl *v, int n, const struct fabric *f)
+/* perfquery's counters of the VL slots [0, n) between two moments (period.h): data in 4-byte
+ * words counted from the LRH through the ICRC (the VCRC is not counted), packets, and
+ * PortXmitWait in ticks of 1 ns. */
+static void counters_json(json_t *o, const struct port_counts *a, const struct port_counts *b, int n)
 {
     uint64_t xb = 0, rb = 0, xp = 0, rp = 0;
     simtime_t wait = 0;
     for (int i = 0; i < n; i++) {
-        const struct port_vl_counters *c = &v[i].ctr;
-        xb += c->xmit_bytes - 2 * c->xmit_pkts;
-        rb += c->rcv_bytes - 2 * c->rcv_pkts;
-        xp += c->xmit_pkts;
-        rp += c->rcv_pkts;
-        wait += c->xmit_wait + (c->wait_since >= 0 ? f->now - c->wait_since : 0);
+        xb += (b[i].xmit_bytes - 2 * b[i].xmit_pkts) - (a[i].xmit_bytes - 2 * a[i].xmit_pkts);
+        rb += (b[i].rcv_bytes - 2 * b[i].rcv_pkts) - (a[i].rcv_bytes - 2 * a[i].rcv_pkts);
+        xp += b[i].xmit_pkts - a[i].xmit_pkts;
+        rp += b[i].rcv_pkts - a[i].rcv_pkts;
+        wait += b[i].wait - a[i].wait;
     }
     json_object_set_new(o, "PortXmitData", json_integer((json_int_t)(xb / 4)));
     json_object_set_new(o, "PortRcvData", json_integer((json_int_t)(rb / 4)));
@@ -385,7 +411,7 @@ int results_receive_classes(struct fabric *f, struct receive_classes *c)
     if (!f->npatterns || !f->patterns[0]->is_hot)
         return 0;
     struct pattern *p = f->patterns[0];
-    double secs = (double)(f->end - f->warmup) / 1e12, hot = 0, other = 0;
+    double secs = fabric_measured_s(f), hot = 0, other = 0;
     for (int h = 0; h < f->nhosts; h++) {
         double rx = secs > 0 ? (double)f->hosts[h].rx_bytes * 8.0 / secs / 1e9 : 0.0;
         if (pattern_is_hotspot(p, h, f->end))
@@ -436,11 +462,14 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     if (r->stalled_at)
         json_object_set_new(run, "stalled_after_s", json_real((double)r->stalled_at / 1e12));
     json_object_set_new(run, "measured_from_s", json_real((double)f->warmup / 1e12));
-    json_object_set_new(run, "measured_to_s", json_real((double)f->end / 1e12));
+    json_object_set_new(run, "measured_to_s", json_real((double)fabric_measured_to(f) / 1e12));
     json_object_set_new(run, "stopped_at_s", json_real((double)f->now / 1e12));
     json_object_set_new(run, "events", json_integer((json_int_t)f->events));
     json_object_set_new(run, "packet_hops", json_integer((json_int_t)f->hops));
     json_object_set_new(run, "throughput_counts", json_string("payload bytes delivered in the measured period"));
+    json_object_set_new(run, "port_counters_count",
+                        json_string("the measured period [measured_from_s, measured_to_s); a port's warmup "
+                                    "and drain apart; utilisation = link busy time / the period"));
     json_object_set_new(root, "run", run);
     json_t *warn = json_array();
     for (int i = 0; i < f->nwarn; i++)
@@ -526,7 +555,7 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         /* The flow's source as a queue (docs/analytic.md, "The simulator as a GE/GE/1/N
          * queue"), over the measured period: mean number of messages (waiting plus the one on
          * the link), messages delivered per second, and the fraction of arrivals refused. */
-        double msecs = (double)(f->end - f->warmup) / 1e12;
+        double msecs = fabric_measured_s(f);
         json_object_set_new(o, "source_queue_mean", json_real(flow_source_queue_mean(f, fl)));
         json_object_set_new(o, "messages_per_s",
                             json_real(msecs > 0 ? (double)fl->st.msgs_delivered / msecs : 0.0));
@@ -591,7 +620,7 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     }
     json_object_set_new(root, "flows", flows);
     json_t *classes = json_array();
-    double secs = (double)(f->end - f->warmup) / 1e12;
+    double secs = fabric_measured_s(f);
     for (int sl = 0; sl < 16; sl++) {
         if (cls_flows[sl]) {
             json_t *o = json_object();
@@ -605,7 +634,7 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(o, "packets_delivered", json_integer((json_int_t)cls_pkts[sl]));
             json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)cls_bytes[sl]));
             json_object_set_new(o, "throughput_gbps",
-                                json_real(round((double)cls_bytes[sl] * 8 / secs / 1e9 * 1e6) / 1e6));
+                                json_real(secs > 0 ? round((double)cls_bytes[sl] * 8 / secs / 1e9 * 1e6) / 1e6 : 0.0));
             json_object_set_new(o, "network_latency", latency_json(&cls_net[sl]));
             json_object_set_new(o, "end_to_end_latency", latency_json(&cls_e2e[sl]));
             double *xs = xcalloc((size_t)cls_flows[sl], sizeof *xs);
@@ -632,8 +661,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(o, "host", json_string(f->hosts[h].node->name));
         json_object_set_new(o, "port", json_integer(f->hosts[h].port->num));
         json_object_set_new(o, "lid", json_integer(f->hosts[h].port->lid));
-        json_object_set_new(o, "rx_gbps", json_real(round((double)f->hosts[h].rx_bytes * 8 / secs / 1e9 * 1e6) / 1e6));
-        json_object_set_new(o, "tx_gbps", json_real(round((double)f->hosts[h].tx_bytes * 8 / secs / 1e9 * 1e6) / 1e6));
+        json_object_set_new(o, "rx_gbps", json_real(secs > 0 ? round((double)f->hosts[h].rx_bytes * 8 / secs / 1e9 * 1e6) / 1e6 : 0.0));
+        json_object_set_new(o, "tx_gbps", json_real(secs > 0 ? round((double)f->hosts[h].tx_bytes * 8 / secs / 1e9 * 1e6) / 1e6 : 0.0));
         json_array_append_new(hosts, o);
     }
     json_object_set_new(root, "hosts", hosts);
@@ -641,6 +670,12 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     if (rc)
         json_object_set_new(root, "receive_classes", rc);
     json_t *ports = json_array();
+    struct port_counts zero[VL_SLOTS], now[VL_SLOTS];
+    if (!f->period) { /* the run refused to start */
+        period_init(f);
+        period_finish(f, f->now);
+    }
+    memset(zero, 0, sizeof zero);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         for (int p = 1; p <= n->nports; p++) {
@@ -656,20 +691,27 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(o, "lid", json_integer(n->is_switch ? n->lid : pt->lid));
             json_object_set_new(o, "peer", json_string(pt->peer->node->name));
             json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
-            counters_json(o, pt->vl, f->nvs, f);
-            uint64_t xb = 0;
-            for (int v = 0; v < f->nvs; v++)
-                xb += pt->vl[v].ctr.xmit_bytes;
-            double link_bps = byterate_bps(pt->rate), run_s = (double)f->end / 1e12;
-            json_object_set_new(o, "utilisation", json_real(link_bps > 0 && run_s > 0
-                ? round((double)xb * 8.0 / run_s / link_bps * 1e6) / 1e6 : 0.0));
+            port_counts_at(f, pt, f->now, now);
+            /* Over the measured period; the warm-up and the drain apart (period.h). */
+            double sent0, sent1;
+            const struct port_counts *c0 = period_snap(f, PERIOD_START, i, p, &sent0);
+            const struct port_counts *c1 = period_snap(f, PERIOD_END, i, p, &sent1);
+            counters_json(o, c0, c1, f->nvs);
+            double link_bps = byterate_bps(pt->rate), ms = fabric_measured_s(f);
+            double u = link_bps > 0 && ms > 0 ? (sent1 - sent0) * 8.0 / ms / link_bps : 0.0;
+            json_object_set_new(o, "utilisation", json_real(round(u * 1e6) / 1e6));
+            json_t *warm = json_object(), *drain = json_object();
+            counters_json(warm, zero, c0, f->nvs);
+            counters_json(drain, c1, now, f->nvs);
+            json_object_set_new(o, "warmup", warm);
+            json_object_set_new(o, "drain", drain);
             json_t *vls = json_array();
             for (int v = 0; v < f->nvs; v++) {
-                if (!pt->vl[v].ctr.xmit_pkts && !pt->vl[v].ctr.rcv_pkts)
+                if (!now[v].xmit_pkts && !now[v].rcv_pkts)
                     continue;
                 json_t *vo = json_object();
                 json_object_set_new(vo, "vl", json_integer(fabric_slot_vl(f, v)));
-                counters_json(vo, &pt->vl[v], 1, f);
+                counters_json(vo, &c0[v], &c1[v], 1);
                 json_array_append_new(vls, vo);
             }
             json_object_set_new(o, "vls", vls);
@@ -726,7 +768,7 @@ void results_print(FILE *out, struct fabric *f, const struct run_report *r)
                      "all %.4f Gb/s; total %.4f Gb/s\n", c.hot_gbps, c.hot, c.other_gbps, c.other,
                 c.all_gbps, c.total_gbps);
     fprintf(out, "total %.4f Gb/s delivered (payload) over %.6g s; %llu packets, %llu events; run %s; "
-                 "invariants %s\n", total, (double)(f->end - f->warmup) / 1e12,
+                 "invariants %s\n", total, fabric_measured_s(f),
             (unsigned long long)f->cnt.delivered, (unsigned long long)f->events,
             r->outcome == RUN_DRAINED ? "drained" : r->outcome == RUN_INTERRUPTED ? "interrupted"
             : r->outcome == RUN_STUCK ? "STUCK (packets left, nothing can move: deadlock?)"

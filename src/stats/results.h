@@ -13,6 +13,7 @@
 #include "core/output.h"
 #include "fabric/engine.h"
 #include "fabric/fabric.h"
+#include "stats/counters.h"
 
 struct series {
     FILE *flows, *ports, *cc, *hosts, *classes, *queues;
@@ -25,6 +26,7 @@ struct series {
     double *x;
     unsigned char *active;
     struct tv_acc tv;
+    struct counter_series *ctr; /* DIR/counters.csv (stats/counters.h), or NULL */
 };
 
 /* Open DIR/flows.csv (with DIR/hosts.csv: receive rate per host, and DIR/classes.csv: rate per
@@ -35,9 +37,15 @@ int series_open(struct series *s, struct fabric *f, const char *dir, int flows, 
 /* Also DIR/queues.csv (output.queue_series): per sample, the switch queues in use, CAM lines
  * allocated and input ports out of special queues, over the fabric (swarch.h, sw_usage_add). */
 int series_open_queues(struct series *s, const char *dir, struct ibn_err *e);
+/* Also DIR/counters.csv (output.counter_series): every port's perfquery counters per interval. */
+int series_open_counters(struct series *s, const char *dir, struct ibn_err *e);
+/* The observer's boundary (fabric/engine.h): the measured period starts or ends at t. */
+void series_boundary(struct fabric *f, void *ctx, simtime_t t);
+/* After the run: the last interval (the drain, or up to where the run stopped). */
+void series_finish(struct series *s);
 /* The time series of one run may take at most this much (estimated before the run). */
 #define SERIES_MAX_BYTES 4e9
-int series_check_size(const struct fabric *f, int flows, int ports, struct ibn_err *e);
+int series_check_size(const struct fabric *f, int flows, int ports, int counters, struct ibn_err *e);
 /* The sampling observer: one row per call, flushed so that an interrupted run keeps it. */
 void series_sample(struct fabric *f, void *ctx);
 /* Close the series files: -1 with the first output error (e->output set). */

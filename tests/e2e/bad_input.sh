@@ -21,7 +21,7 @@ flows = ( { name = "F"; src = "H1"; dst = "H2"; kind = "saturate"; } );'
 printf '%s\nsimulation = { duration = "1 ms"; durtion = "2 ms"; };\n' "$good" > "$tmp/unknown_key.cfg"
 expect "unknown key" 'unknown_key.cfg:3: unknown key "durtion" in simulation (expected one of:' -- run "$tmp/unknown_key.cfg" -o "$tmp/r"
 printf '%s\nswitch = {\n  arch = "vqo";\n};\n' "$good" > "$tmp/bad_enum.cfg"
-expect "bad value" 'bad_enum.cfg:4: switch.arch expects one of: voq, fifo, pipe, 1q, voqsw, voqnet, dbbm, ccfit, ecocc, hfdi; got "vqo"' -- run "$tmp/bad_enum.cfg" -o "$tmp/r"
+expect "bad value" 'bad_enum.cfg:4: switch.arch expects one of: voq, fifo, pipe, 1q, voqsw, voqnet, dbbm, ccfit, ecocc, hfdi, fbicm; got "vqo"' -- run "$tmp/bad_enum.cfg" -o "$tmp/r"
 printf '%s\nsimulation = { duration = "10"; };\n' "$good" > "$tmp/no_unit.cfg"
 expect "time without unit" 'no_unit.cfg:3: simulation.duration: "10" has no unit' -- run "$tmp/no_unit.cfg" -o "$tmp/r"
 printf '%s\nfabric = { mtu = 3000; };\n' "$good" > "$tmp/mtu.cfg"

@@ -21,6 +21,18 @@
  *   share the root about equally (L/4 each) although two of them share one S0 -> S1 link.
  *   Checked: victim above 85 % of L, root above 80 % of L, largest / smallest contributor
  *   below 1.3.
+ * - FBICM (Paper V's isolation-only baseline: CCFIT's switch, no marking, no throttling): the
+ *   victim is protected as under CCFIT (above 90 % of L) and the root stays busy (hot sum
+ *   above 90 % of L), but nothing regulates the contributors: S1's round robin at the root
+ *   serves its three inputs holding H4 packets equally, so F5 and F6, sole users of their
+ *   inputs, get L/3 each while F1 and F2 share S0's third (L/6 each): the parking lot stays,
+ *   largest / smallest contributor at least 2 (checked >= 1.8; a contributor starved to 0 is an
+ *   infinite ratio, which passes: with its one crossbar read port per input and no iSLIP, S1's
+ *   input from S0 loses the root to phase locking with the victim's output and F1, F2 get
+ *   almost nothing). With a read port per output (switch.read_ports = 8) the round robin is
+ *   undisturbed and the ratio is the parking lot's 2 (checked within 0.1). Since FBICM never
+ *   marks, the IB CC adapters attached to it get no congestion notification: not one CNP is
+ *   created and every flow's rate is the same as without them (checked equal to 1e-9 Gb/s).
  * - EcoCC (Paper VI) and HFDI: the same argument with HPQs at S0 and Stop / Go at HTh / LTh
  *   from S1's root queue (EcoCC: the VOQ itself; HFDI: a root HPQ): the victim keeps L (above
  *   90 %), with or without the throttling adapters, and the root stays busy (above 80 %). */
@@ -30,6 +42,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+
 #include "../support/sim.h"
 #include "cc/cc.h"
 #include "cc/ibcc.h"
@@ -37,7 +51,7 @@
 
 #define GBPS_HOST 20e9 /* 2.5 GB/s */
 
-static void config1(struct testsim *s, const char *arch)
+static void config1(struct testsim *s, const char *arch, const char *read_ports)
 {
     memset(s, 0, sizeof *s);
     topo_init(&s->topo);
@@ -65,6 +79,8 @@ static void config1(struct testsim *s, const char *arch)
     if (param_set(params_find(switch_params, "arch"), &s->d.set, arch, why, sizeof why) ||
         param_set(params_find(switch_params, "speedup"), &s->d.set, "2", why, sizeof why))
         abort();
+    if (read_ports && param_set(params_find(switch_params, "read_ports"), &s->d.set, read_ports, why, sizeof why))
+        abort();
     s->d.warmup = PS_PER_MS / 2;
     s->d.end = 2 * PS_PER_MS;
     s->d.drain_limit = 100 * PS_PER_MS;
@@ -76,12 +92,12 @@ static void config1(struct testsim *s, const char *arch)
     ts_flow(s, "F6", "H6", "H4", "saturate", NULL, "2048 B", 0, 0);
 }
 
-struct result { double victim, hot, l, fair; };
+struct result { double victim, hot, l, fair, rate[5]; unsigned long long cnps; };
 
-static struct result run(const char *arch, int throttle)
+static struct result run_rp(const char *arch, int throttle, const char *read_ports)
 {
     struct testsim s;
-    config1(&s, arch);
+    config1(&s, arch, read_ports);
     if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err)) {
         fprintf(stderr, "build: %s\n", s.err.msg);
         abort();
@@ -110,12 +126,22 @@ static struct result run(const char *arch, int throttle)
         lo = c[i] < lo ? c[i] : lo;
         hi = c[i] > hi ? c[i] : hi;
     }
-    r.fair = lo > 0 ? hi / lo : 1e9;
-    printf("  %-6s%s: victim %.2f Gb/s (%.0f %% of L), hot sum %.2f Gb/s (%.0f %% of L), "
-           "contributors max/min %.2f\n", arch, throttle ? "+ibcc" : "     ", r.victim, 100 * r.victim / r.l,
-           r.hot, 100 * r.hot / r.l, r.fair);
+    r.fair = lo > 0 ? hi / lo : INFINITY;
+    static const char *const names[5] = { "F0", "F1", "F2", "F5", "F6" };
+    for (int i = 0; i < 5; i++)
+        r.rate[i] = ts_gbps(&s, names[i]);
+    r.cnps = s.f.cnt.ctrl_created;
+    printf("  %-6s%s%s: victim %.2f Gb/s (%.0f %% of L), hot sum %.2f Gb/s (%.0f %% of L), "
+           "contributors max/min %.2f (F1 %.2f, F2 %.2f, F5 %.2f, F6 %.2f)\n", arch, throttle ? "+ibcc" : "     ",
+           read_ports ? " (read_ports)" : "", r.victim, 100 * r.victim / r.l, r.hot, 100 * r.hot / r.l, r.fair,
+           r.rate[1], r.rate[2], r.rate[3], r.rate[4]);
     ts_free(&s);
     return r;
+}
+
+static struct result run(const char *arch, int throttle)
+{
+    return run_rp(arch, throttle, NULL);
 }
 
 static void test_voq_victim_loses(void **st)
@@ -143,6 +169,23 @@ static void test_ccfit_throttled(void **st)
     assert_true(r.fair < 1.3);
 }
 
+static void test_fbicm_victim_keeps_parking_lot_stays(void **st)
+{
+    (void)st;
+    struct result r = run("fbicm", 0);
+    assert_true(r.victim > 0.9 * r.l);
+    assert_true(r.hot > 0.9 * r.l);
+    assert_true(r.fair >= 1.8);
+    /* A read port per output: no phase locking at S1's input from S0, the parking lot's 2. */
+    struct result m = run_rp("fbicm", 0, "8");
+    assert_true(m.victim > 0.9 * m.l);
+    assert_true(fabs(m.fair - 2) < 0.1);
+    struct result t = run("fbicm", 1);
+    assert_true(t.cnps == 0);
+    for (int i = 0; i < 5; i++)
+        assert_true(fabs(t.rate[i] - r.rate[i]) < 1e-9);
+}
+
 static void test_ecocc_hfdi_victim_keeps(void **st)
 {
     (void)st;
@@ -163,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_voq_victim_loses),
         cmocka_unit_test(test_ccfit_victim_keeps),
         cmocka_unit_test(test_ccfit_throttled),
+        cmocka_unit_test(test_fbicm_victim_keeps_parking_lot_stays),
         cmocka_unit_test(test_ecocc_hfdi_victim_keeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
