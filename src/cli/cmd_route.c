@@ -69,7 +69,9 @@ static void usage(FILE *f)
             "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dor: OpenSM's\n"
             "         guid_routing_order_file: the port GUIDs it lists, one a line, are routed\n"
             "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
-            "         note says so), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         note says so), --port-shifting (minhop, updn, dor: OpenSM's port_shifting),\n"
+            "         --scatter-ports SEED (minhop, updn, dor: OpenSM's scatter_ports: a random\n"
+            "         least-loaded port for each base LID, drawn as OpenSM draws it), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
@@ -463,6 +465,17 @@ int cmd_route(int argc, char **argv)
             o.ro.roots = argv[++i];
         else if ((!strcmp(a, "--guid-routing-order") || !strcmp(a, "-X")) && more)
             o.ro.guid_order = argv[++i];
+        else if (!strcmp(a, "--scatter-ports") && more) {
+            char *end;
+            unsigned long long v = strtoull(argv[++i], &end, 0);
+            if (*end || end == argv[i] || v > UINT32_MAX || argv[i][0] == '-') {
+                fprintf(stderr, "ibnetsim route: --scatter-ports expects a seed from 0 (off) to "
+                        "4294967295, as OpenSM's\n");
+                return 2;
+            }
+            o.ro.scatter_ports = (uint32_t)v;
+        } else if (!strcmp(a, "--port-shifting"))
+            o.ro.port_shifting = 1;
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
         else if (!strcmp(a, "--path-bits") && more)

@@ -87,6 +87,14 @@ const struct param topo_params[] = {
       "routing = minhop, updn, dor: OpenSM's guid_routing_order_file: the port GUIDs it lists "
       "(one per line, # comments; relative to the scenario) are routed first, in its order",
       NULL, 0, 0 },
+    { "port_shifting", P_BOOL, TOFF(port_shifting), "false",
+      "routing = minhop, updn, dor: OpenSM's port_shifting (among the least-loaded least-hop "
+      "ports, start from an offset that differs between switches so LIDs do not align)",
+      NULL, 0, 0 },
+    { "scatter_ports", P_INT, TOFF(scatter_ports), "0",
+      "routing = minhop, updn, dor: OpenSM's scatter_ports seed (0 = off): each base-LID entry "
+      "goes to a random one of the least-loaded least-hop ports, drawn as OpenSM draws it",
+      NULL, 0, 4294967295.0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
@@ -1140,6 +1148,8 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                                                           : NULL,
                             .path_bits = (int)d->path_bits,
                             .guid_order = d->guid_routing_order_file,
+                            .port_shifting = d->port_shifting,
+                            .scatter_ports = (uint32_t)d->scatter_ports,
                             .path_slack = (int)d->path_slack };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);

@@ -42,6 +42,8 @@ struct topo_desc {
     char *guid_routing_order_file; /* minhop, updn, dor: OpenSM's (relative to the scenario) */
     char *root_guid_file;     /* updn, updn_tree: OpenSM's root_guid_file (relative to the
                                * scenario once loaded) */
+    int port_shifting;        /* minhop, updn, dor: OpenSM's port_shifting */
+    long long scatter_ports;  /* minhop, updn, dor: OpenSM's scatter_ports seed, 0 = off */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     long long path_slack;     /* pathbits: paths up to shortest + this many hops; -1 all */
     int line;                 /* where the section starts */

@@ -264,6 +264,21 @@ static int flow_drop_retry(struct fabric *f, struct flow *fl)
     return 1;
 }
 
+/* The end-node eligibility rule for a flow to one host (isolation switches; a flow paced per
+ * destination has it in dest_ready): while a stopped CAM line of its adapter names the flow's
+ * destination it starts no packet, and looks again when a Go or Deallocate comes (isol.c
+ * re-paces the adapter's flows) or after ISOL_RECHECK. The time it may send, or 0. */
+static simtime_t isol_hold(struct fabric *f, const struct flow *fl)
+{
+    const struct isol_hca *h = fl->src->hca->isol;
+    if (!h || fl->pattern != 0 || fl->dest_paced)
+        return 0;
+    /* The LID of its packets: the last message's (the same host, the same LMC offset unless it
+     * changes per message), the host's base LID before the first. */
+    uint16_t dst = fl->cur.dst_lid ? fl->cur.dst_lid : f->hosts[fl->dst_host].port->lid;
+    return isol_hca_stopped(h, dst) ? f->now + ISOL_RECHECK : 0;
+}
+
 /* Put the flow in or out of its ring according to whether it may send now. */
 static void flow_update(struct fabric *f, struct flow *fl)
 {
@@ -286,7 +301,13 @@ static void flow_update(struct fabric *f, struct flow *fl)
             return;
         }
     }
-    if (has && fl->next_ok <= f->now) {
+    simtime_t when = fl->next_ok;
+    if (has && fl->src->hca->isol) {
+        simtime_t hold = isol_hold(f, fl);
+        if (hold > when)
+            when = hold;
+    }
+    if (has && when <= f->now) {
         if (!fl->ready) {
             ring_insert(f, fl);
             if (port_busy(f, fl->src))
@@ -300,10 +321,10 @@ static void flow_update(struct fabric *f, struct flow *fl)
         ring_remove(f, fl);
     /* A destination-paced flow's wake-up may come earlier than the one pending; none when only
      * an ACK can let it go on (a window per destination: rc.blocked is set). */
-    if (has && fl->next_ok != SIMTIME_NEVER && (!fl->waking || fl->next_ok < fl->wake_at)) {
+    if (has && when != SIMTIME_NEVER && (!fl->waking || when < fl->wake_at)) {
         fl->waking = 1;
-        fl->wake_at = fl->next_ok;
-        fabric_schedule(f, fl->next_ok, EV_FLOW_WAKE, fl, 0, 0);
+        fl->wake_at = when;
+        fabric_schedule(f, when, EV_FLOW_WAKE, fl, 0, 0);
     }
 }
 

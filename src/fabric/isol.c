@@ -105,6 +105,7 @@ struct isol_hline {
 };
 struct isol_hca {
     int n;
+    int nstopped;             /* lines stopped now (0: nothing to look up) */
     struct isol_hline *l;
 };
 
@@ -120,6 +121,7 @@ struct isol_sw {
     struct iline *root;     /* [in][np] (ecocc) or NULL */
     struct oline *ol;       /* [out][ocap] */
     uint16_t *nactive;      /* [in] own lines active */
+    uint16_t *nol;          /* [out] output CAM lines active (dying ones included) */
     uint16_t *rr;           /* [in] last queue position served (0 base, 1..L own) */
     uint16_t *cong;         /* [out] root lines above High */
     uint64_t *kick;         /* outputs to wake after the operation */
@@ -227,6 +229,10 @@ static uint32_t offer(struct fabric *f, struct isol_sw *x, int in, int pos, int 
 /* Round robin among the queues of `in` offering (out, slot), after the last served. */
 static int pick(struct fabric *f, struct isol_sw *x, int in, int out, int slot, int *b, uint32_t *h)
 {
+    if (!x->nactive[in]) { /* no isolation queue in use: only the base queue can offer */
+        *h = offer(f, x, in, 0, out, slot, b);
+        return *h != PKT_NIL ? 0 : -1;
+    }
     int n = x->L + 1;
     for (int i = 1; i <= n; i++) {
         int pos = (x->rr[in] + i) % n;
@@ -334,8 +340,10 @@ static void free_line(struct fabric *f, struct sw *s, struct isol_sw *x, int in,
     if (l->oline >= 0) {
         struct oline *o = ol(x, l->out, l->oline);
         o->refs--;
-        if (o->dying && !o->refs)
+        if (o->dying && !o->refs) {
             o->active = 0;
+            x->nol[l->out]--;
+        }
     }
     int was_own = l->own;
     l->active = l->above_high = l->propagated = l->sent_stop = 0;
@@ -432,6 +440,8 @@ static int match_own(struct isol_sw *x, int in, const struct packet *p)
 static int alloc_from_out(struct fabric *f, struct isol_sw *x, int in, const struct packet *p)
 {
     int out = p->out_port;
+    if (!x->nol[out])
+        return -1; /* no line from downstream at this output */
     for (int i = 0; i < x->ocap; i++) {
         struct oline *o = ol(x, out, i);
         if (!o->active || o->dying || !has_dst(o->dst, o->ndst, p->dst_lid))
@@ -706,6 +716,7 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
             struct oline *o = ol(x, out, i);
             memset(o, 0, sizeof *o);
             o->active = 1;
+            x->nol[out]++;
             o->hops = (uint8_t)(m->hops + 1);
             o->next_line = m->line;
         }
@@ -749,8 +760,10 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
         o->dying = 1;
         o->stopped = 0;
         linked_changed(f, s, x, out, i, 1);
-        if (!o->refs)
+        if (!o->refs) {
             o->active = 0;
+            x->nol[out]--;
+        }
         break;
     }
     default:
@@ -762,6 +775,8 @@ void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m
 
 int isol_hca_stopped(const struct isol_hca *h, uint16_t dst)
 {
+    if (!h->nstopped)
+        return 0;
     for (int i = 0; i < h->n; i++)
         if (h->l[i].active && h->l[i].stopped && has_dst(h->l[i].dst, h->l[i].ndst, dst))
             return 1;
@@ -788,8 +803,10 @@ static void isol_hca_msg(struct fabric *f, struct port *at, const struct sw_msg 
         if (i < 0)
             return;
         struct isol_hline *l = &h->l[i];
-        if (!l->active)
+        if (!l->active) {
+            h->nstopped -= l->stopped;
             l->stopped = 0;
+        }
         l->active = 1;
         l->line = m->line;
         l->ndst = m->ndst;
@@ -799,14 +816,18 @@ static void isol_hca_msg(struct fabric *f, struct port *at, const struct sw_msg 
     if (i < 0)
         return;
     if (m->type == ISOL_STOP) {
+        h->nstopped += !h->l[i].stopped;
         h->l[i].stopped = 1;
         return;
     }
     if (m->type == ISOL_DEALLOC)
         h->l[i].active = 0;
+    h->nstopped -= h->l[i].stopped;
     h->l[i].stopped = 0;
+    /* Flows paced per destination and flows to one host (the eligibility rule, hca.c) look
+     * again. */
     for (uint32_t k = 0; k < f->nflows; k++)
-        if (f->flows[k].src == at && f->flows[k].dest_paced && f->flows[k].active)
+        if (f->flows[k].src == at && f->flows[k].active && (f->flows[k].dest_paced || f->flows[k].pattern == 0))
             fabric_flow_repace(f, &f->flows[k]);
 }
 
@@ -887,6 +908,7 @@ int isol_init(struct fabric *f, struct sw *s, const struct isol_kind *k, struct 
         x->root = xcalloc((size_t)x->np * (size_t)x->np, sizeof *x->root);
     x->ol = xcalloc((size_t)x->np * (size_t)x->ocap, sizeof *x->ol);
     x->nactive = xcalloc((size_t)x->np, sizeof *x->nactive);
+    x->nol = xcalloc((size_t)x->np, sizeof *x->nol);
     x->rr = xcalloc((size_t)x->np, sizeof *x->rr);
     x->cong = xcalloc((size_t)x->np, sizeof *x->cong);
     x->kick = xcalloc((size_t)s->words, sizeof *x->kick);
@@ -922,6 +944,7 @@ void isol_free(struct sw *s)
     free(x->root);
     free(x->ol);
     free(x->nactive);
+    free(x->nol);
     free(x->rr);
     free(x->cong);
     free(x->kick);

@@ -98,6 +98,10 @@ void repro_cap_note(const char *name, double gbps);
 int repro_exec(const struct repro *r, struct repro_table *t, struct ibn_err *e);
 
 const struct repro *repro_find(const char *name);
+/* `repro isolation` (seed002_isolation.c) is these parts in this order; one part's rows (the
+ * repro test runs them apart; the caller classifies them). */
+extern const char *const repro_isolation_parts[];
+int repro_isolation_part(const char *part, struct repro_table *t, struct ibn_err *e);
 void repro_print(FILE *out, const struct repro_table *t);
 /* "N of M evidence rows within tolerance; ..." */
 void repro_print_summary(FILE *out, const struct repro_table *t);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "routing/osm_random.h"
 
 struct sw_load {
     int sw;       /* switch index */
@@ -253,7 +254,7 @@ int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie ti
     char note[sizeof l->note] = "";
     if (lft_order_read(t, o ? o->guid_order : NULL, &ord, note, sizeof note, e))
         return -1;
-    lft_build(t, h, tie, &ord, l);
+    lft_build(t, h, tie, &ord, o ? o->port_shifting : 0, o ? o->scatter_ports : 0, l);
     lft_order_free(&ord);
     if (*note) {
         size_t k = strlen(l->note);
@@ -262,8 +263,14 @@ int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie ti
     return 0;
 }
 
+static int cmp_sw_osm(const void *a, const void *b)
+{
+    const struct guid_ent *x = a, *y = b;
+    return topo_guid_cmp_osm(x->guid, y->guid);
+}
+
 void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
-               const struct lft_order *ord, struct lfts *l)
+               const struct lft_order *ord, int shift, uint32_t scatter, struct lfts *l)
 {
     struct lft_dest *d;
     int nd = lft_dest_order(t, h, ord, &d);
@@ -276,12 +283,27 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
         if (t->node[h->sw[i]].nports > maxports)
             maxports = t->node[h->sw[i]].nports;
     uint32_t *count = xmalloc(((size_t)maxports + 1) * sizeof *count);
+    /* port_shifting: the least-hop candidates of one entry in scan order (OpenSM's port_paths). */
+    struct cand {
+        int port;
+        uint32_t cnt, fwd;
+        char fsys, fnode;
+    } *cand = xmalloc(((size_t)maxports + 2) * sizeof *cand);
     /* LMC bookkeeping: up to 2^lmc peers per destination. */
     int per = 1 << lmc;
     struct used_peer *used = lmc ? xmalloc((size_t)nd * (size_t)per * sizeof *used) : NULL;
     int *nused = lmc ? xmalloc((size_t)nd * sizeof *nused) : NULL;
-    for (int si = 0; si < h->nsw; si++) {
-        int sn = h->sw[si];
+    /* scatter_ports draws one stream over all switches, in OpenSM's switch map order. */
+    struct osm_random rnd;
+    struct guid_ent *swo = xmalloc(((size_t)h->nsw + 1) * sizeof *swo);
+    for (int i = 0; i < h->nsw; i++)
+        swo[i] = (struct guid_ent){ t->node[h->sw[i]].guid, h->sw[i], 0 };
+    if (scatter) {
+        osm_srandom(&rnd, scatter);
+        qsort(swo, (size_t)h->nsw, sizeof *swo, cmp_sw_osm);
+    }
+    for (int so = 0; so < h->nsw; so++) {
+        int sn = swo[so].node, si = h->swidx[sn];
         const struct topo_node *ns = &t->node[sn];
         uint8_t *lft = l->table[sn];
         memset(count, 0, ((size_t)maxports + 1) * sizeof *count);
@@ -313,7 +335,9 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                             start = lft[lid - 1] + 1;
                         uint32_t best_cnt = UINT32_MAX, os_cnt = UINT32_MAX, on_cnt = UINT32_MAX;
                         int best = -1, best_os = 0, best_on = 0, least_fwd = INT32_MAX;
-                        int first_peer = -1;
+                        int first_peer = -1, ncand = 0;
+                        uint64_t total = 0;
+                        int found_node = 0; /* OpenSM keeps the last port's value */
                         for (int i = start; i < start + num_ports; i++) {
                             int p = i % num_ports;
                             if (!p || row[p] != least || ns->port[p].peer_node < 0)
@@ -338,15 +362,17 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                                     best = p;
                                     best_cnt = count[p];
                                 }
+                                cand[ncand++] = (struct cand){ p, count[p], 0, 0, 0 };
+                                total += count[p];
                                 continue;
                             }
                             uint32_t c = count[p];
                             struct used_peer *match = NULL;
+                            int sys_used = 0;
                             if (lmc) {
                                 int peer = ns->port[p].peer_node;
                                 uint64_t sys = t->node[peer].sysimgguid;
                                 struct used_peer *u = used + (size_t)k * per;
-                                int sys_used = 0;
                                 for (int j = 0; j < nused[k]; j++)
                                     if (u[j].sys == sys)
                                         sys_used = 1;
@@ -367,6 +393,11 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                                     }
                                 }
                             }
+                            if (sys_used)
+                                found_node = match != NULL;
+                            cand[ncand++] = (struct cand){ p, c, match ? (uint32_t)match->fwd : 0,
+                                                           (char)sys_used, (char)found_node };
+                            total += c;
                             if (c < best_cnt) {
                                 best = p;
                                 best_cnt = c;
@@ -377,11 +408,67 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                                 best = p;
                             }
                         }
-                        if (best > 0 && lmc && tie == LFT_TIE_BALANCE) {
+                        if (shift && ncand && (tie == LFT_TIE_BALANCE || tie == LFT_TIE_DOR)) {
+                            /* OpenSM's port_shifting: the same choice over the candidates
+                             * rotated by (their routes / their number), so that LIDs do not
+                             * align on the same ports across switches. */
+                            uint32_t lp = UINT32_MAX, ls = UINT32_MAX, ln = UINT32_MAX;
+                            uint32_t lf = UINT32_MAX;
+                            best = 0;
+                            best_os = best_on = 0;
+                            int lm = lmc && (tie == LFT_TIE_BALANCE || tie == LFT_TIE_DOR);
+                            for (int i = 0; i < ncand; i++) {
+                                const struct cand *cx = &cand[(total / (uint64_t)ncand + (uint64_t)i) % (uint64_t)ncand];
+                                int used_peer = tie == LFT_TIE_BALANCE && (cx->fsys || cx->fnode);
+                                if (lm) {
+                                    if (!cx->fsys && cx->cnt < ls) {
+                                        ls = cx->cnt;
+                                        best_os = cx->port;
+                                        lf = 0;
+                                    } else if (!cx->fnode && cx->cnt < ln) {
+                                        ln = cx->cnt;
+                                        best_on = cx->port;
+                                        lf = 0;
+                                    }
+                                }
+                                if (cx->cnt < lp) {
+                                    best = cx->port;
+                                    lp = cx->cnt;
+                                    if (lm && used_peer && cx->fwd < lf)
+                                        lf = cx->fwd;
+                                } else if (lm && used_peer && cx->cnt == lp && cx->fwd < lf) {
+                                    lf = cx->fwd;
+                                    best = cx->port;
+                                }
+                            }
+                            if (best > 0 && lm) {
+                                if (best_os)
+                                    best = best_os;
+                                else if (best_on)
+                                    best = best_on;
+                            }
+                        } else if (best > 0 && lmc && tie == LFT_TIE_BALANCE && !(scatter && !off)) {
                             if (best_os)
                                 best = best_os;
                             else if (best_on)
                                 best = best_on;
+                        }
+                        if (scatter && !off && ncand &&
+                            (tie == LFT_TIE_BALANCE || tie == LFT_TIE_DOR)) {
+                            /* OpenSM's scatter_ports: for the base LID, a random one of the
+                             * least-loaded candidates, in scan order. */
+                            uint32_t mn = UINT32_MAX;
+                            int np = 0;
+                            for (int i = 0; i < ncand; i++)
+                                mn = cand[i].cnt < mn ? cand[i].cnt : mn;
+                            for (int i = 0; i < ncand; i++)
+                                np += cand[i].cnt == mn;
+                            int pick = (int)(osm_random(&rnd) % np);
+                            for (int i = 0; i < ncand; i++)
+                                if (cand[i].cnt == mn && !pick--) {
+                                    best = cand[i].port;
+                                    break;
+                                }
                         }
                         if (best > 0)
                             port = best;
@@ -410,5 +497,7 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
     free(used);
     free(nused);
     free(count);
+    free(cand);
+    free(swo);
     free(d);
 }

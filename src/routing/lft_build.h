@@ -61,11 +61,19 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lf
 int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *h, char *note,
                 size_t notelen, struct ibn_err *e);
 
-/* Fill l (already lfts_init'ed) from h; ord (may be NULL) as in lft_dest_order. */
+/* Fill l (already lfts_init'ed) from h; ord (may be NULL) as in lft_dest_order. shift: OpenSM's
+ * port_shifting (balance and dor ties): the least-hop candidates of an entry, in scan order,
+ * are examined from index (their routes so far / their number) mod their number, so that the
+ * first least-loaded port differs between switches; with LMC > 0 the other-system and
+ * other-node preferences are taken over that rotated order, as OpenSM does. scatter (0 off):
+ * OpenSM's scatter_ports seed: switches in OpenSM's map order, and for each base-LID entry a
+ * port drawn (glibc random() after srandom(scatter), osm_random.h) among the least-loaded
+ * least-hop candidates, overriding the rest of the choice. */
 void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
-               const struct lft_order *ord, struct lfts *l);
+               const struct lft_order *ord, int shift, uint32_t scatter, struct lfts *l);
 
-/* lft_build for the engines that take OpenSM's guid_routing_order_file (o->guid_order):
+/* lft_build for the engines that take OpenSM's guid_routing_order_file (o->guid_order) and
+ * port_shifting (o->port_shifting):
  * reads it, builds, and appends what lft_order_read notes to l->note; -1 and e on a bad file. */
 int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                    const struct route_opts *o, struct lfts *l, struct ibn_err *e);

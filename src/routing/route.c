@@ -128,6 +128,12 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     if (o && o->tie && *o->tie && !uses_tie)
         return ibn_err_set(e, "%s %s takes no tie rule (\"%s\"): only spf does", what, name,
                            o->tie);
+    if (o && o->scatter_ports && !uses_order)
+        return ibn_err_set(e, "%s %s takes no scatter_ports: as in OpenSM, minhop, updn and dor "
+                           "do", what, name);
+    if (o && o->port_shifting && !uses_order)
+        return ibn_err_set(e, "%s %s takes no port_shifting: as in OpenSM, minhop, updn and dor "
+                           "do", what, name);
     if (o && o->guid_order && *o->guid_order && !uses_order)
         return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
                            "minhop, updn and dor route destinations in its order", what, name,

@@ -18,6 +18,8 @@ struct route_opts {
     int path_bits;     /* pathbits: 0 = one per cycle; K keeps the first K cycles (LMC-limited) */
     int path_slack;    /* pathbits: paths up to shortest + slack hops (0 = 4, < 0 = all) */
     const char *guid_order; /* minhop, updn, dor: OpenSM's guid_routing_order_file (NULL none) */
+    int port_shifting;      /* minhop, updn, dor: OpenSM's port_shifting */
+    uint32_t scatter_ports; /* minhop, updn, dor: OpenSM's scatter_ports seed (0 = off) */
 };
 
 /* An engine's return: 0 routed, -1 an error in the input or options (e says it), ROUTE_UNFIT

@@ -19,6 +19,9 @@
 #     and the dumps are byte-identical;
 #   - OpenSM's guid_routing_order_file (-X; the *-order cases: CA ports in reverse order, a
 #     switch among them, a repeated GUID and one of no port): byte-identical dumps;
+#   - OpenSM's port_shifting (the *-shift cases, OpenSM's configuration file, ibnetsim's
+#     --port-shifting) and scatter_ports (the *-scatter cases, seed 7 on both command lines):
+#     byte-identical dumps;
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
 #   - an LFT dump ibnetsim writes is accepted by OpenSM's `file` engine, which installs it
 #     unchanged.
@@ -150,7 +153,15 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
         "mesh-4x4-chain|gen:mesh:dims=4x4|0|updn,dor ftree,updn|"
         "irregular-revguid-chain|gen:irregular:switches=8,hosts=2|0|ftree,updn|first"
         "irregular-revguid-order|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
-        "mesh-4x4-order-lmc1|gen:mesh:dims=4x4,hosts=2|1|minhop dor|")
+        "mesh-4x4-order-lmc1|gen:mesh:dims=4x4,hosts=2|1|minhop dor|"
+        "fattree-648-shift|gen:fattree:ports=36,levels=2|0|minhop|"
+        "irregular-revguid-shift|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
+        "irregular-revguid-shift-lmc2|gen:irregular:switches=8,hosts=2|2|minhop updn|first"
+        "mesh-4x4-shift-lmc1|gen:mesh:dims=4x4,hosts=2|1|minhop dor|"
+        "torus-4x4-shift|gen:torus:dims=4x4,hosts=2|0|dor|"
+        "fattree-648-scatter|gen:fattree:ports=36,levels=2|0|minhop|"
+        "irregular-revguid-scatter-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
+        "mesh-4x4-scatter|gen:mesh:dims=4x4,hosts=2|0|minhop dor|")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
@@ -160,9 +171,15 @@ for entry in "${cases[@]}"; do
   case $name in *-revguid*) revguid "$d/topo" "$d/guid2lid" ;; esac
   order=()
   case $name in *-order*) order_file "$d/topo" "$d/order"; order=(-X "$d/order") ;; esac
+  # port_shifting: OpenSM takes it from its configuration file only.
+  shiftosm=() shiftours=()
+  case $name in *-shift*) echo "port_shifting TRUE" > "$d/shift.conf"
+    shiftosm=(-F "$d/shift.conf") shiftours=(--port-shifting) ;; esac
+  # scatter_ports: a seed on both command lines.
+  case $name in *-scatter*) shiftosm+=(--scatter-ports 7) shiftours+=(--scatter-ports 7) ;; esac
   for eng in $engines; do
-    osm_extra=(-l "$lmc" "${order[@]}")
-    our_extra=("${order[@]}")
+    osm_extra=(-l "$lmc" "${order[@]}" "${shiftosm[@]}")
+    our_extra=("${order[@]}" "${shiftours[@]}")
     label=$eng
     if [[ ,$eng, == *,updn,* ]] && [ -n "$root" ]; then
       # The first switch of the file as the root: OpenSM's root_guid_file, ibnetsim's --roots.
@@ -232,6 +249,8 @@ for entry in "${cases[@]}"; do
     cmp -s <(triples "$osm") <(triples "$d/reexport.dump") ||
       failed "$name $eng: re-exported dump's entries differ textually from OpenSM's"
   done
+  # The option cases (chains, -X, port_shifting, scatter_ports) leave the file engine to the others.
+  case $name in *-chain|*-order*|*-shift*|*-scatter*) continue ;; esac
   # OpenSM's file engine loads an ibnetsim dump (shortest paths to the highest port, which
   # differ from OpenSM's own minhop) and installs exactly those tables.
   "$bin" route compute "$d/topo" -e spf --tie highest -o "$d/spf.dump" 2>/dev/null

@@ -2,6 +2,7 @@
  * where they promise it, balanced the way OpenSM balances, deadlock-free where the theory says
  * so (up*-down*, ftree) and caught deadlocking where it is not (shortest paths on a ring); LMC
  * multipath and the per-QP DLID choice. */
+#define _DEFAULT_SOURCE /* srandom, random */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "routing/hoptab.h"
 #include "routing/lft_build.h"
 #include "routing/lmc.h"
+#include "routing/osm_random.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
 #include "topology/generate.h"
@@ -333,6 +335,75 @@ static void test_guid_order(void **state)
     unlink(path);
     assert_int_equal(route_compute(&t, "updn", &o, &l, &e), -1);
     assert_non_null(strstr(e.msg, "cannot open"));
+    topo_free(&t);
+}
+
+/* OpenSM's port_shifting: still shortest and valid, other ports than without it (e2e/opensm_compare
+ * checks the entries against OpenSM's); engines other than minhop, updn and dor refuse it. */
+static void test_port_shifting(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l, m;
+    struct ibn_err e = { { 0 } };
+    gen("clos3", "ports=8,leaves=4,spines=2,hosts=6", &t);
+    struct route_opts o = { .port_shifting = 1 };
+    const char *eng[] = { "minhop", "updn", "dor" };
+    for (int k = 0; k < 3; k++) {
+        route(&t, eng[k], &o, &l);
+        route(&t, eng[k], NULL, &m);
+        assert_shortest(&t, &l);
+        long diff = 0;
+        for (int i = 0; i < t.nnodes; i++)
+            if (l.table[i])
+                for (int lid = 0; lid <= l.max_lid; lid++)
+                    diff += l.table[i][lid] != m.table[i][lid];
+        if (k < 2)
+            assert_true(diff > 0);
+        lfts_free(&l);
+        lfts_free(&m);
+    }
+    assert_int_equal(route_compute(&t, "ftree", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no port_shifting"));
+    topo_free(&t);
+}
+
+/* OpenSM's scatter_ports draws from glibc's random(): the reproduction gives the C library's
+ * values (this machine's libc is glibc), and the engines' tables depend on the seed. */
+static void test_scatter_ports(void **state)
+{
+    (void)state;
+    const uint32_t seeds[] = { 1, 7, 12345, 4000000000u };
+    for (int s = 0; s < 4; s++) {
+        struct osm_random g;
+        osm_srandom(&g, seeds[s]);
+        srandom(seeds[s]);
+        for (int i = 0; i < 2000; i++)
+            assert_int_equal(osm_random(&g), random());
+    }
+    struct topo t;
+    struct lfts a, b, c;
+    struct ibn_err e = { { 0 } };
+    gen("clos3", "ports=8,leaves=4,spines=2,hosts=6", &t);
+    struct route_opts o7 = { .scatter_ports = 7 }, o8 = { .scatter_ports = 8 };
+    route(&t, "minhop", &o7, &a);
+    route(&t, "minhop", &o7, &b);
+    route(&t, "minhop", &o8, &c);
+    assert_shortest(&t, &a);
+    long same = 0, diff = 0;
+    for (int i = 0; i < t.nnodes; i++)
+        if (a.table[i])
+            for (int lid = 0; lid <= a.max_lid; lid++) {
+                same += a.table[i][lid] != b.table[i][lid];
+                diff += a.table[i][lid] != c.table[i][lid];
+            }
+    assert_int_equal(same, 0);
+    assert_true(diff > 0);
+    lfts_free(&a);
+    lfts_free(&b);
+    lfts_free(&c);
+    assert_int_equal(route_compute(&t, "sssp", &o7, &a, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no scatter_ports"));
     topo_free(&t);
 }
 
@@ -666,6 +737,8 @@ int main(void)
         cmocka_unit_test(test_ftree_fallback),
         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_guid_order),
+        cmocka_unit_test(test_port_shifting),
+        cmocka_unit_test(test_scatter_ports),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_spf_ties),

@@ -48,6 +48,7 @@
 #include "cc/cc.h"
 #include "cc/ibcc.h"
 #include "fabric/isol.h"
+#include "stats/spread.h"
 
 #define GBPS_HOST 20e9 /* 2.5 GB/s */
 
@@ -121,12 +122,7 @@ static struct result run_rp(const char *arch, int throttle, const char *read_por
     r.victim = ts_gbps(&s, "F0");
     r.hot = ts_gbps(&s, "F1") + ts_gbps(&s, "F2") + ts_gbps(&s, "F5") + ts_gbps(&s, "F6");
     double c[4] = { ts_gbps(&s, "F1"), ts_gbps(&s, "F2"), ts_gbps(&s, "F5"), ts_gbps(&s, "F6") };
-    double lo = c[0], hi = c[0];
-    for (int i = 1; i < 4; i++) {
-        lo = c[i] < lo ? c[i] : lo;
-        hi = c[i] > hi ? c[i] : hi;
-    }
-    r.fair = lo > 0 ? hi / lo : INFINITY;
+    r.fair = spread_max_min(c, 4); /* inf when a contributor got nothing */
     static const char *const names[5] = { "F0", "F1", "F2", "F5", "F6" };
     for (int i = 0; i < 5; i++)
         r.rate[i] = ts_gbps(&s, names[i]);
