@@ -156,8 +156,7 @@ static int resolve_host(const struct fabric *f, const struct topo *t, const char
     return h;
 }
 
-/* The hosts (every cabled port of each CA) of a set expression (topo_host_set); *out to free. */
-static int host_set(const struct fabric *f, const struct topo *t, const char *spec, int **out,
+int fabric_host_set(const struct fabric *f, const struct topo *t, const char *spec, int **out,
                     struct ibn_err *e)
 {
     int *nodes;
@@ -521,7 +520,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                                       fd->line, fd->name);
             }
             if (dr.host < 0) {
-                int *set, n = host_set(f, t, fd->dst, &set, e);
+                int *set, n = fabric_host_set(f, t, fd->dst, &set, e);
                 if (n < 0)
                     return ibn_err_prefix(e, "%s:%d: flow %s: destination group: ",
                                           fd->file ? fd->file : "", fd->line, fd->name);
@@ -540,7 +539,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                 return ibn_err_prefix(e, "%s:%d: flow %s: source: ", fd->file ? fd->file : "",
                                       fd->line, fd->name);
             }
-            if (one < 0 && (nsrc = host_set(f, t, fd->src, &srcs, e)) < 0)
+            if (one < 0 && (nsrc = fabric_host_set(f, t, fd->src, &srcs, e)) < 0)
                 return ibn_err_prefix(e, "%s:%d: flow %s: source group: ", fd->file ? fd->file : "",
                                       fd->line, fd->name);
         } else {

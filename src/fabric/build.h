@@ -65,5 +65,9 @@ int fabric_set_port_vlarb(struct fabric *f, int node, int port, const struct vla
 
 /* Host lookups by name ("H1" or "H1:2"). Returns the host index or -1. */
 int fabric_find_host(const struct fabric *f, const char *name);
+/* The hosts (every cabled port of each CA, in host order) of a set expression
+ * (topo_host_set); their count and *out to free, or -1 with e set. */
+int fabric_host_set(const struct fabric *f, const struct topo *t, const char *spec, int **out,
+                    struct ibn_err *e);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/build.h"
 #include "routing/mft_dump.h"
 #include "topology/topo_addr.h"
 
@@ -61,27 +62,6 @@ void mcast_desc_free(struct mcast_desc *d)
     d->ngroups = 0;
 }
 
-/* Hosts (cabled CA ports) of a host set, in host order; -1 with e set. */
-static int hosts_of(const struct fabric *f, const struct topo *t, const char *spec, int **out,
-                    struct ibn_err *e)
-{
-    int *nodes;
-    int nn = topo_host_set(t, spec, &nodes, e);
-    if (nn < 0)
-        return -1;
-    char *in = xcalloc((size_t)t->nnodes + 1, 1);
-    for (int i = 0; i < nn; i++)
-        in[nodes[i]] = 1;
-    free(nodes);
-    int *o = xmalloc(((size_t)f->nhosts + 1) * sizeof *o), n = 0;
-    for (int h = 0; h < f->nhosts; h++)
-        if (in[f->hosts[h].node->index])
-            o[n++] = h;
-    free(in);
-    *out = o;
-    return n;
-}
-
 static struct ca_port host_cp(const struct fabric *f, int h)
 {
     return (struct ca_port){ f->hosts[h].node->index, f->hosts[h].port->num };
@@ -115,13 +95,13 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             if (!strcmp(d->groups[j].name, gd->name))
                 return ibn_err_at(e, gd->file, gd->line, "two multicast groups are named \"%s\"",
                                   gd->name);
-        g->nmembers = hosts_of(f, t, gd->members, &g->members, e);
+        g->nmembers = fabric_host_set(f, t, gd->members, &g->members, e);
         if (g->nmembers < 0)
             return ibn_err_prefix(e, "%s:%d: multicast group %s: members: ", gd->file, gd->line, gd->name);
         if (g->nmembers == 0)
             return ibn_err_at(e, gd->file, gd->line, "multicast group %s: members \"%s\" names no host",
                               gd->name, gd->members);
-        int *src, ns = hosts_of(f, t, gd->sources, &src, e);
+        int *src, ns = fabric_host_set(f, t, gd->sources, &src, e);
         if (ns < 0)
             return ibn_err_prefix(e, "%s:%d: multicast group %s: sources: ", gd->file, gd->line, gd->name);
         if (gd->mlid < MLID_FIRST || gd->mlid + ns - 1 > MLID_LAST) {
