@@ -1067,6 +1067,7 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
     }
     t->source = xstrdup("links");
     topo_assign_lids(t, 0);
+    topo_assign_guids(t);
     topo_assign_aliases(t);
     if (topo_check(t, e))
         return ibn_err_prefix(e, "%s:%d: topology.links: ", sc->path, d->line);
