@@ -481,6 +481,10 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         }
     if (mcast_build(f, t, l, d->mc, e))
         return -1;
+    if (f->set.scheduler) /* iSLIP's state, once rates and multicast are known (islip.c) */
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch && islip_init(f, node_sw(f->nodes[i]), e))
+                return -1;
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
@@ -572,6 +576,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         return -1;
     if (drop_init(f, e))
         return -1;
+    f->loss_on = (uint8_t)(f->set.loss > 0 || f->set.loss_every > 0);
+    f->loss_rng = rng_mix64(f->seed ^ 0x6c6f7373ULL); /* its own stream: "loss" */
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -661,6 +667,7 @@ void fabric_free(struct fabric *f)
         free(fl->rc.becn_dest);
         free(fl->rc.posted_at);
         free(fl->rc.dout);
+        free(fl->rc.sent);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);
@@ -704,6 +711,7 @@ void fabric_free(struct fabric *f)
             free(s->reads);
             free(s->stalled);
             free(s->sl2vl);
+            islip_free(s);
         }
         free(n);
     }

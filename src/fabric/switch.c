@@ -11,9 +11,22 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "fabric/adapt.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
+
+/* Whether the data packet arriving now is lost (switch.loss_every, then switch.loss). */
+static int switch_loses(struct fabric *f)
+{
+    f->loss_seen++;
+    if (f->set.loss_every > 0 && f->loss_seen % (uint64_t)f->set.loss_every == 0)
+        return 1;
+    if (f->set.loss <= 0)
+        return 0;
+    f->loss_rng += 0x9e3779b97f4a7c15ULL;
+    return (double)(rng_mix64(f->loss_rng) >> 11) * 0x1p-53 < f->set.loss;
+}
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
@@ -57,6 +70,15 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
             return;
         }
     }
+    /* (Here, once per packet: a late cut-through arrives twice.) */
+    if (__builtin_expect(f->loss_on, 0) && p->flow != FLOW_CONTROL && !(p->flags & PKT_MCAST) &&
+        switch_loses(f)) {
+        /* Lost (a CRC error): discarded as it arrives; its space frees once its tail is in. */
+        port_return_credits(f, in, fabric_slot(f, p->vl), p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+        f->cnt.dropped_loss++;
+        pktpool_release(&f->pool, pidx);
+        return;
+    }
     if (s->arch->enqueue(f, s, in->num, pidx) != SW_QUEUED)
         return;
     if (f->hooks.on_enqueue)
@@ -70,8 +92,8 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 /* Round robin over the inputs requesting (out, slot), starting after the last one served.
  * Returns the input, or -1; sets *credit_blocked when a candidate lacked credits and
  * *read_blocked when one lacked a free read port. */
-static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
-                      int *credit_blocked, int *read_blocked)
+int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
+                  int *credit_blocked, int *read_blocked)
 {
     const uint64_t *bits = sw_req(s, f, out, slot);
     int n = s->n.nports + 1, last = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
@@ -153,7 +175,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
             continue;
         }
         work = 1;
-        int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
+        int i = sw_pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
@@ -179,11 +201,19 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         }
         return work;
     }
+    sw_send(f, s, out, slot, in, vl, 1);
+    return work;
+}
+
+void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr)
+{
+    struct port *op = &s->n.port[out];
     struct port *ip = &s->n.port[in];
     uint32_t pidx = s->arch->dequeue(f, s, in, out, slot);
     if (s->drop && (sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
         drop_head_start(f, s, in, out, slot); /* the next head for (out, slot) */
-    s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
+    if (move_rr)
+        s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
     struct packet *p = pkt(&f->pool, pidx);
     vlarb_charge(op->vlarb, &op->arb, vl, p->wire_bytes);
     if (f->hooks.on_dequeue)
@@ -217,7 +247,6 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         s->retry = 0;
         retry_stalled(f, s);
     }
-    return work;
 }
 
 void switch_try_send(struct fabric *f, struct sw *s, int out)
@@ -234,6 +263,11 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         }
         return;
     }
+    if (s->islip) { /* slotted: the output waits for the next matching (islip.c) */
+        if (sw_has_request(f, s, out))
+            islip_request(f, s);
+        return;
+    }
     int work = arbitrate(f, s, out);
     if (!op->tx_busy) {
         port_watch_credits(f, op, work);
@@ -244,14 +278,19 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         port_need_done(f, op);
         return;
     }
+    if (sw_has_request(f, s, out))
+        port_need_done(f, op);
+}
+
+int sw_has_request(const struct fabric *f, struct sw *s, int out)
+{
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = sw_req(s, f, out, slot);
         for (int w = 0; w < s->words; w++)
-            if (bits[w]) {
-                port_need_done(f, op);
-                return;
-            }
+            if (bits[w])
+                return 1;
     }
+    return 0;
 }
 
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what)
