@@ -74,11 +74,11 @@ static void usage(FILE *f)
             "         --slack N enumerates paths up to shortest + N hops (default 4, -1 all).\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
-            "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dor: OpenSM's\n"
+            "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dnup, dor: OpenSM's\n"
             "         guid_routing_order_file: the port GUIDs it lists, one a line, are routed\n"
             "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
-            "         note says so), --port-shifting (minhop, updn, dor: OpenSM's port_shifting),\n"
-            "         --scatter-ports SEED (minhop, updn, dor: OpenSM's scatter_ports: a random\n"
+            "         note says so), --port-shifting (minhop, updn, dnup, dor: OpenSM's port_shifting),\n"
+            "         --scatter-ports SEED (minhop, updn, dnup, dor: OpenSM's scatter_ports: a random\n"
             "         least-loaded port for each base LID, drawn as OpenSM draws it), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
@@ -437,10 +437,12 @@ static int do_check(struct opts *o, const struct topo *t)
         rc = 1;
     if (o->lidm) {
         int rows, lrc;
-        if (!o->lfts && !strcmp(l.engine, "updn")) {
+        int dn = !strcmp(l.engine, "dnup");
+        if (!o->lfts && (dn || !strcmp(l.engine, "updn"))) {
             struct hoptab h;
             char note[256];
-            lrc = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
+            lrc = dn ? dnup_hoptab(t, &h, note, sizeof note)
+                     : updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
             if (lrc >= 0) {
                 lrc = lid_matrix_compare(o->lidm, t, &h, &rows, &e);
                 hoptab_free(&h);
