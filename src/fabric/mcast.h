@@ -117,6 +117,10 @@ void mcast_free(struct fabric *f);
 int mcast_group_find(const struct fabric *f, const char *dst, struct ibn_err *e);
 
 /* Switch side (mcast_switch.c). */
+/* A copy of packet pidx from the pool, counted in cnt.replicas (the pool may move). */
+uint32_t mcast_replica(struct fabric *f, uint32_t pidx);
+/* VL of the copy of p (arrived on `in`) on output `out` of s (SL-to-VL). */
+int mcast_copy_vl(const struct fabric *f, const struct sw *s, int in, int out, const struct packet *p);
 void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx);
 /* sync: before arbitration at idle output `out` (credits absorbed): 1 when a synchronous
  * packet owns the output (it left now, copied to all its outputs, or it waits and the output

@@ -40,7 +40,7 @@ static inline int copy_vl(const struct fabric *f, const struct sw *s, int in, in
     return f->set.sl2vl[p->sl];
 }
 
-static uint32_t replica(struct fabric *f, uint32_t pidx)
+uint32_t mcast_replica(struct fabric *f, uint32_t pidx)
 {
     uint32_t c = pktpool_alloc(&f->pool); /* may move the pool */
     f->pool.p[c] = f->pool.p[pidx];
@@ -51,6 +51,16 @@ static uint32_t replica(struct fabric *f, uint32_t pidx)
 
 /* Output o gets a new multicast request: if busy, look again when it ends; else try it after
  * the current arbitration (switch.c retries stalled outputs when s->retry is set). */
+static inline uint32_t replica(struct fabric *f, uint32_t pidx)
+{
+    return mcast_replica(f, pidx);
+}
+
+int mcast_copy_vl(const struct fabric *f, const struct sw *s, int in, int out, const struct packet *p)
+{
+    return copy_vl(f, s, in, out, p);
+}
+
 static void want(struct fabric *f, struct sw *s, int o)
 {
     if (port_busy(f, &s->n.port[o]))
