@@ -486,4 +486,3 @@ const struct sw_arch sw_arch_pipe = {
     .on_event = pipe_on_event,
     .mcast = 1,
 };
-
