@@ -64,7 +64,11 @@ static void usage(FILE *f)
             "  cc.csv         with congestion control: every flow's CCTI per sample\n"
             "  cc_ports.csv   with congestion control: FECN marks and time in the congestion state\n"
             "                 per switch port and VL; FECNs, CNPs and BECNs per adapter port\n"
-            "  cc_flows.csv   with congestion control: FECN and BECN counts and CCTI per flow\n\n"
+            "  cc_flows.csv   with congestion control: FECN and BECN counts and CCTI per flow\n"
+            "and on request: counters.csv (output.counter_series: perfquery counters per interval),\n"
+            "flow-latency.csv (output.flow_latency: latency distributions per flow), capture.pcap\n"
+            "(output.capture_ports: Wireshark), timeline.json (output.timeline_ports: a trace for\n"
+            "ui.perfetto.dev or chrome://tracing).\n\n"
             "  -s KEY=VALUE   override a scenario key, e.g. -s switch.arch=fifo, -s simulation.seed=2,\n"
             "                 -s flows.F1.rate=\"5 Gb/s\", -s flows.*.msg_size=4096\n"
             "  -o DIR         the results folder (created if needed)\n"
@@ -302,6 +306,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         werr = results_write_json(j, path, &we);
     if (!werr)
         werr = latency_csv_write(f, rd.tmp, &we);
+    if (!werr && sc->out.flow_latency)
+        werr = latency_csv_write_flows(f, rd.tmp, &we);
     json_decref(j);
     int partial = rep.outcome == RUN_INTERRUPTED;
     char final[4300];

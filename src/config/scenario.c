@@ -142,6 +142,10 @@ const struct param output_params[] = {
       "at most this many events on the timeline (about 56 bytes of memory each while the run "
       "lasts): when reached, timeline.json ends at that moment and the run warns",
       NULL, 1, 1e9 },
+    { "flow_latency", P_BOOL, OOFF(flow_latency), "false",
+      "write flow-latency.csv: every flow's network and end-to-end packet latency distribution "
+      "(the rows of latency.csv per flow, from the histograms kept anyway), for the per-flow "
+      "CDFs of ibnetsim plot", NULL, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
     { "counter_series", P_BOOL, OOFF(counter_series), "false", "write counters.csv: every cabled port's perfquery counters (PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts, PortXmitWait, per VL) and link utilisation per interval, with LID and GUID; intervals end at each sample and at the start and end of the measured period", NULL, 0, 0 },
     { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },

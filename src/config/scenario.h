@@ -60,6 +60,7 @@ struct output_desc {
     char *timeline_ports, *timeline_flows; /* trace-event timeline (stats/timeline.h) */
     simtime_t timeline_start, timeline_stop;
     long long timeline_max_events;
+    int flow_latency;         /* write flow-latency.csv */
 };
 
 /* A flow's own keys besides the arrival process. */
