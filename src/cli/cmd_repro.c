@@ -67,7 +67,8 @@ int cmd_repro(int argc, char **argv)
             over[nover++] = argv[++i];
         } else if (!strcmp(argv[i], "all")) {
             for (int k = 0; repro_list[k].name && n < 64; k++)
-                sel[n++] = &repro_list[k];
+                if (strncmp(repro_list[k].name, "isolation-", 10)) /* parts of isolation */
+                    sel[n++] = &repro_list[k];
         } else {
             const struct repro *r = repro_find(argv[i]);
             if (!r) {

@@ -84,15 +84,15 @@ const struct param topo_params[] = {
       "(one GUID per line, # comments; relative to the scenario); instead of roots", NULL, 0,
       0 },
     { "guid_routing_order_file", P_STRING, TOFF(guid_routing_order_file), "",
-      "routing = minhop, updn, dor: OpenSM's guid_routing_order_file: the port GUIDs it lists "
+      "routing = minhop, updn, dnup, dor: OpenSM's guid_routing_order_file: the port GUIDs it lists "
       "(one per line, # comments; relative to the scenario) are routed first, in its order",
       NULL, 0, 0 },
     { "port_shifting", P_BOOL, TOFF(port_shifting), "false",
-      "routing = minhop, updn, dor: OpenSM's port_shifting (among the least-loaded least-hop "
+      "routing = minhop, updn, dnup, dor: OpenSM's port_shifting (among the least-loaded least-hop "
       "ports, start from an offset that differs between switches so LIDs do not align)",
       NULL, 0, 0 },
     { "scatter_ports", P_INT, TOFF(scatter_ports), "0",
-      "routing = minhop, updn, dor: OpenSM's scatter_ports seed (0 = off): each base-LID entry "
+      "routing = minhop, updn, dnup, dor: OpenSM's scatter_ports seed (0 = off): each base-LID entry "
       "goes to a random one of the least-loaded least-hop ports, drawn as OpenSM draws it",
       NULL, 0, 4294967295.0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
@@ -1088,6 +1088,7 @@ static int links_topology(const struct scenario *sc, struct topo *t, struct ibn_
     }
     t->source = xstrdup("links");
     topo_assign_lids(t, 0);
+    topo_assign_guids(t);
     topo_assign_aliases(t);
     if (topo_check(t, e))
         return ibn_err_prefix(e, "%s:%d: topology.links: ", sc->path, d->line);
@@ -1113,7 +1114,7 @@ static int scenario_connections(const struct scenario *sc, const struct topo *t,
     *sc->cst = NULL;
     if (sc->conns.process != CONNP_NONE &&
         connections_admit(&sc->conns, &sc->set, sc->qos.vlarb_low && *sc->qos.vlarb_low,
-                          (uint64_t)sc->sim.seed, t, l, sc->cst, e))
+                          (uint64_t)sc->sim.seed, sc->sim.duration, t, l, sc->cst, e))
         return ibn_err_prefix(e, "%s: ", sc->path);
     return 0;
 }

@@ -481,6 +481,10 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         }
     if (mcast_build(f, t, l, d->mc, e))
         return -1;
+    if (f->set.scheduler) /* iSLIP's state, once rates and multicast are known (islip.c) */
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch && islip_init(f, node_sw(f->nodes[i]), e))
+                return -1;
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
@@ -704,6 +708,7 @@ void fabric_free(struct fabric *f)
             free(s->reads);
             free(s->stalled);
             free(s->sl2vl);
+            islip_free(s);
         }
         free(n);
     }

@@ -256,6 +256,9 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         s->arch->on_event(f, s, p->num, ev->a, ev->b);
         break;
     }
+    case EV_ISLIP:
+        switch_islip(f, node_sw(((struct port *)ev->obj)->node));
+        break;
     default:
         ibn_panic("unknown event type %d", ev->type);
     }

@@ -145,6 +145,7 @@ struct port {
 struct sw_arch;
 struct sw_msg;
 struct isol_hca;
+struct sw_islip;
 
 struct node {
     int index;               /* in the topology */
@@ -184,6 +185,8 @@ struct sw {
     void *adapt_state;
     uint8_t pb_local;        /* LMC bits this switch decides for adaptive packets */
     struct sw_mc *mc;        /* multicast queues and replication state (mcast.h), NULL if none */
+    struct sw_islip *islip;  /* iSLIP's pointers and matching state (islip.c), NULL when the
+                              * scheduler is the unslotted output round robin */
 };
 
 /* A message waiting at its flow. */
@@ -376,6 +379,9 @@ struct fabric_settings {
     long long read_ports;
     double speedup;
     int cut_through_late;    /* a faster output: 0 = hold it until the tail, 1 = start late */
+    int scheduler;           /* 0 = unslotted output round robin, 1 = iSLIP (islip.c) */
+    long long islip_iterations;
+    simtime_t islip_slot;    /* 0 = an MTU packet's time on the slowest port / speedup */
     uint64_t switch_buffer;  /* receive buffer per switch port and VL, bytes */
     uint64_t hca_buffer;     /* receive buffer per adapter port and VL, bytes */
     double inject_limit_bps; /* 0: none */
@@ -431,6 +437,7 @@ enum fabric_event {
     EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
                       * limit (drop.c) */
     EV_ARCH,         /* obj: switch port; a, b: the switch architecture's own (its on_event) */
+    EV_ISLIP,        /* obj: a switch's port 0. An iSLIP matching (islip.c) */
 };
 
 /* A plug-in timer. */
@@ -570,6 +577,7 @@ void switch_try_send(struct fabric *f, struct sw *s, int out);
 /* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the
  * architecture's read tag of the packet whose read ended (swarch.h, read_done). */
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what);
+void switch_islip(struct fabric *f, struct sw *s); /* EV_ISLIP: one iSLIP matching */
 /* After a packet left switch s other than by output arbitration (a drop): output `out` and the
  * outputs new heads ask for may send. */
 void switch_after_removal(struct fabric *f, struct sw *s, int out);

@@ -17,6 +17,7 @@
 const char *const mc_scheme_names[] = { "unicast", "sync", "async", "central", NULL };
 static const char *const async_buffer_names[] = { "input", "switch", NULL };
 static const char *const sync_outputs_names[] = { "buffer", "hold", NULL };
+static const char *const tree_names[] = { "source", "opensm", NULL };
 
 #define OFF(field) offsetof(struct mcast_desc, field)
 const struct param mcast_params[] = {
@@ -35,8 +36,14 @@ const struct param mcast_params[] = {
       "(buffer, seed 004's stage-5 output buffers), or straight onto the links, which must all be "
       "idle with credits, an owned link sending nothing else (hold; deadlock-prone)",
       sync_outputs_names, 0, 0 },
+    { "tree", P_ENUM, OFF(tree), "source",
+      "multicast trees: source (seed 004: a source-based tree per group and source, source k of a "
+      "group sending to mlid + k) or opensm (OpenSM's spanning tree per group over min-hop counts, "
+      "one MLID shared by every source of the group, as OpenSM installs it)", tree_names, 0, 0 },
     { "mft_file", P_STRING, OFF(mft_file), "",
-      "multicast forwarding tables from an OpenSM opensm-mfts.dump instead of source-based trees",
+      "multicast forwarding tables from OpenSM's dump (opensm.mcfdbs, or one 'ibnetsim route "
+      "compute --mfts' wrote) instead of computed trees; with tree = opensm each group's sources "
+      "share its mlid, as in OpenSM's tables",
       NULL, 0, 0 },
     PARAM_END,
 };
@@ -80,7 +87,12 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     mc->fifo_mode = d->scheme == MC_CENTRAL || (d->scheme == MC_SYNC && d->sync_outputs == 0);
     mc->ngroups = d->ngroups;
     mc->g = xcalloc((size_t)d->ngroups, sizeof *mc->g);
-    int max_mlid = MLID_FIRST;
+    int max_mlid = MLID_FIRST, shared = d->tree == 1;
+    struct hoptab ht = { 0 };
+    if (shared && !*d->mft_file) { /* OpenSM's hop counts (minhop, dor) */
+        hoptab_init(&ht, t);
+        hoptab_minhop(&ht, t);
+    }
     if (*d->mft_file) {
         if (mft_dump_read(d->mft_file, t, &mc->mft, e))
             return -1;
@@ -104,8 +116,11 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         int *src, ns = fabric_host_set(f, t, gd->sources, &src, e);
         if (ns < 0)
             return ibn_err_prefix(e, "%s:%d: multicast group %s: sources: ", gd->file, gd->line, gd->name);
-        if (gd->mlid < MLID_FIRST || gd->mlid + ns - 1 > MLID_LAST) {
+        if (gd->mlid < MLID_FIRST || gd->mlid + (shared ? 0 : ns - 1) > MLID_LAST) {
             free(src);
+            if (shared)
+                return ibn_err_at(e, gd->file, gd->line, "multicast group %s: MLID 0x%04llX must "
+                                  "lie in 0x%04X-0x%04X", gd->name, gd->mlid, MLID_FIRST, MLID_LAST);
             return ibn_err_at(e, gd->file, gd->line, "multicast group %s: MLIDs 0x%04llX-0x%04llX "
                               "(one per source, %d sources) must lie in 0x%04X-0x%04X", gd->name,
                               gd->mlid, gd->mlid + ns - 1, ns, MLID_FIRST, MLID_LAST);
@@ -124,8 +139,17 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int k = 0; k < g->nmembers; k++)
             mb[k] = host_cp(f, g->members[k]);
         int rc = 0;
+        for (int k = 0; k < ns && shared && !rc; k++)
+            if (g->member_pos[src[k]] < 0)
+                rc = ibn_err_at(e, gd->file, gd->line, "multicast group %s: source %s is not a member: "
+                                "with multicast.tree = opensm the group's tree joins its members only "
+                                "(as OpenSM's, whose senders join the group), so every source must be "
+                                "one of them", gd->name, f->hosts[src[k]].node->name);
+        if (!rc && shared && !*d->mft_file && mc->scheme != MC_UNICAST &&
+            mft_opensm_tree(&mc->mft, t, &ht, (int)gd->mlid, mb, g->nmembers, e))
+            rc = ibn_err_prefix(e, "%s:%d: multicast group %s: ", gd->file, gd->line, gd->name);
         for (int k = 0; k < ns && !rc; k++) {
-            int mlid = (int)gd->mlid + k;
+            int mlid = (int)gd->mlid + (shared ? 0 : k);
             for (int j = 0; j < i; j++)
                 for (int h = 0; h < f->nhosts; h++)
                     if (mc->g[j].src_mlid[h] == mlid)
@@ -139,7 +163,7 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                 max_mlid = mlid;
             if (mc->scheme == MC_UNICAST)
                 continue; /* no tables: the source sends unicast copies */
-            if (!*d->mft_file && mft_source_tree(&mc->mft, t, l, mlid, host_cp(f, src[k]), mb,
+            if (!shared && !*d->mft_file && mft_source_tree(&mc->mft, t, l, mlid, host_cp(f, src[k]), mb,
                                                  g->nmembers, e))
                 rc = ibn_err_prefix(e, "%s:%d: multicast group %s: ", gd->file, gd->line, gd->name);
             else if (mft_check(&mc->mft, t, mlid, host_cp(f, src[k]), mb, g->nmembers, NULL, NULL, e))
@@ -148,9 +172,12 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         }
         free(mb);
         free(src);
-        if (rc)
+        if (rc) {
+            hoptab_free(&ht);
             return -1;
+        }
     }
+    hoptab_free(&ht);
     mfts_grow(&mc->mft, t, max_mlid);
     mc->nmlid = max_mlid - MLID_FIRST + 1;
     mc->group_of = xmalloc((size_t)mc->nmlid * sizeof *mc->group_of);

@@ -54,6 +54,8 @@ struct mcast_desc {
     int async_buffer;        /* async: 0 a one-packet buffer per input VL, 1 one per switch */
     int sync_outputs;        /* sync: 0 one-packet output buffers, 1 hold the links themselves */
     char *mft_file;          /* forwarding tables from an OpenSM dump instead of trees, "" */
+    int tree;                /* 0 source: a tree and an MLID per (group, source); 1 opensm: one
+                              * MLID per group, OpenSM's spanning tree shared by its sources */
     int ngroups;
     struct mgroup_desc *groups;
 };

@@ -27,6 +27,7 @@ static int check_mtu(const void *field, char *why, size_t whylen)
 }
 
 static const char *const cut_through_names[] = { "hold", "late", NULL };
+static const char *const scheduler_names[] = { "output", "islip", NULL };
 static const char *const basis_names[] = { "payload", "wire", NULL };
 
 const struct param fabric_params[] = {
@@ -85,6 +86,18 @@ const struct param switch_params[] = {
     { "speedup", P_DOUBLE, OFF(speedup), "1.0",
       "crossbar speed relative to the output link: a packet holds its input's read port for "
       "its transmission time divided by this (at least until its tail has arrived)", NULL, 1, 64 },
+    { "scheduler", P_ENUM, OFF(scheduler), "output",
+      "crossbar scheduling: output = each output, as soon as it is free, picks the next "
+      "requesting input round robin (unslotted); islip = McKeown's iSLIP, a slotted matching of "
+      "inputs to outputs once per switch.islip_slot (request, grant, accept, round-robin "
+      "pointers moved only by first-iteration accepts; an input accepts as many grants as it "
+      "has free read ports); docs/model.md", scheduler_names, 0, 0 },
+    { "islip_iterations", P_INT, OFF(islip_iterations), "1",
+      "scheduler = islip: request-grant-accept iterations per slot", NULL, 1, 16 },
+    { "islip_slot", P_TIME, OFF(islip_slot), "0 s",
+      "scheduler = islip: the matching period (a cell time); 0 = the crossbar's time for an "
+      "MTU packet: its transmission time on the switch's slowest port divided by "
+      "switch.speedup (every read of a packet then fits in one slot)", NULL, 0, 0 },
     { "cut_through", P_ENUM, OFF(cut_through_late), "hold",
       "a packet for an output faster than its input link: hold = it starts as soon as it is "
       "routed and the output stays busy until its tail has arrived; late = it starts when its "

@@ -125,6 +125,22 @@ static inline void sw_stall(struct sw *s, int out)
 {
     s->stalled[out >> 6] |= 1ULL << (out & 63);
 }
+/* switch.c's pieces that the iSLIP scheduler (islip.c) shares. sw_pick_input: round robin over
+ * the inputs requesting (out, slot) with a free read port and a head that fits `credits`,
+ * starting after the last one served; -1 if none (*credit_blocked, *read_blocked say why).
+ * sw_send: send input `in`'s head for (out, slot) on VL `vl` now (dequeue, VL arbitration's
+ * charge, transmission, credits, read port); move_rr: the output's round-robin pointer moves
+ * to `in`. sw_has_request: some input offers a packet for `out`. */
+int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
+                  int *credit_blocked, int *read_blocked);
+void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr);
+int sw_has_request(const struct fabric *f, struct sw *s, int out);
+/* iSLIP (islip.c): make sure a matching comes at the next slot boundary after the last one;
+ * islip_init / islip_free size its state for switch s at build time. */
+void islip_request(struct fabric *f, struct sw *s);
+int islip_init(struct fabric *f, struct sw *s, struct ibn_err *e);
+void islip_free(struct sw *s);
+
 /* Add switch s's use now to *u (the architecture's `usage`, or its non-empty queues). */
 void sw_usage_add(const struct fabric *f, const struct sw *s, struct sw_usage *u);
 /* Send m upstream from input port `in` (to the output port at its peer). */

@@ -71,8 +71,8 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 /* Round robin over the inputs requesting (out, slot), starting after the last one served.
  * Returns the input, or -1; sets *credit_blocked when a candidate lacked credits and
  * *read_blocked when one lacked a free read port. */
-static int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
-                      int *credit_blocked, int *read_blocked)
+int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
+                  int *credit_blocked, int *read_blocked)
 {
     const uint64_t *bits = sw_req(s, f, out, slot);
     int n = s->n.nports + 1, last = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
@@ -154,7 +154,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
             continue;
         }
         work = 1;
-        int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
+        int i = sw_pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
@@ -180,11 +180,19 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         }
         return work;
     }
+    sw_send(f, s, out, slot, in, vl, 1);
+    return work;
+}
+
+void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr)
+{
+    struct port *op = &s->n.port[out];
     struct port *ip = &s->n.port[in];
     uint32_t pidx = s->arch->dequeue(f, s, in, out, slot);
     if (s->drop && (sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
         drop_head_start(f, s, in, out, slot); /* the next head for (out, slot) */
-    s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
+    if (move_rr)
+        s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot] = (uint16_t)in;
     struct packet *p = pkt(&f->pool, pidx);
     vlarb_charge(op->vlarb, &op->arb, vl, p->wire_bytes);
     if (f->hooks.on_dequeue)
@@ -218,7 +226,6 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         s->retry = 0;
         retry_stalled(f, s);
     }
-    return work;
 }
 
 void switch_try_send(struct fabric *f, struct sw *s, int out)
@@ -235,6 +242,11 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         }
         return;
     }
+    if (s->islip) { /* slotted: the output waits for the next matching (islip.c) */
+        if (sw_has_request(f, s, out))
+            islip_request(f, s);
+        return;
+    }
     int work = arbitrate(f, s, out);
     if (!op->tx_busy) {
         port_watch_credits(f, op, work);
@@ -245,14 +257,19 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         port_need_done(f, op);
         return;
     }
+    if (sw_has_request(f, s, out))
+        port_need_done(f, op);
+}
+
+int sw_has_request(const struct fabric *f, struct sw *s, int out)
+{
     for (int slot = 0; slot < f->nvs; slot++) {
         const uint64_t *bits = sw_req(s, f, out, slot);
         for (int w = 0; w < s->words; w++)
-            if (bits[w]) {
-                port_need_done(f, op);
-                return;
-            }
+            if (bits[w])
+                return 1;
     }
+    return 0;
 }
 
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what)

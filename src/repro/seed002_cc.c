@@ -369,6 +369,10 @@ int repro_seed003(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_isolation(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_t3n1(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_t3n2(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_trees(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_small(struct repro_table *t, struct ibn_err *e);
 
 const struct repro repro_list[] = {
     { "s1", "seed 002 Papers I/III scenario 1 with CC on vs off (victim, contributor shares)", run_s1 },
@@ -401,5 +405,13 @@ const struct repro repro_list[] = {
       "(15 and 30 nodes, 3 generated topologies), Fig. 10 multicast schemes", repro_seed004 },
     { "isolation", "seed 002 Papers V/VI: Table 3 gains of EcoCC (64 and 256 nodes), the orderings of "
       "CCFIT / EcoCC / HFDI / IB CC / 1Q, every architecture x CC on one fabric", repro_seed002_isolation },
+    { "isolation-t3n1", "isolation's part t3n1 alone: Paper VI Table 3 and orderings, 64 nodes",
+      repro_isolation_t3n1 },
+    { "isolation-t3n2", "isolation's part t3n2 alone: Paper VI Table 3 and orderings, 256 nodes",
+      repro_isolation_t3n2 },
+    { "isolation-trees", "isolation's part trees alone: Paper V configuration #3 (1, 4, 6 trees)",
+      repro_isolation_trees },
+    { "isolation-small", "isolation's part small alone: Paper V configurations #1 and #2",
+      repro_isolation_small },
     { NULL, NULL, NULL },
 };

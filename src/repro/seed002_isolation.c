@@ -426,3 +426,23 @@ int repro_seed002_isolation(struct repro_table *t, struct ibn_err *e)
             return -1;
     return 0;
 }
+
+/* One part alone (`ibnetsim repro isolation-t3n1`, ...): a sensitivity study with -s of one
+ * part, e.g. switch.scheduler=islip, without the others (the comparison table's pipelined
+ * switch refuses iSLIP). */
+int repro_isolation_t3n1(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_isolation_part("t3n1", t, e);
+}
+int repro_isolation_t3n2(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_isolation_part("t3n2", t, e);
+}
+int repro_isolation_trees(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_isolation_part("trees", t, e);
+}
+int repro_isolation_small(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_isolation_part("small", t, e);
+}
