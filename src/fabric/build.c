@@ -576,6 +576,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         return -1;
     if (drop_init(f, e))
         return -1;
+    f->loss_on = (uint8_t)(f->set.loss > 0 || f->set.loss_every > 0);
+    f->loss_rng = rng_mix64(f->seed ^ 0x6c6f7373ULL); /* its own stream: "loss" */
     fabric_schedule(f, f->end, EV_END, NULL, 0, 0);
     if (f->sample_interval > 0 && f->sample_interval <= f->end)
         fabric_schedule(f, f->sample_interval, EV_SAMPLE, NULL, 0, 0);
@@ -665,6 +667,7 @@ void fabric_free(struct fabric *f)
         free(fl->rc.becn_dest);
         free(fl->rc.posted_at);
         free(fl->rc.dout);
+        free(fl->rc.sent);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);

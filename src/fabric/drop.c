@@ -19,10 +19,7 @@ int drop_init(struct fabric *f, struct ibn_err *e)
     simtime_t hll = drop_lifetime(f->set.hoq_life), sll = drop_lifetime(f->set.switch_life);
     if (hll == SIMTIME_NEVER && sll == SIMTIME_NEVER)
         return 0;
-    if (f->set.transport == TRANSPORT_RC)
-        return ibn_err_set(e, "switch.hoq_life / switch.switch_life drop packets, but transport.mode "
-                           "= rc models no retransmission: a dropped packet would stall its queue "
-                           "pair's window for ever (use UD, or infinite lifetimes: HV, LV > 19)");
+    (void)e; /* RC over dropping: transport_init turned retransmission on, or refused */
     f->drop = xcalloc(1, sizeof *f->drop);
     f->drop->hll = hll;
     f->drop->sll = sll;

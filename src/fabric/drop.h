@@ -35,8 +35,8 @@ struct drop_state {
 /* 4.096 us x 2^v in picoseconds; SIMTIME_NEVER for v > 19. */
 simtime_t drop_lifetime(long long v);
 /* Set up from f->set (hoq_life, switch_life) after the switches are built; NULL state when both
- * are infinite. Refused with the transport that cannot lose packets (RC: no retransmission is
- * modelled, a lost packet would stall its window forever). */
+ * are infinite. Under RC a dropped packet is sent again by go-back-N (transport.c), which
+ * transport_init has turned on (or refused, with transport.retransmit = off). */
 int drop_init(struct fabric *f, struct ibn_err *e);
 void drop_free(struct fabric *f);
 /* Input `in` of switch s starts offering a new head packet for (out, slot). */

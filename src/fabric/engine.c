@@ -7,6 +7,7 @@
 #include "fabric/drop.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
+#include "fabric/transport.h"
 #include "fabric/vlcheck.h"
 
 #include <stdarg.h>
@@ -250,6 +251,9 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     case EV_HOQ:
         drop_check(f, ev->obj, ev->a);
         break;
+    case EV_RC_TIMER:
+        transport_on_timer(f, ev->obj);
+        break;
     case EV_ARCH: {
         struct port *p = ev->obj;
         struct sw *s = node_sw(p->node);
@@ -346,7 +350,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                 r->outcome = RUN_INTERRUPTED;
                 break;
             }
-            uint64_t p = f->hops + f->cnt.delivered + f->cnt.dropped_hoq + f->cnt.dropped_sll;
+            uint64_t p = f->hops + f->cnt.delivered + f->cnt.dropped_hoq + f->cnt.dropped_sll +
+                         f->cnt.dropped_loss + f->cnt.discarded;
             if (p != progress || !f->pool.live) {
                 progress = p;
                 moved_at = f->now;
@@ -362,6 +367,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                  obs);
     if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit) && r->outcome != RUN_STUCK)
         r->outcome = RUN_DRAIN_TIMEOUT;
+    if (r->outcome == RUN_DRAINED && !f->pool.live && transport_outstanding(f))
+        r->outcome = RUN_DRAIN_TIMEOUT; /* lost packets not yet sent again (timeout pending) */
     r->in_flight = f->pool.live;
     if (r->outcome == RUN_DRAINED && f->pool.live)
         r->outcome = RUN_STUCK; /* nothing left to happen, yet packets remain: deadlock */
@@ -414,11 +421,12 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
     r->invariants_ok = 1;
     r->violations[0] = 0;
     uint64_t found = count_found(f),
-             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll;
+             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll +
+                       f->cnt.dropped_loss + f->cnt.discarded;
     /* Multicast copies made by switches count as packets created. */
     if (f->cnt.created + f->cnt.replicas != f->cnt.delivered + dropped + found)
         violation(r, "packets: %llu created + %llu multicast copies != %llu delivered + %llu "
-                  "dropped + %llu in the fabric", (unsigned long long)f->cnt.created,
+                  "dropped or discarded + %llu in the fabric", (unsigned long long)f->cnt.created,
                   (unsigned long long)f->cnt.replicas, (unsigned long long)f->cnt.delivered,
                   (unsigned long long)dropped, (unsigned long long)found);
     if (found != f->pool.live)
@@ -428,6 +436,9 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
         violation(r, "%llu packets were delivered to a port that does not own their LID",
                   (unsigned long long)f->cnt.misdelivered);
     if (drained) {
+        char why[1024];
+        if (transport_check(f, why, sizeof why))
+            violation(r, "%s", why);
         for (int i = 0; i < f->nnodes; i++) {
             struct node *nd = f->nodes[i];
             for (int p = 1; p <= nd->nports; p++) {

@@ -11,9 +11,22 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "fabric/adapt.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
+
+/* Whether the data packet arriving now is lost (switch.loss_every, then switch.loss). */
+static int switch_loses(struct fabric *f)
+{
+    f->loss_seen++;
+    if (f->set.loss_every > 0 && f->loss_seen % (uint64_t)f->set.loss_every == 0)
+        return 1;
+    if (f->set.loss <= 0)
+        return 0;
+    f->loss_rng += 0x9e3779b97f4a7c15ULL;
+    return (double)(rng_mix64(f->loss_rng) >> 11) * 0x1p-53 < f->set.loss;
+}
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
@@ -57,6 +70,15 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
             fabric_schedule(f, ready, EV_ARRIVE, in, pidx, 0);
             return;
         }
+    }
+    /* (Here, once per packet: a late cut-through arrives twice.) */
+    if (__builtin_expect(f->loss_on, 0) && p->flow != FLOW_CONTROL && !(p->flags & PKT_MCAST) &&
+        switch_loses(f)) {
+        /* Lost (a CRC error): discarded as it arrives; its space frees once its tail is in. */
+        port_return_credits(f, in, fabric_slot(f, p->vl), p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+        f->cnt.dropped_loss++;
+        pktpool_release(&f->pool, pidx);
+        return;
     }
     if (s->arch->enqueue(f, s, in->num, pidx) != SW_QUEUED)
         return;
