@@ -113,6 +113,7 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
     }
+    fabric_timeline(f, TLN_DROP, ip, p, 0, cause_sll ? 2 : 1);
     /* Its space frees once its tail is in (the rest of a cut-through packet is discarded as
      * it arrives); those credits go back upstream. */
     simtime_t t_free = p->t_tail > f->now ? p->t_tail : f->now;

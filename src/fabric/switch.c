@@ -49,6 +49,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         int slot = fabric_slot(f, p->vl);
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
         return;
     }
