@@ -139,12 +139,11 @@ static void record_change(void *ctx, const struct cac *a, const struct cac_conn 
         }
         struct conn_tabchange *x = &s->chg[s->nchg++];
         memset(x, 0, sizeof *x);
-        int idx = c->hop[h], n = 0;
-        while (n + 1 < a->t->nnodes && a->base[n + 1] <= idx)
-            n++;
+        int idx = c->hop[h], n, port;
+        cac_port_of(a, idx, &n, &port);
         x->t = t;
         x->node = n;
-        x->port = (uint8_t)(idx - a->base[n]);
+        x->port = (uint8_t)port;
         const struct qport *q = &a->port[idx];
         x->nhigh = q->nseq ? 64 : 0;
         if (q->nseq)

@@ -32,8 +32,14 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
     struct sw *s = node_sw(in->node);
     struct packet *p = pkt(&f->pool, pidx);
-    if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT (mcast_switch.c) */
-        mcast_arrive(f, s, in, pidx);
+    if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT */
+        if (s->arch->mcast && s->mc && p->vl != VL15) { /* by the architecture (arch_pipe) */
+            p->in_port = (uint8_t)in->num;
+            p->out_port = 0;
+            s->arch->enqueue(f, s, in->num, pidx);
+        } else { /* in multicast queues beside the architecture's (mcast_switch.c) */
+            mcast_arrive(f, s, in, pidx);
+        }
         return;
     }
     int out = p->dst_lid <= s->max_lid ? s->lft[p->dst_lid] : 255;
@@ -43,6 +49,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         int slot = fabric_slot(f, p->vl);
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
         return;
     }
