@@ -7,6 +7,9 @@
 #   opensm_conf  tests/fuzz/seeds/opensm_conf/*, and OpenSM's own default file (`opensm -c`)
 #                when OpenSM is installed
 #   lft_dump     `ibnetsim route compute` of the harness's fat tree with several engines
+#   trace        tests/fuzz/seeds/trace/* (video frame-size traces)
+#   override     tests/fuzz/seeds/override/* (lines of -s section.key=value, applied to
+#                scenarios/examples/readme.cfg)
 # Usage: scripts/fuzz.sh [--seconds N] [--nice] [--corpus DIR] [TARGET...]
 #   (default: 10 s each, every target). tests/fuzz/seeds/TARGET/ also holds the inputs of
 #   crashes found and fixed (regression seeds).
@@ -22,12 +25,12 @@ while [ $# -gt 0 ]; do
     --seconds) secs=$2; shift ;;
     --nice) nice=(nice -n 19) ;;
     --corpus) corpus=$2; shift ;;
-    scenario|topo|opensm_conf|lft_dump) targets+=("$1") ;;
-    *) echo "usage: $0 [--seconds N] [--nice] [scenario|topo|opensm_conf|lft_dump]..." >&2; exit 2 ;;
+    scenario|topo|opensm_conf|lft_dump|trace|override) targets+=("$1") ;;
+    *) echo "usage: $0 [--seconds N] [--nice] [scenario|topo|opensm_conf|lft_dump|trace|override]..." >&2; exit 2 ;;
   esac
   shift
 done
-[ ${#targets[@]} -gt 0 ] || targets=(scenario topo opensm_conf lft_dump)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario topo opensm_conf lft_dump trace override)
 out=${IBN_FUZZ_DIR:-$root/build-fuzz}
 corpus=${corpus:-$out/corpus}
 bin=${IBN_BIN:-$root/build/ibnetsim}
@@ -40,7 +43,7 @@ CC=clang cmake -S "$root/tests/fuzz" -B "$out" > "$out/cmake.log" 2>&1 ||
 [ -x "$bin" ] || { echo "fuzz.sh: $bin is missing (build first: cmake --build build)" >&2; exit 2; }
 
 seed=$out/seed
-rm -rf "$seed"; mkdir -p "$seed"/{scenario,topo,opensm_conf,lft_dump} "$out/crashes"
+rm -rf "$seed"; mkdir -p "$seed"/{scenario,topo,opensm_conf,lft_dump,trace,override} "$out/crashes"
 find "$root/scenarios" "$root/bench" -name '*.cfg' -exec cp -t "$seed/scenario" {} + 2>/dev/null
 for t in "$root"/../shared/topologies/*.topo; do
   [ -f "$t" ] && [ "$(stat -c %s "$t")" -lt 200000 ] && cp "$t" "$seed/topo/"
@@ -51,7 +54,7 @@ for g in single_switch:ports=4 fattree:ports=4,levels=2 testbed002 mesh:dims=2x2
   "$bin" topo convert "gen:$g" -o "$seed/topo/gen$i.topo" 2>/dev/null
 done
 "$bin" topo convert gen:fattree:ports=4,levels=2 --lmc 1 -o "$seed/topo/lmc1.topo" 2>/dev/null
-for t in scenario topo opensm_conf lft_dump; do
+for t in scenario topo opensm_conf lft_dump trace override; do
   [ -d "$root/tests/fuzz/seeds/$t" ] && cp "$root/tests/fuzz/seeds/$t"/* "$seed/$t/"
 done
 command -v opensm >/dev/null && opensm -c "$seed/opensm_conf/opensm-default.conf" > /dev/null 2>&1

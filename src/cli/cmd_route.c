@@ -11,6 +11,7 @@
 #include "core/output.h"
 #include "routing/lft_build.h"
 #include "routing/lft_dump.h"
+#include "routing/mft_dump.h"
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
@@ -21,6 +22,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ibnetsim route compute TOPO [-e ENGINE | --lfts DUMP] [options] [-o LFT_DUMP]\n"
+            "                            [--mcast MLID:HOSTS]... [--mfts MFT_DUMP]\n"
             "       ibnetsim route check TOPO (-e ENGINE [options] | --lfts LFT_DUMP)\n"
             "                            [--lid-matrix FILE] [--compare LFT_DUMP]\n"
             "                            [--deadlock-free] [--ports CSV]\n"
@@ -39,6 +41,12 @@ static void usage(FILE *f)
             "         OpenSM's opensm-lfts.dump (to -o, else stdout); OpenSM loads it with\n"
             "         '-R file -U LFT_DUMP'. With --lfts DUMP instead of an engine it imports\n"
             "         a dump and writes it again (LIDs translated to the topology's by GUID).\n"
+            "         --mcast MLID:HOSTS (repeatable, e.g. 0xC000:H1,H4,H9) adds a multicast\n"
+            "         group and --mfts FILE writes the multicast forwarding tables OpenSM\n"
+            "         installs for those groups (its spanning tree per MLID over the engine's\n"
+            "         hop counts: minhop, dor, updn) in the form of OpenSM's dump opensm.mcfdbs\n"
+            "         (-D 0x40); with --mfts DUMP and no --mcast it reads a dump and writes it\n"
+            "         again. Each host's first cabled port is its member port.\n"
             "check    follows every host-to-host route of the engine's tables or of a dump\n"
             "         (such as the opensm-lfts.dump OpenSM wrote) and prints: validity (every\n"
             "         route reaches its destination without a loop), hop counts, the most\n"
@@ -66,11 +74,11 @@ static void usage(FILE *f)
             "         --slack N enumerates paths up to shortest + N hops (default 4, -1 all).\n"
             "list     lists the engines.\n\n"
             "options: --roots R (updn, updn_tree: switch names or GUIDs, comma-separated;\n"
-            "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dor: OpenSM's\n"
+            "         'best3'), --guid-routing-order FILE or -X FILE (minhop, updn, dnup, dor: OpenSM's\n"
             "         guid_routing_order_file: the port GUIDs it lists, one a line, are routed\n"
             "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
-            "         note says so), --port-shifting (minhop, updn, dor: OpenSM's port_shifting),\n"
-            "         --scatter-ports SEED (minhop, updn, dor: OpenSM's scatter_ports: a random\n"
+            "         note says so), --port-shifting (minhop, updn, dnup, dor: OpenSM's port_shifting),\n"
+            "         --scatter-ports SEED (minhop, updn, dnup, dor: OpenSM's scatter_ports: a random\n"
             "         least-loaded port for each base LID, drawn as OpenSM draws it), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
@@ -78,7 +86,9 @@ static void usage(FILE *f)
 
 struct opts {
     const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
-    const char *table;
+    const char *table, *mfts;
+    const char *mcast[64];
+    int nmcast;
     int lmc, deadlock_free, sl, offset;
     uint64_t seed;
     struct route_opts ro;
@@ -162,6 +172,96 @@ static int get_tables(struct opts *o, const struct topo *t, struct lfts *l, stru
     if (o->lfts)
         return lft_dump_read(o->lfts, t, l, e);
     return route_compute(t, o->engine, &o->ro, l, e);
+}
+
+/* `route compute --mcast MLID:HOSTS... --mfts FILE`: OpenSM's multicast spanning trees for
+ * the groups over the engine's hop counts, written as OpenSM's opensm.mcfdbs; or, with --mfts
+ * and no group, a dump read and written again. */
+static int do_mfts(const struct opts *o, const struct topo *t)
+{
+    struct ibn_err e = { { 0 } };
+    const char *out = o->mfts ? o->mfts : "/dev/stdout";
+    struct mfts m;
+    if (!o->nmcast) {
+        if (mft_dump_read(o->mfts, t, &m, &e)) {
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            return 1;
+        }
+        int rc = 0;
+        if (mft_dump_write("/dev/stdout", t, &m, &e)) {
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            rc = e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_BROKEN;
+        }
+        mfts_free(&m);
+        return rc;
+    }
+    if (o->lfts || (strcmp(o->engine, "minhop") && strcmp(o->engine, "dor") &&
+                    strcmp(o->engine, "updn"))) {
+        fprintf(stderr, "ibnetsim route compute: --mcast builds OpenSM's spanning tree over the "
+                "hop counts of minhop, dor or updn (-e); %s is not one of them\n",
+                o->lfts ? "an imported dump" : o->engine);
+        return 2;
+    }
+    struct hoptab h;
+    if (!strcmp(o->engine, "updn")) {
+        char note[256];
+        int r = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
+        if (r < 0) {
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            return 1;
+        }
+    } else {
+        hoptab_init(&h, t);
+        hoptab_minhop(&h, t);
+    }
+    mfts_init(&m, t, MLID_FIRST);
+    int rc = 0;
+    for (int g = 0; g < o->nmcast && !rc; g++) {
+        const char *spec = o->mcast[g], *colon = strchr(spec, ':');
+        char *end;
+        long mlid = colon ? strtol(spec, &end, 0) : 0;
+        if (!colon || end != colon || !lid_is_mcast((int)mlid)) {
+            fprintf(stderr, "ibnetsim route compute: --mcast %s: expected MLID:HOSTS with an MLID "
+                    "in 0x%04X-0x%04X, e.g. 0xC000:H1,H4\n", spec, MLID_FIRST, MLID_LAST);
+            rc = 2;
+            break;
+        }
+        for (int j = 0; j < g; j++)
+            if (strtol(o->mcast[j], NULL, 0) == mlid) {
+                fprintf(stderr, "ibnetsim route compute: --mcast %s: MLID 0x%04lX given twice\n",
+                        spec, mlid);
+                rc = 2;
+            }
+        if (rc)
+            break;
+        int *nodes, n = topo_host_set(t, colon + 1, &nodes, &e);
+        if (n < 0) {
+            fprintf(stderr, "ibnetsim route compute: --mcast %s: %s\n", spec, e.msg);
+            rc = 2;
+            break;
+        }
+        struct ca_port *mb = xmalloc(((size_t)n + 1) * sizeof *mb);
+        int nm = 0;
+        for (int k = 0; k < n; k++)
+            for (int p = 1; p <= t->node[nodes[k]].nports; p++)
+                if (t->node[nodes[k]].port[p].peer_node >= 0) {
+                    mb[nm++] = (struct ca_port){ nodes[k], p };
+                    break;
+                }
+        if (mft_opensm_tree(&m, t, &h, (int)mlid, mb, nm, &e)) {
+            fprintf(stderr, "ibnetsim route compute: --mcast %s: %s\n", spec, e.msg);
+            rc = 1;
+        }
+        free(mb);
+        free(nodes);
+    }
+    if (!rc && mft_dump_write(out, t, &m, &e)) {
+        fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+        rc = e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_BROKEN;
+    }
+    mfts_free(&m);
+    hoptab_free(&h);
+    return rc;
 }
 
 /* `route trace TOPO SRC DST`: the hops of one path through the tables, like ibtracert. */
@@ -337,10 +437,12 @@ static int do_check(struct opts *o, const struct topo *t)
         rc = 1;
     if (o->lidm) {
         int rows, lrc;
-        if (!o->lfts && !strcmp(l.engine, "updn")) {
+        int dn = !strcmp(l.engine, "dnup");
+        if (!o->lfts && (dn || !strcmp(l.engine, "updn"))) {
             struct hoptab h;
             char note[256];
-            lrc = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
+            lrc = dn ? dnup_hoptab(t, &h, note, sizeof note)
+                     : updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
             if (lrc >= 0) {
                 lrc = lid_matrix_compare(o->lidm, t, &h, &rows, &e);
                 hoptab_free(&h);
@@ -504,6 +606,15 @@ int cmd_route(int argc, char **argv)
             o.offset = atoi(argv[++i]);
         else if (!strcmp(a, "--deadlock-free"))
             o.deadlock_free = 1;
+        else if (!strcmp(a, "--mfts") && more)
+            o.mfts = argv[++i];
+        else if (!strcmp(a, "--mcast") && more) {
+            if (o.nmcast == (int)(sizeof o.mcast / sizeof o.mcast[0])) {
+                fprintf(stderr, "ibnetsim route: at most %d --mcast groups\n", o.nmcast);
+                return 2;
+            }
+            o.mcast[o.nmcast++] = argv[++i];
+        }
         else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ibnetsim route: unknown option %s (or it lacks its value); see "
                     "'ibnetsim route --help'\n", a);
@@ -576,7 +687,15 @@ int cmd_route(int argc, char **argv)
         if (strcmp(l.engine, o.engine) && !o.lfts)
             fprintf(stderr, "note: routed by %s (asked for %s)\n", l.engine, o.engine);
         rc = 0;
-        if (lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
+        if (o.nmcast || o.mfts) {
+            rc = do_mfts(&o, &t);
+            if (!o.out) { /* the multicast tables alone */
+                lfts_free(&l);
+                topo_free(&t);
+                return rc;
+            }
+        }
+        if (!rc && lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
             rc = e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_BROKEN;
         }

@@ -13,6 +13,7 @@
 #include "core/output.h"
 #include "core/rng.h"
 #include "core/units.h"
+#include "topology/topo_addr.h"
 
 static void usage(FILE *f)
 {
@@ -34,6 +35,19 @@ static void usage(FILE *f)
 }
 
 /* The switch a host hangs off. */
+/* A host as the scenario names it: its alias (unique, stable, short), else its name. */
+#define NAME_OF(i) (t.node[i].alias ? t.node[i].alias : t.node[i].name)
+
+/* End a flow's line with the node descriptions of its source and destination, when the
+ * aliases are not already the descriptions. */
+static void describe(FILE *o, const struct topo *t, int src, int dst)
+{
+    const struct topo_node *a = &t->node[src], *b = &t->node[dst];
+    if ((a->alias && strcmp(a->alias, a->name)) || (b->alias && strcmp(b->alias, b->name)))
+        fprintf(o, "  # %s -> %s", a->name, b->name);
+    fputc('\n', o);
+}
+
 static int host_switch(const struct topo *t, int h)
 {
     for (int p = 1; p <= t->node[h].nports; p++)
@@ -99,6 +113,7 @@ int cmd_scenario(int argc, char **argv)
         fprintf(stderr, "ibnetsim scenario: %s\n", e.msg);
         return 2;
     }
+    topo_assign_aliases(&t);
     int nh = 0, *hosts = xmalloc((size_t)t.nnodes * sizeof *hosts);
     for (int i = 0; i < t.nnodes; i++)
         if (t.node[i].type == TOPO_CA && host_switch(&t, i) >= 0)
@@ -203,6 +218,8 @@ int cmd_scenario(int argc, char **argv)
     struct outfile *of = NULL;
     if (out && !(of = out_open(out, &oe))) {
         fprintf(stderr, "ibnetsim scenario: %s\n", oe.msg);
+        free(hosts), free(cand), free(used), free(contrib), free(sw_used), free(vict),
+            free(vdst), free(dsts), topo_free(&t);
         return IBN_EXIT_OUTPUT;
     }
     FILE *o = of ? of->fp : stdout;
@@ -210,9 +227,11 @@ int cmd_scenario(int argc, char **argv)
     units_format_time(duration, dur, sizeof dur);
     units_format_time(stagger, stag, sizeof stag);
     fprintf(o, "# Victim/contributor scenario written by `ibnetsim scenario hotspot %s` (seed %lld).\n", spec, seed);
-    fprintf(o, "# Hot spot %s; %d contributors on other switches, one added every %s; %d victim(s)\n"
+    fprintf(o, "# Hot spot %s (%s); %d contributors on other switches, one added every %s; %d victim(s)\n"
                "# sending to another host on the hot spot's switch through the same congested links.\n",
-            t.node[hot].name, ncontrib, stag, nv);
+            NAME_OF(hot), t.node[hot].name, ncontrib, stag, nv);
+    fprintf(o, "# Hosts are named by their aliases (`ibnetsim topo hosts %s` lists them); the\n"
+               "# comment after each flow gives their node descriptions.\n", spec);
     fprintf(o, "simulation = { duration = \"%s\"; sample_interval = \"%s\"; };\n", dur,
             stagger >= 100 * PS_PER_US ? "100 us" : "10 us");
     if (!strncmp(spec, "gen:", 4)) {
@@ -229,15 +248,18 @@ int cmd_scenario(int argc, char **argv)
     for (int c = 0; c < ncontrib; c++)
         fprintf(o, "%sC%d", c ? "," : "", c + 1);
     fprintf(o, "\"; };\nflows = (\n");
-    for (int v = 0; v < nv; v++)
-        fprintf(o, "  { name = \"V%d\"; src = \"%s\"; dst = \"%s\"; kind = \"saturate\"; msg_size = \"%s\"; },\n",
-                v + 1, t.node[vict[v]].name, t.node[vdst[v]].name, msg);
+    for (int v = 0; v < nv; v++) {
+        fprintf(o, "  { name = \"V%d\"; src = \"%s\"; dst = \"%s\"; kind = \"saturate\"; msg_size = \"%s\"; },",
+                v + 1, NAME_OF(vict[v]), NAME_OF(vdst[v]), msg);
+        describe(o, &t, vict[v], vdst[v]);
+    }
     for (int c = 0; c < ncontrib; c++) {
         char st[64];
         units_format_time(stagger * c, st, sizeof st);
         fprintf(o, "  { name = \"C%d\"; src = \"%s\"; dst = \"%s\"; kind = \"saturate\"; msg_size = \"%s\"; "
-                   "start = \"%s\"; }%s\n", c + 1, t.node[contrib[c]].name, t.node[hot].name, msg, st,
+                   "start = \"%s\"; }%s", c + 1, NAME_OF(contrib[c]), NAME_OF(hot), msg, st,
                 c + 1 < ncontrib ? "," : "");
+        describe(o, &t, contrib[c], hot);
     }
     fprintf(o, ");\n");
     int status = 0;

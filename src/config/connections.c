@@ -58,6 +58,14 @@ const struct param conn_params[] = {
       "the first admitted connection of excess_sl sends this many times its reservation "
       "(seed 001: a source exceeding its reservation hurts only its own VL)", NULL, 0.001, 1e6 },
     { "excess_sl", P_INT, OFF(excess_sl), "-1", "SL of the excess connection; -1 = none", NULL, -1, 15 },
+    { "live", P_BOOL, OFF(live), "false",
+      "dynamic: the requests happen during the run, from time 0 until simulation.duration (and "
+      "at most `requests` of them, 0 = no limit): a connection's traffic starts when it is "
+      "admitted and stops when it is torn down, and the high-priority VL arbitration tables of "
+      "its route's ports change at those moments, as a subnet manager reprograms VLArb; the "
+      "low tables keep every data VL so that a torn-down connection's packets drain. false: "
+      "the process is played out before the run and the connections live at its end carry "
+      "traffic through fixed tables", NULL, 0, 0 },
     PARAM_END,
 };
 #undef OFF
@@ -119,8 +127,32 @@ static uint32_t payload_of(uint64_t packet, int grh)
     return pl;
 }
 
+/* conn_gen.on_change of live connections: the high tables of the connection's ports, as they
+ * are now, stamped with the time they take effect. */
+static void record_change(void *ctx, const struct cac *a, const struct cac_conn *c, simtime_t t)
+{
+    struct conn_state *s = ctx;
+    for (int h = 0; h < c->nhops; h++) {
+        if (s->nchg == s->capchg) {
+            s->capchg = s->capchg ? 2 * s->capchg : 256;
+            s->chg = xrealloc(s->chg, (size_t)s->capchg * sizeof *s->chg);
+        }
+        struct conn_tabchange *x = &s->chg[s->nchg++];
+        memset(x, 0, sizeof *x);
+        int idx = c->hop[h], n, port;
+        cac_port_of(a, idx, &n, &port);
+        x->t = t;
+        x->node = n;
+        x->port = (uint8_t)port;
+        const struct qport *q = &a->port[idx];
+        x->nhigh = q->nseq ? 64 : 0;
+        if (q->nseq)
+            qport_high_table(q, x->high);
+    }
+}
+
 int connections_admit(const struct conn_desc *d, const struct fabric_settings *set, int low_given,
-                      uint64_t seed, const struct topo *t, const struct lfts *l,
+                      uint64_t seed, simtime_t horizon, const struct topo *t, const struct lfts *l,
                       struct conn_state **out, struct ibn_err *e)
 {
     *out = NULL;
@@ -187,6 +219,36 @@ int connections_admit(const struct conn_desc *d, const struct fabric_settings *s
     s->g.pkt_bytes = wire;
     s->g.seed = seed ? seed : 1;
     s->strip_low = !low_given;
+    if (d->live) {
+        if (d->process != CONNP_DYNAMIC) {
+            free(s);
+            return ibn_err_set(e, "connections.live = true needs process = \"dynamic\" (fill keeps "
+                               "every connection: nothing is torn down during the run)");
+        }
+        /* The low tables keep every data VL: a torn-down connection's packets drain there. */
+        s->live = 1;
+        s->strip_low = 0;
+        for (int sl = 0; sl < 16 && low_given; sl++) {
+            if (!c.sl_qos[sl] || !(s->g.sl[sl].weight > 0))
+                continue;
+            int vl = set->sl2vl[sl], sw = 0, ca = 0;
+            for (int i = 0; i < set->vlarb_sw.nlow; i++)
+                sw |= set->vlarb_sw.low[i].vl == vl && set->vlarb_sw.low[i].weight;
+            for (int i = 0; i < set->vlarb_ca.nlow; i++)
+                ca |= set->vlarb_ca.low[i].vl == vl && set->vlarb_ca.low[i].weight;
+            if (!sw || !ca) {
+                free(s);
+                return ibn_err_set(e, "connections.live: the %s low VL arbitration table gives no "
+                                   "weight to VL %d (SL %d): with live connections every guaranteed "
+                                   "VL must be in the low tables too, so that the packets of a "
+                                   "torn-down connection drain", sw ? "adapters'" : "switches'", vl, sl);
+            }
+        }
+        s->g.keep_all = 1;
+        s->g.horizon = horizon;
+        s->g.on_change = record_change;
+        s->g.ctx = s;
+    }
     if (cac_init(&s->a, t, l, &c, e)) {
         free(s);
         return -1;
@@ -230,6 +292,10 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
         fd->cls = xstrdup("");
         fd->sl = x->req.sl;
         fd->max_pending = cd->max_pending;
+        if (s->live) { /* traffic from admission to teardown (0: to the end of the run) */
+            fd->start = x->start;
+            fd->stop = x->end != SIMTIME_NEVER ? x->end : 0;
+        }
         fd->small_rng = 1;
         if (params_set_defaults(arrival_params, &fd->arr, why, sizeof why))
             return ibn_err_set(e, "connections: %s", why);
@@ -254,7 +320,21 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
     return 0;
 }
 
-int connections_tables(const struct conn_state *s, struct fabric *f, struct ibn_err *e)
+/* A live table change, when its time comes. */
+static void apply_change(struct fabric *f, void *arg)
+{
+    struct conn_tabcall *c = arg;
+    const struct conn_tabchange *x = &c->s->chg[c->i];
+    struct vlarb_table tab = *f->nodes[x->node]->port[x->port].vlarb; /* the port's own copy */
+    tab.nhigh = x->nhigh;
+    memcpy(tab.high, x->high, sizeof x->high);
+    struct ibn_err e;
+    if (fabric_set_port_vlarb(f, x->node, x->port, &tab, &e)) /* checked when admitted */
+        fabric_warn(f, "connections: a live table change failed: %s", e.msg);
+    c->s->applied++;
+}
+
+int connections_tables(struct conn_state *s, struct fabric *f, struct ibn_err *e)
 {
     uint16_t guaranteed = 0;
     for (int sl = 0; sl < 16; sl++)
@@ -274,7 +354,9 @@ int connections_tables(const struct conn_state *s, struct fabric *f, struct ibn_
                 tab.nlow = (uint8_t)k;
             }
             const struct qport *q = &s->a.port[cac_port(&s->a, n, p)];
-            if (q->nseq) {
+            if (s->live) { /* no connection yet: the changes come with them */
+                tab.nhigh = 0;
+            } else if (q->nseq) {
                 qport_high_table(q, tab.high);
                 tab.nhigh = 64;
             } else {
@@ -283,6 +365,13 @@ int connections_tables(const struct conn_state *s, struct fabric *f, struct ibn_
             if (fabric_set_port_vlarb(f, n, p, &tab, e))
                 return ibn_err_prefix(e, "connections: ");
         }
+    if (s->live && s->nchg) {
+        s->calls = xcalloc((size_t)s->nchg, sizeof *s->calls);
+        for (int i = 0; i < s->nchg; i++) {
+            s->calls[i] = (struct conn_tabcall){ { apply_change, &s->calls[i] }, s, i };
+            fabric_schedule_call(f, s->chg[i].t, &s->calls[i].call);
+        }
+    }
     return 0;
 }
 
@@ -297,7 +386,16 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
     json_object_set_new(o, "requests", json_integer((json_int_t)a->st.requests));
     json_object_set_new(o, "accepted", json_integer((json_int_t)a->st.accepted));
     json_object_set_new(o, "released", json_integer((json_int_t)a->st.released));
-    json_object_set_new(o, "live", json_integer(s->cs.n));
+    int live = s->cs.n;
+    if (s->live) { /* every connection carried traffic: those still up at the end are live */
+        live = 0;
+        for (int i = 0; i < s->cs.n; i++)
+            live += s->cs.c[i].end == SIMTIME_NEVER;
+        json_object_set_new(o, "during_run", json_true());
+        json_object_set_new(o, "table_changes", json_integer(s->nchg));
+        json_object_set_new(o, "table_changes_applied", json_integer(s->applied));
+    }
+    json_object_set_new(o, "live", json_integer(live));
     json_t *rc = json_object();
     for (int k = 1; k < CAC_NCAUSES; k++)
         json_object_set_new(rc, cac_cause_name[k], json_integer((json_int_t)a->st.rejected[k]));
@@ -325,7 +423,7 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
     for (int sl = 0; sl < 16; sl++) {
         if (!a->st.sl_requests[sl])
             continue;
-        uint64_t live = 0, sent = 0, got = 0, refused = 0, got_all = 0;
+        uint64_t nlive = 0, carried = 0, sent = 0, got = 0, refused = 0, got_all = 0;
         struct deadline_acc dl;
         deadline_init(&dl);
         struct jitter j;
@@ -334,8 +432,11 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
         for (int i = 0; i < s->cs.n; i++) {
             if (s->cs.c[i].req.sl != sl)
                 continue;
-            live++;
-            bw += s->cs.c[i].req.bw;
+            carried++;
+            if (!s->live || s->cs.c[i].end == SIMTIME_NEVER) { /* up at the end: reserved */
+                nlive++;
+                bw += s->cs.c[i].req.bw;
+            }
             uint32_t fi = (uint32_t)(s->first_conn + i);
             if (fi >= f->nflows)
                 continue;
@@ -356,7 +457,9 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
         json_object_set_new(x, "sl", json_integer(sl));
         json_object_set_new(x, "requested", json_integer((json_int_t)a->st.sl_requests[sl]));
         json_object_set_new(x, "accepted", json_integer((json_int_t)a->st.sl_accepted[sl]));
-        json_object_set_new(x, "live", json_integer((json_int_t)live));
+        json_object_set_new(x, "live", json_integer((json_int_t)nlive));
+        if (s->live)
+            json_object_set_new(x, "carried", json_integer((json_int_t)carried));
         json_object_set_new(x, "reserved_mbps", json_real(bw / 1e6));
         json_object_set_new(x, "packets_sent", json_integer((json_int_t)sent));
         json_object_set_new(x, "packets_delivered", json_integer((json_int_t)got));
@@ -393,6 +496,8 @@ void connections_free(struct conn_state *s)
         params_free(arrival_params, &s->flows[i].arr);
     }
     free(s->flows);
+    free(s->chg);
+    free(s->calls);
     conn_set_free(&s->cs);
     cac_free(&s->a);
     free(s);

@@ -8,9 +8,11 @@
  * `connections` object with those counts, the reservations (seed 001 Table 3's rows) and,
  * per SL, what the traffic delivered, its deadlines and its jitter (Figs. 7 and 8).
  *
- * The tables are fixed for the run: with the dynamic process (Poisson arrivals, exponential
- * holding times, teardown) the requests are played out before the traffic and the
- * connections still live at its end carry traffic. */
+ * With the dynamic process (Poisson arrivals, exponential holding times, teardown) the
+ * requests are either played out before the traffic, the connections still live at its end
+ * carrying traffic through fixed tables, or (`live`) played out during the run: each
+ * connection's flow runs from its admission to its teardown and the high-priority tables of
+ * its ports change at both moments (scheduled table changes, fabric_schedule_call). */
 #ifndef IBN_CONNECTIONS_H
 #define IBN_CONNECTIONS_H
 
@@ -44,8 +46,23 @@ struct conn_desc {
     double excess;          /* the first admitted connection of excess_sl sends this many times
                                its reservation (1 = as reserved): seed 001's isolation claim */
     long long excess_sl;    /* -1: none */
+    int live;               /* dynamic: requests during the run, tables changing with them */
 };
 extern const struct param conn_params[];
+
+/* A live connection's port table as it becomes at time t. */
+struct conn_tabchange {
+    simtime_t t;
+    int32_t node;
+    uint8_t port, nhigh;
+    struct vlarb_entry high[64];
+};
+struct conn_state;
+struct conn_tabcall {
+    struct fabric_call call;
+    struct conn_state *s;
+    int i;
+};
 
 /* What admission decided, kept until the scenario is freed. */
 struct conn_state {
@@ -57,19 +74,25 @@ struct conn_state {
     struct flow_desc *flows;/* the run's flows: the scenario's, then one per connection */
     int nflows, first_conn; /* flows[first_conn + i] is connection i */
     double wall_s;          /* CPU time of the request process */
+    int live;               /* the process runs during the run (conn_desc.live) */
+    struct conn_tabchange *chg; /* live: every port table change, in time order */
+    int nchg, capchg;
+    struct conn_tabcall *calls; /* live: their scheduled events */
+    long long applied;      /* live: changes applied by the run */
 };
 
 /* Run the request process on t and l with the model settings `set` (SL2VL, packet size and
- * buffers give the admission its VL map and hop bound). */
+ * buffers give the admission its VL map and hop bound); horizon: the run's end (live). */
 int connections_admit(const struct conn_desc *d, const struct fabric_settings *set, int low_given,
-                      uint64_t seed, const struct topo *t, const struct lfts *l,
+                      uint64_t seed, simtime_t horizon, const struct topo *t, const struct lfts *l,
                       struct conn_state **out, struct ibn_err *e);
 /* Append one flow per admitted connection to the run description (d->flows becomes an array
  * the state owns). */
 int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct run_desc *d,
                       struct ibn_err *e);
-/* Give every cabled port of the built fabric the tables admission produced. */
-int connections_tables(const struct conn_state *s, struct fabric *f, struct ibn_err *e);
+/* Give every cabled port of the built fabric the tables admission produced (live: no
+ * reservations yet, and the changes scheduled at their times). */
+int connections_tables(struct conn_state *s, struct fabric *f, struct ibn_err *e);
 /* The summary.json object after the run. */
 json_t *connections_json(const struct conn_state *s, const struct fabric *f);
 void connections_free(struct conn_state *s);

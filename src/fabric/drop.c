@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 #include "fabric/transport.h"
 
@@ -19,10 +20,7 @@ int drop_init(struct fabric *f, struct ibn_err *e)
     simtime_t hll = drop_lifetime(f->set.hoq_life), sll = drop_lifetime(f->set.switch_life);
     if (hll == SIMTIME_NEVER && sll == SIMTIME_NEVER)
         return 0;
-    if (f->set.transport == TRANSPORT_RC)
-        return ibn_err_set(e, "switch.hoq_life / switch.switch_life drop packets, but transport.mode "
-                           "= rc models no retransmission: a dropped packet would stall its queue "
-                           "pair's window for ever (use UD, or infinite lifetimes: HV, LV > 19)");
+    (void)e; /* RC over dropping: transport_init turned retransmission on, or refused */
     f->drop = xcalloc(1, sizeof *f->drop);
     f->drop->hll = hll;
     f->drop->sll = sll;
@@ -89,6 +87,10 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
 {
     struct sw *s = node_sw(ip->node);
     int in = ip->num, out = (int)key / f->nvs, slot = (int)key % f->nvs;
+    if (out > s->n.nports) { /* a multicast head (mcast_hoq_key) */
+        mcast_drop_check(f, s, in, slot);
+        return;
+    }
     if (!(sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
         return; /* the head left */
     uint32_t h = s->arch->head(f, s, in, out, slot);
@@ -111,6 +113,7 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
     }
+    fabric_timeline(f, TLN_DROP, ip, p, 0, cause_sll ? 2 : 1);
     /* Its space frees once its tail is in (the rest of a cut-through packet is discarded as
      * it arrives); those credits go back upstream. */
     simtime_t t_free = p->t_tail > f->now ? p->t_tail : f->now;

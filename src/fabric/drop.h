@@ -8,7 +8,9 @@
  * (PKT_KEEP: every packet of an MPEG-2 I frame, the first and last of a B or P frame); such a
  * packet past a limit stays and is counted as kept. A drop removes the packet from the input
  * (through the switch architecture), frees its buffer space once its tail is in and returns
- * those credits upstream, and is counted by cause and by switch input port.
+ * those credits upstream, and is counted by cause and by switch input port. Multicast packets
+ * follow the same rules in their own queues (mcast_drop_check; EV_HOQ keys above the unicast
+ * ones, mcast_hoq_key).
  *
  * The register of the paper ("HQLifetime[q] = now when a packet reaches the head") is kept per
  * (input, output, VL) of a switch: the time the input started offering its current head packet
@@ -35,8 +37,8 @@ struct drop_state {
 /* 4.096 us x 2^v in picoseconds; SIMTIME_NEVER for v > 19. */
 simtime_t drop_lifetime(long long v);
 /* Set up from f->set (hoq_life, switch_life) after the switches are built; NULL state when both
- * are infinite. Refused with the transport that cannot lose packets (RC: no retransmission is
- * modelled, a lost packet would stall its window forever). */
+ * are infinite. Under RC a dropped packet is sent again by go-back-N (transport.c), which
+ * transport_init has turned on (or refused, with transport.retransmit = off). */
 int drop_init(struct fabric *f, struct ibn_err *e);
 void drop_free(struct fabric *f);
 /* Input `in` of switch s starts offering a new head packet for (out, slot). */

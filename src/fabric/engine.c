@@ -7,12 +7,39 @@
 #include "fabric/drop.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
+#include "fabric/transport.h"
 #include "fabric/vlcheck.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A packet starts on a watched link (port.watch): the capture and the timeline see it. Kept
+ * out of line: the data path pays one byte test per hop when nothing watches. */
+static __attribute__((noinline)) void watch_packet(struct fabric *f, struct port *out,
+                                                   const struct packet *p, simtime_t end)
+{
+    if ((out->watch | out->peer->watch) & WATCH_CAPTURE)
+        f->capture_fn(f, out, p);
+    if (out->watch & WATCH_TIMELINE) {
+        int slot = fabric_slot(f, p->vl);
+        f->timeline_fn(f, TLN_SPAN, out, p, f->now, end - f->now, 0);
+        f->timeline_fn(f, TLN_RX, out->peer, p, f->now, p->credits, slot);
+        if (p->vl != VL15)
+            f->timeline_fn(f, TLN_CREDITS, out, p, f->now, -(int64_t)p->credits, slot);
+    }
+}
+
+/* Buffer space frees at watched port `in` at t: its credits reach the peer later. */
+static __attribute__((noinline)) void watch_free(struct fabric *f, struct port *in, int slot,
+                                                 int credits, simtime_t t)
+{
+    f->timeline_fn(f, TLN_RX, in, NULL, t, -(int64_t)credits, slot);
+    if (slot != f->set.nvls)
+        f->timeline_fn(f, TLN_CREDITS, in->peer, NULL, t + in->delay + f->set.credit_delay,
+                       credits, slot);
+}
 
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here)
 {
@@ -36,8 +63,8 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->tx_start = f->now;
     out->tx_wire = p->wire_bytes;
     struct port *peer = out->peer;
-    if (out->capture | peer->capture)
-        f->capture_fn(f, out, p);
+    if (out->watch | peer->watch)
+        watch_packet(f, out, p, end);
     struct port_vl_counters *rc = &peer->vl[slot].ctr;
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;
@@ -64,6 +91,8 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
 {
     in->vl[slot].rx_used -= credits;
     in->rx_total -= credits;
+    if (in->watch & WATCH_TIMELINE)
+        watch_free(f, in, slot, credits, t);
     if (in->vl[slot].rx_used < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);
@@ -222,6 +251,9 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
     case EV_HOQ:
         drop_check(f, ev->obj, ev->a);
         break;
+    case EV_RC_TIMER:
+        transport_on_timer(f, ev->obj);
+        break;
     case EV_ARCH: {
         struct port *p = ev->obj;
         struct sw *s = node_sw(p->node);
@@ -318,7 +350,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                 r->outcome = RUN_INTERRUPTED;
                 break;
             }
-            uint64_t p = f->hops + f->cnt.delivered + f->cnt.dropped_hoq + f->cnt.dropped_sll;
+            uint64_t p = f->hops + f->cnt.delivered + f->cnt.dropped_hoq + f->cnt.dropped_sll +
+                         f->cnt.dropped_loss + f->cnt.discarded;
             if (p != progress || !f->pool.live) {
                 progress = p;
                 moved_at = f->now;
@@ -334,6 +367,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
                  obs);
     if (r->outcome != RUN_INTERRUPTED && absorb_landed(f, limit) && r->outcome != RUN_STUCK)
         r->outcome = RUN_DRAIN_TIMEOUT;
+    if (r->outcome == RUN_DRAINED && !f->pool.live && transport_outstanding(f))
+        r->outcome = RUN_DRAIN_TIMEOUT; /* lost packets not yet sent again (timeout pending) */
     r->in_flight = f->pool.live;
     if (r->outcome == RUN_DRAINED && f->pool.live)
         r->outcome = RUN_STUCK; /* nothing left to happen, yet packets remain: deadlock */
@@ -386,11 +421,12 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
     r->invariants_ok = 1;
     r->violations[0] = 0;
     uint64_t found = count_found(f),
-             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll;
+             dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll +
+                       f->cnt.dropped_loss + f->cnt.discarded;
     /* Multicast copies made by switches count as packets created. */
     if (f->cnt.created + f->cnt.replicas != f->cnt.delivered + dropped + found)
         violation(r, "packets: %llu created + %llu multicast copies != %llu delivered + %llu "
-                  "dropped + %llu in the fabric", (unsigned long long)f->cnt.created,
+                  "dropped or discarded + %llu in the fabric", (unsigned long long)f->cnt.created,
                   (unsigned long long)f->cnt.replicas, (unsigned long long)f->cnt.delivered,
                   (unsigned long long)dropped, (unsigned long long)found);
     if (found != f->pool.live)
@@ -400,6 +436,9 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
         violation(r, "%llu packets were delivered to a port that does not own their LID",
                   (unsigned long long)f->cnt.misdelivered);
     if (drained) {
+        char why[1024];
+        if (transport_check(f, why, sizeof why))
+            violation(r, "%s", why);
         for (int i = 0; i < f->nnodes; i++) {
             struct node *nd = f->nodes[i];
             for (int p = 1; p <= nd->nports; p++) {

@@ -64,6 +64,23 @@ struct port_vl_counters {
     simtime_t wait_since;    /* start of the current wait, or -1 */
 };
 
+/* Observers of a port's link (port.watch), so that the data path tests one byte per hop. */
+#define WATCH_CAPTURE 1      /* packets that start on the link go to fabric.capture_fn */
+#define WATCH_TIMELINE 2     /* the link is on the timeline (both ends are marked) */
+
+/* What the timeline is told (fabric.timeline_fn(f, note, at, p, t, a, b)): */
+enum timeline_note {
+    TLN_SPAN,        /* p starts on the link of `at` at t, busy for a ps */
+    TLN_RX,          /* `at`'s receive buffer on slot b changes by a credits at t */
+    TLN_CREDITS,     /* `at`'s credits on slot b change by a at t */
+    TLN_CCTI,        /* a CCTI at source port `at` is a from t: b = flow index (QP level), flow
+                      * | (host + 1) << 32 (a queue pair per destination host), -1 - SL (SL level) */
+    TLN_FECN,        /* output `at` FECN-marks p */
+    TLN_BECN,        /* adapter `at` receives p carrying BECN */
+    TLN_CNP,         /* adapter `at` answers FECN-marked p with a CNP */
+    TLN_DROP,        /* p is dropped at switch input `at`: b = 0 no route, 1 HOQ, 2 SLL */
+};
+
 /* Credits on their way back to a sender: they count from (t, seq), the time and scheduling
  * number a credit-update event would have had. */
 /* What a port keeps per VL slot, in one cache line: a hop touches the sender's and the
@@ -109,7 +126,7 @@ struct port {
     uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
     uint16_t waiting;        /* VL slots whose PortXmitWait is running (vl[].ctr.wait_since >= 0) */
     uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
-    uint8_t capture;         /* packets on this port's link go to fabric.capture_fn */
+    uint8_t watch;           /* observers of this port's link: WATCH_* bits */
     uint8_t lmc;
     uint16_t lid;            /* adapter ports: base LID */
     struct vlarb_state arb;
@@ -215,6 +232,15 @@ struct flow_stats {
 };
 
 #define RC_POSTED_MAX 65536
+/* What the requester remembers of a packet sent and not yet acknowledged, to send it again
+ * (go-back-N retransmission, transport.retransmit). */
+struct rc_sent {
+    simtime_t created;       /* its message's creation time */
+    uint32_t msg;            /* message number */
+    uint16_t dst_lid;        /* the LID it went to (its path offset included) */
+    uint16_t payload;
+    uint8_t flags;           /* PKT_LAST, PKT_KEEP, PKT_MEASURED */
+};
 /* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
  * responder's pending BECN (kept with the flow for convenience; the destination sets it). */
 struct rc_qp {
@@ -243,6 +269,26 @@ struct rc_qp {
     int32_t retries_max;
     uint64_t drops;          /* posting attempts refused */
     uint64_t lost;           /* messages given up */
+    /* Go-back-N retransmission (transport.c; fabric.rtx set). The requester sends PSN `snd`
+     * next: snd == psn_next sends a new packet, snd < psn_next sends packet snd again from the
+     * ring `sent` (PSNs [psn_acked, psn_next) at psn & (sent_cap - 1)). Without retransmission
+     * snd follows psn_next and nothing else here is used. */
+    uint32_t snd;
+    struct rc_sent *sent;
+    uint32_t sent_cap;       /* a power of two, or 0 */
+    simtime_t tmo_at;        /* Local ACK Timeout: due then unless an ACK makes progress first;
+                                SIMTIME_NEVER while nothing is outstanding */
+    uint8_t tmo_sched;       /* an EV_RC_TIMER for this flow is queued */
+    uint8_t retries;         /* timeouts since the last progress (against transport.retry_cnt) */
+    uint8_t failed;          /* retries exhausted: the QP is in the error state, sends nothing */
+    uint8_t nak_sent;        /* responder: a NAK for epsn was sent, none again until it arrives */
+    uint32_t epsn;           /* responder: the PSN it expects next */
+    uint32_t emsg;           /* responder: the message number it expects next (an order check) */
+    uint64_t resent;         /* packets sent again */
+    uint64_t naks;           /* NAKs (sequence error) received */
+    uint64_t timeouts;       /* Local ACK Timeouts */
+    uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
+    uint64_t oos;            /* responder: out-of-sequence packets discarded */
 };
 
 /* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */
@@ -273,6 +319,9 @@ struct flow {
                               * as replicated unicast (every message to every member of dset
                               * but the source, in turn), 5 multicast to MLID `mlid` */
     int mgroup;              /* patterns 4, 5: the multicast group (mcast.h), else -1 */
+    struct video_deadline *mc_vdl; /* multicast flows with deadlines: [member] the deadline rule
+                              * at each member (video, trace), NULL otherwise */
+    struct deadline_acc *mc_dl; /* [member] that member's frames against their deadlines */
     uint16_t mlid;           /* pattern 5 */
     uint16_t mc_next;        /* pattern 4: next member */
     int ndset, dset_self;    /* pattern 3: hosts in dset; the source's position there or -1 */
@@ -384,6 +433,11 @@ struct fabric_settings {
     int window_unit;         /* enum transport_window */
     int window_per;          /* enum transport_window_per: one window per flow or per destination */
     long long window_held;   /* per destination: started messages a flow may set aside */
+    int retransmit;          /* enum transport_retransmit: auto, on, off */
+    long long ack_timeout;   /* IBA Local ACK Timeout exponent: 4.096 us x 2^v; 0 = infinite */
+    long long retry_cnt;     /* timeouts in a row before the QP goes to the error state */
+    double loss;             /* probability that a switch input loses a data packet (CRC error) */
+    long long loss_every;    /* every N-th data packet arriving at a switch input is lost; 0 off */
     uint8_t sl2vl[16];       /* default SL-to-VL map of switches */
     uint8_t sl2vl_ca[16];    /* SL-to-VL map of adapter ports */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
@@ -399,6 +453,12 @@ struct fabric_counts {
     uint64_t ctrl_created;
     uint64_t acks_created;   /* reliable connection: ACKs the responders sent */
     uint64_t replicas;       /* multicast copies switches made (each beyond the packet itself) */
+    uint64_t dropped_loss;   /* lost at switch inputs (switch.loss, switch.loss_every) */
+    uint64_t discarded;      /* reliable connection: duplicates and out-of-sequence packets the
+                                responders discarded */
+    uint64_t naks_created;   /* NAKs (sequence error) the responders sent */
+    uint64_t misordered;     /* accepted in PSN order but not in message order (must stay 0) */
+    uint64_t qp_errors;      /* queue pairs whose retries ran out */
 };
 
 enum fabric_event {
@@ -420,6 +480,7 @@ enum fabric_event {
     EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
                       * limit (drop.c) */
     EV_ARCH,         /* obj: switch port; a, b: the switch architecture's own (its on_event) */
+    EV_RC_TIMER,     /* obj: flow. Its Local ACK Timeout may be due (transport.c) */
     EV_ISLIP,        /* obj: a switch's port 0. An iSLIP matching (islip.c) */
 };
 
@@ -461,6 +522,11 @@ struct fabric {
     struct pattern **patterns;
     struct fabric_hooks hooks;
     struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
+    uint8_t rtx;             /* RC with go-back-N retransmission (transport.c) */
+    uint8_t loss_on;         /* switch inputs lose data packets (switch.loss, loss_every) */
+    simtime_t ack_timeout;   /* rtx: the Local ACK Timeout, SIMTIME_NEVER if infinite */
+    uint64_t loss_rng;       /* switch.loss: splitmix64 state */
+    uint64_t loss_seen;      /* data packets that arrived at switch inputs (loss_every) */
     struct mcast *mc;        /* multicast groups, tables and statistics (mcast.h), NULL if none */
     /* Congestion-management messages of the switch architectures in flight (swarch.h): a pool
      * with a free list; an adapter receives them through hca_on_msg if set. */
@@ -480,10 +546,15 @@ struct fabric {
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
-    /* Packet capture (stats/capture.h): called for each packet that starts on a link with a
-     * marked end (port.capture). */
+    /* Packet capture (stats/capture.h): called for each packet that starts on a link with an
+     * end marked WATCH_CAPTURE. */
     void (*capture_fn)(struct fabric *f, const struct port *out, const struct packet *p);
     void *capture;
+    /* Timeline (stats/timeline.h): told what happens on links whose ends are marked
+     * WATCH_TIMELINE and by plug-ins (fabric_timeline); NULL when no timeline is written. */
+    void (*timeline_fn)(struct fabric *f, int note, const struct port *at,
+                        const struct packet *p, simtime_t t, int64_t a, int64_t b);
+    void *timeline;
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
@@ -499,6 +570,14 @@ struct fabric {
 };
 
 /* Scheduling (for the data path and plug-ins). */
+/* Tell the timeline, if any (plug-ins and rare paths; the data path tests port.watch). */
+static inline void fabric_timeline(struct fabric *f, int note, const struct port *at,
+                                   const struct packet *p, int64_t a, int64_t b)
+{
+    if (f->timeline_fn)
+        f->timeline_fn(f, note, at, p, f->now, a, b);
+}
+
 static inline void fabric_schedule(struct fabric *f, simtime_t t, uint8_t type, void *obj, uint32_t a,
                                    uint16_t b)
 {

@@ -62,7 +62,8 @@ static void ring_remove(struct fabric *f, struct flow *fl)
 
 static inline int flow_has_data(const struct flow *fl)
 {
-    return fl->cur_open || fl->qn > 0 || (fl->saturate && fl->active) || fl->nheld > 0;
+    return fl->cur_open || fl->qn > 0 || (fl->saturate && fl->active) || fl->nheld > 0 ||
+           fl->rc.snd != fl->rc.psn_next; /* going back N (retransmission) */
 }
 
 /* Bytes of the message the flow starts next. */
@@ -283,7 +284,9 @@ static simtime_t isol_hold(struct fabric *f, const struct flow *fl)
 static void flow_update(struct fabric *f, struct flow *fl)
 {
     int has;
-    if (fl->dest_paced) {
+    if (fl->rc.snd != fl->rc.psn_next) {
+        has = 1; /* packets to send again (go-back-N): no new message is chosen meanwhile */
+    } else if (fl->dest_paced) {
         has = flow_choose(f, fl);
     } else {
         has = flow_has_data(fl);
@@ -582,9 +585,39 @@ static simtime_t flow_tx_end(const struct fabric *f, const struct flow *fl, cons
     return f->now + (simtime_t)ceil((double)wire * 8e12 / (byterate_bps(p->rate) * share));
 }
 
+/* Go-back-N: packet rc.snd of the flow again, as it was first sent (its message's creation
+ * time, message number, LID, payload and flags), injected now. */
+static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
+{
+    const struct rc_sent *r = &fl->rc.sent[fl->rc.snd & (fl->rc.sent_cap - 1)];
+    uint32_t idx = pktpool_alloc(&f->pool);
+    struct packet *p = pkt(&f->pool, idx);
+    memset(p, 0, sizeof *p);
+    p->t_created = r->created;
+    p->t_injected = p->t_tail = f->now;
+    p->next = PKT_NIL;
+    p->flow = p->about_flow = fl->index;
+    p->msg = r->msg;
+    p->psn = fl->rc.snd++;
+    p->src_lid = fl->src->lid;
+    p->dst_lid = r->dst_lid;
+    p->payload = r->payload;
+    p->wire_bytes = (uint16_t)pkt_wire_bytes(r->payload, f->set.grh);
+    p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
+    p->sl = fl->sl;
+    p->vl = fl->vl;
+    p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
+    p->flags = r->flags;
+    f->cnt.created++;
+    transport_sent(f, fl, p, 1);
+    return idx;
+}
+
 /* Next packet of the flow: starts its next message if the current one is done. */
 static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 {
+    if (fl->rc.snd != fl->rc.psn_next)
+        return flow_resend_packet(f, fl);
     if (!fl->cur_open && !flow_begin_message(f, fl, -1))
         return PKT_NIL; /* the pattern gives this host nothing: it stays silent */
     uint32_t mtu = (uint32_t)f->set.mtu;
@@ -599,6 +632,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->msg = fl->msg_seq;
     p->about_flow = fl->index;
     p->psn = fl->rc.psn_next++;
+    fl->rc.snd = fl->rc.psn_next;
     if (fl->rc.dout)
         fl->rc.dout[f->host_of_lid[fl->cur.dst_lid]]++;
     p->src_lid = fl->src->lid;
@@ -634,12 +668,17 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     fl->st.pkts_sent++;
     fl->st.bytes_sent += payload;
     f->cnt.created++;
+    if (f->rtx)
+        transport_sent(f, fl, p, 0);
     return idx;
 }
 
 /* Credits the flow's next packet needs. */
 static int32_t flow_next_credits(const struct fabric *f, const struct flow *fl)
 {
+    if (fl->rc.snd != fl->rc.psn_next)
+        return (int32_t)bytes_to_credits(
+            pkt_wire_bytes(fl->rc.sent[fl->rc.snd & (fl->rc.sent_cap - 1)].payload, f->set.grh));
     uint32_t left = fl->cur_open ? fl->cur_left
                     : fl->qn    ? fl->mq[fl->qhead].bytes
                                 : (uint32_t)fl->arr.d.msg_bytes;
@@ -818,6 +857,11 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         f->hooks.on_receive(f, at, x);
         x = pkt(&f->pool, idx); /* the hook may have sent a CNP: the pool may have moved */
     }
+    if (f->rtx && x->flow != FLOW_CONTROL && !transport_accept(f, at, x)) {
+        /* A duplicate or a packet past a gap: the responder discards it (counted). */
+        pktpool_release(&f->pool, idx);
+        return;
+    }
     if (x->flow != FLOW_CONTROL) {
         struct flow *fl = &f->flows[x->flow];
         if (fl->path == PATH_ADAPTIVE) /* the LID the switches chose */
@@ -844,8 +888,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
                              f->now - fl->rc.posted_at[x->msg % fl->rc.window]);
             }
         }
-        if (fl->mgroup >= 0) /* per member; deadlines and jitter are per unicast stream */
-            mcast_delivered(f, fl->mgroup, at->hca->host, x);
+        if (fl->mgroup >= 0) /* per member, deadlines too; jitter is per unicast stream */
+            mcast_delivered(f, fl, at->hca->host, x);
         else if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);
         if (f->set.transport == TRANSPORT_RC && !(x->flags & PKT_MCAST))

@@ -17,6 +17,7 @@
 const char *const mc_scheme_names[] = { "unicast", "sync", "async", "central", NULL };
 static const char *const async_buffer_names[] = { "input", "switch", NULL };
 static const char *const sync_outputs_names[] = { "buffer", "hold", NULL };
+static const char *const tree_names[] = { "source", "opensm", NULL };
 
 #define OFF(field) offsetof(struct mcast_desc, field)
 const struct param mcast_params[] = {
@@ -35,8 +36,14 @@ const struct param mcast_params[] = {
       "(buffer, seed 004's stage-5 output buffers), or straight onto the links, which must all be "
       "idle with credits, an owned link sending nothing else (hold; deadlock-prone)",
       sync_outputs_names, 0, 0 },
+    { "tree", P_ENUM, OFF(tree), "source",
+      "multicast trees: source (seed 004: a source-based tree per group and source, source k of a "
+      "group sending to mlid + k) or opensm (OpenSM's spanning tree per group over min-hop counts, "
+      "one MLID shared by every source of the group, as OpenSM installs it)", tree_names, 0, 0 },
     { "mft_file", P_STRING, OFF(mft_file), "",
-      "multicast forwarding tables from an OpenSM opensm-mfts.dump instead of source-based trees",
+      "multicast forwarding tables from OpenSM's dump (opensm.mcfdbs, or one 'ibnetsim route "
+      "compute --mfts' wrote) instead of computed trees; with tree = opensm each group's sources "
+      "share its mlid, as in OpenSM's tables",
       NULL, 0, 0 },
     PARAM_END,
 };
@@ -80,7 +87,12 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     mc->fifo_mode = d->scheme == MC_CENTRAL || (d->scheme == MC_SYNC && d->sync_outputs == 0);
     mc->ngroups = d->ngroups;
     mc->g = xcalloc((size_t)d->ngroups, sizeof *mc->g);
-    int max_mlid = MLID_FIRST;
+    int max_mlid = MLID_FIRST, shared = d->tree == 1;
+    struct hoptab ht = { 0 };
+    if (shared && !*d->mft_file) { /* OpenSM's hop counts (minhop, dor) */
+        hoptab_init(&ht, t);
+        hoptab_minhop(&ht, t);
+    }
     if (*d->mft_file) {
         if (mft_dump_read(d->mft_file, t, &mc->mft, e))
             return -1;
@@ -104,8 +116,11 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         int *src, ns = fabric_host_set(f, t, gd->sources, &src, e);
         if (ns < 0)
             return ibn_err_prefix(e, "%s:%d: multicast group %s: sources: ", gd->file, gd->line, gd->name);
-        if (gd->mlid < MLID_FIRST || gd->mlid + ns - 1 > MLID_LAST) {
+        if (gd->mlid < MLID_FIRST || gd->mlid + (shared ? 0 : ns - 1) > MLID_LAST) {
             free(src);
+            if (shared)
+                return ibn_err_at(e, gd->file, gd->line, "multicast group %s: MLID 0x%04llX must "
+                                  "lie in 0x%04X-0x%04X", gd->name, gd->mlid, MLID_FIRST, MLID_LAST);
             return ibn_err_at(e, gd->file, gd->line, "multicast group %s: MLIDs 0x%04llX-0x%04llX "
                               "(one per source, %d sources) must lie in 0x%04X-0x%04X", gd->name,
                               gd->mlid, gd->mlid + ns - 1, ns, MLID_FIRST, MLID_LAST);
@@ -124,8 +139,17 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int k = 0; k < g->nmembers; k++)
             mb[k] = host_cp(f, g->members[k]);
         int rc = 0;
+        for (int k = 0; k < ns && shared && !rc; k++)
+            if (g->member_pos[src[k]] < 0)
+                rc = ibn_err_at(e, gd->file, gd->line, "multicast group %s: source %s is not a member: "
+                                "with multicast.tree = opensm the group's tree joins its members only "
+                                "(as OpenSM's, whose senders join the group), so every source must be "
+                                "one of them", gd->name, f->hosts[src[k]].node->name);
+        if (!rc && shared && !*d->mft_file && mc->scheme != MC_UNICAST &&
+            mft_opensm_tree(&mc->mft, t, &ht, (int)gd->mlid, mb, g->nmembers, e))
+            rc = ibn_err_prefix(e, "%s:%d: multicast group %s: ", gd->file, gd->line, gd->name);
         for (int k = 0; k < ns && !rc; k++) {
-            int mlid = (int)gd->mlid + k;
+            int mlid = (int)gd->mlid + (shared ? 0 : k);
             for (int j = 0; j < i; j++)
                 for (int h = 0; h < f->nhosts; h++)
                     if (mc->g[j].src_mlid[h] == mlid)
@@ -139,7 +163,7 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                 max_mlid = mlid;
             if (mc->scheme == MC_UNICAST)
                 continue; /* no tables: the source sends unicast copies */
-            if (!*d->mft_file && mft_source_tree(&mc->mft, t, l, mlid, host_cp(f, src[k]), mb,
+            if (!shared && !*d->mft_file && mft_source_tree(&mc->mft, t, l, mlid, host_cp(f, src[k]), mb,
                                                  g->nmembers, e))
                 rc = ibn_err_prefix(e, "%s:%d: multicast group %s: ", gd->file, gd->line, gd->name);
             else if (mft_check(&mc->mft, t, mlid, host_cp(f, src[k]), mb, g->nmembers, NULL, NULL, e))
@@ -148,9 +172,12 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         }
         free(mb);
         free(src);
-        if (rc)
+        if (rc) {
+            hoptab_free(&ht);
             return -1;
+        }
     }
+    hoptab_free(&ht);
     mfts_grow(&mc->mft, t, max_mlid);
     mc->nmlid = max_mlid - MLID_FIRST + 1;
     mc->group_of = xmalloc((size_t)mc->nmlid * sizeof *mc->group_of);
@@ -177,6 +204,7 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             pktq_init(&m->q[k]);
         m->rem = xcalloc(nq * (size_t)m->words, sizeof *m->rem);
         m->buf = xmalloc(nq * sizeof *m->buf);
+        m->since = xcalloc(nq, sizeof *m->since);
         for (size_t k = 0; k < nq; k++)
             m->buf[k] = PKT_NIL;
         if (mc->fifo_mode) {
@@ -208,6 +236,7 @@ void mcast_free(struct fabric *f)
         free(m->q);
         free(m->rem);
         free(m->buf);
+        free(m->since);
         free(m->cq);
         free(m->cq_used);
         free(m);
@@ -255,17 +284,36 @@ int mcast_member(const struct fabric *f, int lid, int host)
     return g >= 0 && f->mc->g[g].member_pos[host] >= 0;
 }
 
-int mcast_delivered(struct fabric *f, int group, int host, const struct packet *x)
+int mcast_delivered(struct fabric *f, struct flow *fl, int host, const struct packet *x)
 {
-    struct mgroup *g = &f->mc->g[group];
+    struct mgroup *g = &f->mc->g[fl->mgroup];
     int k = g->member_pos[host];
     if (k < 0)
         return 0;
-    if (x->flags & PKT_MEASURED) {
+    int measured = (x->flags & PKT_MEASURED) != 0;
+    if (measured) {
         g->pkts[k]++;
         hist_add(&g->lat[k], f->now - x->t_created);
     }
+    if (fl->mc_vdl && (x->flags & PKT_LAST)) { /* a frame complete at member k */
+        int kind = fl->arr.d.kind;
+        if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)
+            vdl_frame(&fl->mc_vdl[k], f->now, measured ? &fl->mc_dl[k] : NULL);
+        else if (measured)
+            deadline_add(&fl->mc_dl[k], f->now, x->t_created + fl->arr.d.deadline);
+    }
     return 1;
+}
+
+/* o.deadlines: the frames of an accumulator, in the form of a flow's (stats/results.c). */
+static void deadline_json(json_t *o, const struct deadline_acc *d)
+{
+    json_t *x = json_object();
+    json_object_set_new(x, "messages", json_integer((json_int_t)d->frames));
+    json_object_set_new(x, "missed", json_integer((json_int_t)d->missed));
+    json_object_set_new(x, "dmp", json_real(round(deadline_dmp(d) * 1e9) / 1e9));
+    json_object_set_new(x, "dmt_ns", json_real(round((double)deadline_dmt(d) / 1e3 * 1e3) / 1e3));
+    json_object_set_new(o, "deadlines", x);
 }
 
 void mcast_report(struct fabric *f, json_t *summary)
@@ -278,18 +326,41 @@ void mcast_report(struct fabric *f, json_t *summary)
     json_object_set_new(o, "replicas", json_integer((json_int_t)f->cnt.replicas));
     if (mc->scheme == MC_SYNC && !mc->fifo_mode)
         json_object_set_new(o, "sync_output_waits", json_integer((json_int_t)mc->waits));
+    if (f->drop) {
+        json_object_set_new(o, "dropped", json_integer((json_int_t)mc->dropped));
+        json_object_set_new(o, "dropped_partial", json_integer((json_int_t)mc->dropped_partial));
+        json_object_set_new(o, "copies_lost", json_integer((json_int_t)mc->copies_lost));
+    }
     for (int i = 0; i < mc->ngroups; i++) {
         struct mgroup *g = &mc->g[i];
         json_t *go = json_object(), *members = json_array();
         json_object_set_new(go, "name", json_string(g->name));
+        /* Deadlines: each member's frames of every stream to the group (streams with deadlines:
+         * video, trace, or a deadline key), and the group's over all its members. */
+        int has_dl = 0;
+        struct deadline_acc all;
+        deadline_init(&all);
+        for (uint32_t fi = 0; fi < f->nflows; fi++)
+            has_dl |= f->flows[fi].mgroup == i && f->flows[fi].mc_dl;
         for (int k = 0; k < g->nmembers; k++) {
             json_t *m = json_object();
             json_object_set_new(m, "host", json_string(f->hosts[g->members[k]].node->name));
             json_object_set_new(m, "packets_delivered", json_integer((json_int_t)g->pkts[k]));
             json_object_set_new(m, "latency_mean_ns", json_real(round(hist_mean(&g->lat[k])) / 1e3));
             json_object_set_new(m, "latency_p99_ns", json_real(round(hist_quantile(&g->lat[k], 0.99)) / 1e3));
+            if (has_dl) {
+                struct deadline_acc acc;
+                deadline_init(&acc);
+                for (uint32_t fi = 0; fi < f->nflows; fi++)
+                    if (f->flows[fi].mgroup == i && f->flows[fi].mc_dl)
+                        deadline_merge(&acc, &f->flows[fi].mc_dl[k]);
+                deadline_merge(&all, &acc);
+                deadline_json(m, &acc);
+            }
             json_array_append_new(members, m);
         }
+        if (has_dl)
+            deadline_json(go, &all);
         json_object_set_new(go, "members", members);
         json_array_append_new(groups, go);
     }

@@ -118,6 +118,14 @@ const struct param switch_params[] = {
       "LV of IBA's Switch Lifetime Limit: a packet at the head of a queue more than 4.096 us x "
       "2^LV after it was wholly received by the switch is dropped (the same protection); 0-19, "
       "more = infinite", NULL, 0, 31 },
+    { "loss", P_DOUBLE, OFF(loss), "0",
+      "probability that a switch input loses an arriving data packet (a link bit error: the "
+      "receiver discards a packet whose CRC fails and returns its credits); control packets "
+      "(ACKs, CNPs) are not lost; counted as invariants.packets_dropped.loss. Under RC, go-back-N "
+      "sends lost packets again (transport.retransmit)", NULL, 0, 0.999 },
+    { "loss_every", P_INT, OFF(loss_every), "0",
+      "lose every N-th data packet arriving at any switch input (deterministic, for tests and "
+      "first-principles checks; counted with switch.loss); 0 = off", NULL, 0, 1e9 },
     PARAM_END,
 };
 

@@ -11,16 +11,35 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "fabric/adapt.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
+
+/* Whether the data packet arriving now is lost (switch.loss_every, then switch.loss). */
+static int switch_loses(struct fabric *f)
+{
+    f->loss_seen++;
+    if (f->set.loss_every > 0 && f->loss_seen % (uint64_t)f->set.loss_every == 0)
+        return 1;
+    if (f->set.loss <= 0)
+        return 0;
+    f->loss_rng += 0x9e3779b97f4a7c15ULL;
+    return (double)(rng_mix64(f->loss_rng) >> 11) * 0x1p-53 < f->set.loss;
+}
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
     struct sw *s = node_sw(in->node);
     struct packet *p = pkt(&f->pool, pidx);
-    if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT (mcast_switch.c) */
-        mcast_arrive(f, s, in, pidx);
+    if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT */
+        if (s->arch->mcast && s->mc && p->vl != VL15) { /* by the architecture (arch_pipe) */
+            p->in_port = (uint8_t)in->num;
+            p->out_port = 0;
+            s->arch->enqueue(f, s, in->num, pidx);
+        } else { /* in multicast queues beside the architecture's (mcast_switch.c) */
+            mcast_arrive(f, s, in, pidx);
+        }
         return;
     }
     int out = p->dst_lid <= s->max_lid ? s->lft[p->dst_lid] : 255;
@@ -30,6 +49,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         int slot = fabric_slot(f, p->vl);
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
         return;
     }
@@ -56,6 +76,15 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
             fabric_schedule(f, ready, EV_ARRIVE, in, pidx, 0);
             return;
         }
+    }
+    /* (Here, once per packet: a late cut-through arrives twice.) */
+    if (__builtin_expect(f->loss_on, 0) && p->flow != FLOW_CONTROL && !(p->flags & PKT_MCAST) &&
+        switch_loses(f)) {
+        /* Lost (a CRC error): discarded as it arrives; its space frees once its tail is in. */
+        port_return_credits(f, in, fabric_slot(f, p->vl), p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+        f->cnt.dropped_loss++;
+        pktpool_release(&f->pool, pidx);
+        return;
     }
     if (s->arch->enqueue(f, s, in->num, pidx) != SW_QUEUED)
         return;

@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fabric/build.h"
+#include "fabric/drop.h"
+
 #define OFF(field) offsetof(struct fabric_settings, field)
 
 static const char *const mode_names[] = { "ud", "rc", NULL };
 static const char *const ack_names[] = { "packet", "message", NULL };
 static const char *const unit_names[] = { "packets", "messages", NULL };
 static const char *const per_names[] = { "flow", "destination", NULL };
+static const char *const rtx_names[] = { "auto", "on", "off", NULL };
 
 static int check_window(const void *field, char *why, size_t whylen)
 {
@@ -69,6 +73,22 @@ const struct param transport_params[] = {
     { "window_held", P_INT, OFF(window_held), "16",
       "rc, window_per = destination: started messages a flow may set aside while their "
       "destination's window is full; with all taken it waits for the first to open", NULL, 0, 65535 },
+    { "retransmit", P_ENUM, OFF(retransmit), "auto",
+      "rc: go-back-N retransmission with PSNs: the responder accepts only the PSN it expects, "
+      "discards and re-acknowledges duplicates, answers the first packet past a gap with a NAK "
+      "(sequence error) that makes the requester send again from the PSN expected; the Local ACK "
+      "Timeout (timeout) does the same from the first unacknowledged PSN. auto = on when packets "
+      "can be lost (finite switch.hoq_life or switch.switch_life, switch.loss, switch.loss_every), "
+      "off on a lossless fabric (no timer, results as without it); off with losses is refused",
+      rtx_names, 0, 0 },
+    { "timeout", P_INT, OFF(ack_timeout), "14",
+      "rc with retransmission: IBA's Local ACK Timeout exponent, 4.096 us x 2^timeout (14 = "
+      "67.1 ms, perftest's default; 1 = 8.192 us); 0 = infinite (IBA: no timer; a lost last "
+      "packet is then never sent again)", NULL, 0, 31 },
+    { "retry_cnt", P_INT, OFF(retry_cnt), "7",
+      "rc with retransmission: IBA's retry count: timeouts in a row (with no ACK progress between "
+      "them) that send again; the next one puts the queue pair in the error state (it stops; "
+      "counted as qp_errors and warned)", NULL, 0, 7 },
     PARAM_END,
 };
 
@@ -77,6 +97,59 @@ uint32_t transport_ack_wire(const struct fabric_settings *s)
     if (s->ack_bytes)
         return (uint32_t)s->ack_bytes;
     return IB_LRH + (s->grh ? IB_GRH : 0) + IB_BTH + IB_AETH + IB_ICRC + IB_VCRC;
+}
+
+/* Whether the settings let packets be lost (selective dropping, switch losses). */
+static int losses_possible(const struct fabric_settings *s)
+{
+    return drop_lifetime(s->hoq_life) != SIMTIME_NEVER || drop_lifetime(s->switch_life) != SIMTIME_NEVER ||
+           s->loss > 0 || s->loss_every > 0;
+}
+
+static void sent_grow(struct flow *fl, uint32_t need)
+{
+    uint32_t cap = fl->rc.sent_cap ? fl->rc.sent_cap : 64;
+    while (cap < need)
+        cap *= 2;
+    struct rc_sent *r = xcalloc(cap, sizeof *r);
+    for (uint32_t psn = fl->rc.psn_acked; psn != fl->rc.psn_next; psn++)
+        r[psn & (cap - 1)] = fl->rc.sent[psn & (fl->rc.sent_cap - 1)];
+    free(fl->rc.sent);
+    fl->rc.sent = r;
+    fl->rc.sent_cap = cap;
+}
+
+static int rtx_init(struct fabric *f, struct ibn_err *e)
+{
+    int lossy = losses_possible(&f->set);
+    f->rtx = (uint8_t)(f->set.retransmit == RTX_ON || (f->set.retransmit == RTX_AUTO && lossy));
+    if (!f->rtx) {
+        if (lossy)
+            return ibn_err_set(e, "transport.retransmit = off, but packets can be lost (switch.hoq_life, "
+                               "switch.switch_life, switch.loss or switch.loss_every): a lost packet "
+                               "would stall its queue pair for ever; use retransmit = on (or auto), "
+                               "UD, or a lossless fabric");
+        return 0;
+    }
+    f->ack_timeout = f->set.ack_timeout == 0 ? SIMTIME_NEVER
+                                             : (simtime_t)4096 * PS_PER_NS << f->set.ack_timeout;
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct flow *fl = &f->flows[i];
+        if (fl->pattern != 0 || fl->dst_host < 0)
+            return ibn_err_set(e, "transport.retransmit: flow %s sends to many hosts or to a group; "
+                               "go-back-N is modelled for a queue pair to one destination (one PSN "
+                               "sequence, one responder): give it a fixed destination, or use UD",
+                               fl->name);
+        fl->rc.tmo_at = SIMTIME_NEVER;
+        if (!fl->rc.sent) {
+            uint32_t need = fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20) ? fl->rc.window : 64;
+            sent_grow(fl, need);
+        }
+    }
+    if (f->ack_timeout == SIMTIME_NEVER && lossy)
+        fabric_warn(f, "transport.timeout = 0 (infinite): a queue pair whose last packets are lost "
+                    "gets no NAK and never sends them again (its run ends as a drain timeout)");
+    return 0;
 }
 
 int transport_init(struct fabric *f, struct ibn_err *e)
@@ -102,7 +175,7 @@ int transport_init(struct fabric *f, struct ibn_err *e)
         if (fl->dst_host < 0 && !fl->rc.becn_dest)
             fl->rc.becn_dest = xcalloc((size_t)f->nhosts, 1);
     }
-    return 0;
+    return rtx_init(f, e);
 }
 
 void transport_set_window(struct flow *fl, uint32_t window, int messages)
@@ -146,12 +219,226 @@ void transport_on_data(struct fabric *f, struct port *at, const struct packet *x
     fabric_control_queue(f, at, idx);
 }
 
+/* ---- go-back-N retransmission ---- */
+
+static void timer_arm(struct fabric *f, struct flow *fl, simtime_t t)
+{
+    fl->rc.tmo_at = t;
+    if (t != SIMTIME_NEVER && !fl->rc.tmo_sched) {
+        fl->rc.tmo_sched = 1;
+        fabric_schedule(f, t, EV_RC_TIMER, fl, 0, 0);
+    }
+}
+
+static simtime_t timer_from_now(const struct fabric *f)
+{
+    return f->ack_timeout == SIMTIME_NEVER ? SIMTIME_NEVER : f->now + f->ack_timeout;
+}
+
+void transport_sent(struct fabric *f, struct flow *fl, const struct packet *x, int again)
+{
+    if (again) {
+        fl->rc.resent++;
+    } else {
+        /* A new packet: remember it until it is acknowledged. */
+        if (fl->rc.psn_next - fl->rc.psn_acked > fl->rc.sent_cap)
+            sent_grow(fl, fl->rc.psn_next - fl->rc.psn_acked);
+        struct rc_sent *r = &fl->rc.sent[x->psn & (fl->rc.sent_cap - 1)];
+        r->created = x->t_created;
+        r->msg = x->msg;
+        r->dst_lid = x->dst_lid;
+        r->payload = x->payload;
+        r->flags = (uint8_t)(x->flags & (PKT_LAST | PKT_KEEP | PKT_MEASURED));
+    }
+    if (fl->rc.tmo_at == SIMTIME_NEVER)
+        timer_arm(f, fl, timer_from_now(f));
+}
+
+/* The responder answers with an ACK of `psn` (cumulative) or a NAK expecting `psn`. */
+static void respond(struct fabric *f, struct port *at, const struct packet *x, uint8_t *pending,
+                    uint32_t psn, int nak)
+{
+    uint8_t flags = (uint8_t)(PKT_ACK | (*pending ? PKT_BECN : 0));
+    *pending = 0;
+    uint8_t sl = f->set.ack_sl >= 0 ? (uint8_t)f->set.ack_sl : x->sl;
+    uint32_t about = x->flow;
+    uint16_t to = x->src_lid;
+    uint32_t idx = fabric_control_new(f, at, to, sl, flags, about, transport_ack_wire(&f->set));
+    struct packet *a = pkt(&f->pool, idx);
+    a->psn = psn;
+    a->nak = (uint8_t)nak;
+    if (nak)
+        f->cnt.naks_created++;
+    else
+        f->cnt.acks_created++;
+    fabric_control_queue(f, at, idx);
+}
+
+int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
+{
+    struct flow *fl = &f->flows[x->flow];
+    struct rc_qp *rc = &fl->rc;
+    if (x->psn == rc->epsn) {
+        rc->epsn++;
+        rc->nak_sent = 0;
+        if (x->msg != rc->emsg)
+            f->cnt.misordered++;
+        if (x->flags & PKT_LAST)
+            rc->emsg = x->msg + 1;
+        return 1;
+    }
+    uint8_t *pending = &rc->becn; /* a flow to one host (rtx_init) */
+    if (x->flags & PKT_FECN)
+        *pending = 1;
+    f->cnt.discarded++;
+    if ((int32_t)(x->psn - rc->epsn) < 0) {
+        /* A duplicate: acknowledge again what has arrived (the requester may have timed out
+         * early, or gone back further than the loss). */
+        rc->dups++;
+        respond(f, at, x, pending, rc->epsn - 1, 0);
+    } else {
+        /* Past a gap: the first one gets a NAK naming the PSN expected; the rest of the
+         * requester's packets in flight are discarded silently. */
+        rc->oos++;
+        if (!rc->nak_sent) {
+            rc->nak_sent = 1;
+            respond(f, at, x, pending, rc->epsn, 1);
+        }
+    }
+    return 0;
+}
+
+/* The queue pair's retries ran out: it goes to the error state and sends nothing more. */
+static void qp_fail(struct fabric *f, struct flow *fl)
+{
+    fl->rc.failed = 1;
+    f->cnt.qp_errors++;
+    if (f->cnt.qp_errors == 1)
+        fabric_warn(f, "flow %s: %lld Local ACK Timeouts in a row (transport.retry_cnt = %lld) at "
+                    "%.3f us: its queue pair went to the error state with %u packets "
+                    "unacknowledged; they and its waiting messages are not delivered (summary: "
+                    "transport.qp_errors counts such queue pairs)", fl->name, f->set.retry_cnt + 1,
+                    f->set.retry_cnt, (double)f->now / PS_PER_US, fl->rc.psn_next - fl->rc.psn_acked);
+    flow_queue_account(f, fl);
+    fl->qn = 0;
+    fl->qposted = 0;
+    fl->cur_open = 0;
+    fl->nheld = 0;
+    fl->active = 0;
+    fl->rc.snd = fl->rc.psn_next;
+    fl->rc.tmo_at = SIMTIME_NEVER;
+    fabric_flow_repace(f, fl);
+}
+
+void transport_on_timer(struct fabric *f, struct flow *fl)
+{
+    fl->rc.tmo_sched = 0;
+    if (fl->rc.tmo_at == SIMTIME_NEVER || fl->rc.failed)
+        return;
+    if (f->now < fl->rc.tmo_at) { /* progress since it was queued: wait for the new deadline */
+        timer_arm(f, fl, fl->rc.tmo_at);
+        return;
+    }
+    fl->rc.timeouts++;
+    if (fl->rc.retries >= f->set.retry_cnt) {
+        qp_fail(f, fl);
+        return;
+    }
+    fl->rc.retries++;
+    fl->rc.snd = fl->rc.psn_acked; /* go back to the first unacknowledged PSN */
+    fl->rc.tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
+    fl->rc.blocked = 0;
+    fabric_flow_repace(f, fl);
+}
+
+/* An ACK or NAK at a requester with retransmission. */
+static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x)
+{
+    struct rc_qp *rc = &fl->rc;
+    if (rc->failed)
+        return;
+    uint32_t upto = x->nak ? x->psn : x->psn + 1; /* every PSN before it has arrived */
+    uint32_t out = rc->psn_next - rc->psn_acked, adv = upto - rc->psn_acked;
+    if (adv > out)
+        return; /* from before an earlier ACK (stale) */
+    int moved = 0;
+    if (adv) {
+        uint32_t msgs = 0;
+        for (uint32_t psn = rc->psn_acked; psn != upto; psn++)
+            msgs += (rc->sent[psn & (rc->sent_cap - 1)].flags & PKT_LAST) != 0;
+        rc->psn_acked = upto;
+        rc->msg_acked += msgs;
+        rc->retries = 0;
+        timer_arm(f, fl, rc->psn_acked == rc->psn_next ? SIMTIME_NEVER : timer_from_now(f));
+        if ((int32_t)(rc->snd - upto) < 0)
+            rc->snd = upto; /* no need to send again what has arrived */
+        if (msgs && rc->win_msgs && !rc->retry)
+            fabric_flow_post(f, fl);
+    }
+    if (x->nak) {
+        rc->naks++;
+        if (upto != rc->psn_next && rc->snd != upto) {
+            rc->snd = upto; /* go back N: send again from the PSN the responder expects */
+            rc->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
+            moved = 1;
+        }
+    }
+    if (rc->blocked || moved) {
+        rc->blocked = 0;
+        fabric_flow_repace(f, fl);
+    }
+}
+
+uint32_t transport_outstanding(const struct fabric *f)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; f->rtx && i < f->nflows; i++)
+        n += !f->flows[i].rc.failed && f->flows[i].rc.psn_acked != f->flows[i].rc.psn_next;
+    return n;
+}
+
+int transport_check(const struct fabric *f, char *why, size_t whylen)
+{
+    int bad = 0;
+    size_t n = 0;
+    why[0] = 0;
+    if (!f->rtx)
+        return 0;
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        const struct flow *fl = &f->flows[i];
+        const struct rc_qp *rc = &fl->rc;
+        if (rc->failed)
+            continue;
+        if (rc->epsn != rc->psn_next || rc->psn_acked != rc->psn_next || rc->emsg != fl->msg_seq) {
+            if (n + 1 < whylen)
+                n += (size_t)snprintf(why + n, whylen - n,
+                                      "reliable connection: flow %s sent PSNs 0..%u (%u messages), its "
+                                      "responder accepted %u (%u messages), %u acknowledged\n",
+                                      fl->name, rc->psn_next, fl->msg_seq, rc->epsn, rc->emsg,
+                                      rc->psn_acked);
+            bad++;
+        }
+    }
+    if (f->cnt.misordered) {
+        if (n + 1 < whylen)
+            snprintf(why + n, whylen - n,
+                     "reliable connection: %llu packets accepted in PSN order out of message order\n",
+                     (unsigned long long)f->cnt.misordered);
+        bad++;
+    }
+    return bad;
+}
+
 void transport_on_ack(struct fabric *f, const struct packet *x)
 {
     if (x->about_flow >= f->nflows)
         return;
     struct flow *fl = &f->flows[x->about_flow];
     fl->rc.acks++;
+    if (f->rtx) {
+        rtx_on_ack(f, fl, x);
+        return;
+    }
     if (fl->rc.dout) { /* a window per destination: the ACK comes from that host */
         int h = x->src_lid <= f->max_lid ? f->host_of_lid[x->src_lid] : -1;
         if (h >= 0 && fl->rc.dout[h])

@@ -15,6 +15,7 @@ enum transport_mode { TRANSPORT_UD, TRANSPORT_RC };
 enum transport_ack { ACK_PER_PACKET, ACK_PER_MESSAGE };
 enum transport_window { WINDOW_PACKETS, WINDOW_MESSAGES };
 enum transport_window_per { WINDOW_PER_FLOW, WINDOW_PER_DEST };
+enum transport_retransmit { RTX_AUTO, RTX_ON, RTX_OFF };
 
 extern const struct param transport_params[];
 
@@ -33,6 +34,22 @@ void transport_on_data(struct fabric *f, struct port *at, const struct packet *x
 /* The requester: ACK x arrived. */
 void transport_on_ack(struct fabric *f, const struct packet *x);
 
+/* Go-back-N retransmission (f->rtx). The responder: data packet x arrived at `at`; returns 1
+ * when it is the PSN expected (deliver it, then transport_on_data acknowledges it), 0 when it
+ * is discarded (a duplicate is acknowledged again, the first out-of-sequence packet after the
+ * expected one gets a NAK). */
+int transport_accept(struct fabric *f, struct port *at, const struct packet *x);
+/* The requester made packet x of flow fl (new or sent again): remember a new one for
+ * retransmission, count a resent one, arm the Local ACK Timeout. */
+void transport_sent(struct fabric *f, struct flow *fl, const struct packet *x, int again);
+/* EV_RC_TIMER. */
+void transport_on_timer(struct fabric *f, struct flow *fl);
+/* Whether any flow's queue pair broke an RC invariant after a drained run (every packet
+ * accepted once, in order): appends what broke to `why` and returns the number of problems. */
+int transport_check(const struct fabric *f, char *why, size_t whylen);
+/* Queue pairs (not in error) with packets unacknowledged. */
+uint32_t transport_outstanding(const struct fabric *f);
+
 /* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
 void transport_set_window(struct flow *fl, uint32_t window, int messages);
 
@@ -40,6 +57,8 @@ void transport_set_window(struct flow *fl, uint32_t window, int messages);
 static inline int transport_window_open(const struct fabric *f, const struct flow *fl)
 {
     (void)f;
+    if (fl->rc.snd != fl->rc.psn_next)
+        return 1; /* going back: the packets it sends again are inside the window */
     if (!fl->rc.win_msgs)
         return fl->rc.psn_next - fl->rc.psn_acked < fl->rc.window;
     return fl->cur_open || fl->rc.msg_begun - fl->rc.msg_acked < fl->rc.window;

@@ -83,7 +83,7 @@ static int node_lid(const struct topo *t, int node)
 }
 
 /* Port index -> (node, port). Ports of one node are consecutive. */
-static void port_of(const struct cac *a, int idx, int *node, int *port)
+void cac_port_of(const struct cac *a, int idx, int *node, int *port)
 {
     int lo = 0, hi = a->t->nnodes - 1;
     while (lo < hi) {
@@ -131,7 +131,7 @@ int cac_route(const struct cac *a, int src, int dst, int32_t *hop, int max)
 static simtime_t link_time(const struct cac *a, int idx)
 {
     int node, port;
-    port_of(a, idx, &node, &port);
+    cac_port_of(a, idx, &node, &port);
     const struct topo_port *tp = &a->t->node[node].port[port];
     simtime_t x = (simtime_t)((double)a->cfg.ctl_bytes * 8e12 / a->rate[idx] + 0.5) + tp->delay;
     if (tp->peer_node >= 0 && a->t->node[tp->peer_node].type == TOPO_SWITCH)
@@ -169,7 +169,7 @@ static simtime_t reverse_time(const struct cac *a, const int32_t *hop, int n)
     simtime_t x = 0;
     for (int i = 0; i < n; i++) {
         int node, port;
-        port_of(a, hop[i], &node, &port);
+        cac_port_of(a, hop[i], &node, &port);
         x += (simtime_t)((double)a->cfg.ctl_bytes * 8e12 / a->rate[hop[i]] + 0.5) +
              a->t->node[node].port[port].delay;
     }
@@ -179,7 +179,7 @@ static simtime_t reverse_time(const struct cac *a, const int32_t *hop, int n)
 static int hop_node(const struct cac *a, int idx)
 {
     int node, port;
-    port_of(a, idx, &node, &port);
+    cac_port_of(a, idx, &node, &port);
     return node;
 }
 
@@ -220,7 +220,7 @@ enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn
         simtime_t prop = 0;
         for (int h = 0; h < n; h++) {
             int node, port;
-            port_of(a, hop[h], &node, &port);
+            cac_port_of(a, hop[h], &node, &port);
             prop += a->t->node[node].port[port].delay;
             if (r->bw > a->rate[hop[h]])
                 why = (enum cac_cause)QP_REJ_LINK;
@@ -323,7 +323,7 @@ enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn
     simtime_t bound = 0;
     for (int k = 0; k < n; k++) {
         int node, port;
-        port_of(a, hop[k], &node, &port);
+        cac_port_of(a, hop[k], &node, &port);
         bound += a->t->node[node].port[port].delay;
         int dv = c->scheme == CAC_SUM ? 0 : a->port[hop[k]].vl[vl].dist;
         if (dv)

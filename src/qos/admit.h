@@ -126,7 +126,8 @@ struct qmetrics {
 };
 void qmetrics_compute(const struct cac *a, struct qmetrics *m);
 
-/* Port index of (node, port). */
+/* Port index of (node, port), and back. */
 static inline int cac_port(const struct cac *a, int node, int port) { return a->base[node] + port; }
+void cac_port_of(const struct cac *a, int idx, int *node, int *port);
 
 #endif

@@ -101,7 +101,8 @@ int conn_run(struct cac *a, const struct conn_gen *g, struct conn_set *out, stru
         free(ca);
         return ibn_err_set(e, "connections: fill needs stop_fails > 0 or max_requests > 0");
     }
-    if (g->mode == CONN_DYNAMIC && (!(g->rate > 0) || !(g->hold > 0) || g->max_requests <= 0)) {
+    if (g->mode == CONN_DYNAMIC && (!(g->rate > 0) || !(g->hold > 0) ||
+                                    (g->max_requests <= 0 && !(g->keep_all && g->horizon > 0)))) {
         free(ca);
         return ibn_err_set(e, "connections: dynamic needs rate > 0, hold > 0 and max_requests > 0");
     }
@@ -117,10 +118,14 @@ int conn_run(struct cac *a, const struct conn_gen *g, struct conn_set *out, stru
             break;
         if (g->mode == CONN_DYNAMIC) {
             now += (simtime_t)(gsl_ran_exponential(r, 1.0 / g->rate) * 1e12);
+            if (g->horizon > 0 && now >= g->horizon)
+                break;
             while (nheap && heap[0].t <= now) {
                 struct dep d = heap_pop(heap, &nheap);
                 cac_release(a, &out->c[d.i].conn);
                 slot[d.i] = 0;
+                if (g->on_change)
+                    g->on_change(g->ctx, a, &out->c[d.i].conn, d.t);
             }
         }
         struct conn_entry x;
@@ -151,6 +156,8 @@ int conn_run(struct cac *a, const struct conn_gen *g, struct conn_set *out, stru
         x.start = now;
         x.end = SIMTIME_NEVER;
         int i = push(out, &x);
+        if (g->on_change)
+            g->on_change(g->ctx, a, &out->c[i].conn, now);
         if (g->mode == CONN_DYNAMIC) {
             out->c[i].end = now + (simtime_t)(gsl_ran_exponential(r, g->hold) * 1e12);
             if (nheap == heapcap) {
@@ -164,7 +171,17 @@ int conn_run(struct cac *a, const struct conn_gen *g, struct conn_set *out, stru
             }
         }
     }
-    if (g->mode == CONN_DYNAMIC) { /* keep the connections still live */
+    if (g->mode == CONN_DYNAMIC && g->keep_all && g->horizon > 0) {
+        /* Teardowns before the horizon; the rest live to the end. */
+        while (nheap && heap[0].t < g->horizon) {
+            struct dep d = heap_pop(heap, &nheap);
+            cac_release(a, &out->c[d.i].conn);
+            if (g->on_change)
+                g->on_change(g->ctx, a, &out->c[d.i].conn, d.t);
+        }
+        for (int i = 0; i < nheap; i++)
+            out->c[heap[i].i].end = SIMTIME_NEVER;
+    } else if (g->mode == CONN_DYNAMIC) { /* keep the connections still live */
         int m = 0;
         for (int i = 0; i < out->n; i++)
             if (slot[i])

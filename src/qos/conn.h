@@ -9,7 +9,10 @@
  *            exponential time of mean `hold`, then torn down (reservations released); runs
  *            for `max_requests` requests.
  * The admitted connections are kept (with their source, destination and route) so that they
- * can carry traffic through the simulated fabric. */
+ * can carry traffic through the simulated fabric. With keep_all (a scenario's live
+ * connections) dynamic keeps every admitted connection with its admission and teardown times,
+ * stops at `horizon`, tears down what ends before it, and reports every admission and release
+ * to on_change (whose ports' tables then changed). */
 #ifndef IBN_QOS_CONN_H
 #define IBN_QOS_CONN_H
 
@@ -35,6 +38,11 @@ struct conn_gen {
     simtime_t deadline;     /* end-to-end deadline of every request; 0 = the SL's distance */
     uint32_t pkt_bytes;     /* packet size on the wire */
     uint64_t seed;
+    int keep_all;           /* dynamic: keep every admitted connection, not only the live ones */
+    simtime_t horizon;      /* dynamic: > 0: no request at or after it; teardowns before it done */
+    /* Called (when set) after every admission and every release, at its time. */
+    void (*on_change)(void *ctx, const struct cac *a, const struct cac_conn *c, simtime_t t);
+    void *ctx;
 };
 
 /* Seed 001's Table 2: SLs 0-9 with distances 2, 4, 8, 16, 32, 32, 64, 64, 64, 64 and their
@@ -50,7 +58,8 @@ struct conn_entry {
 
 struct conn_set {
     int n, cap;
-    struct conn_entry *c;   /* admitted connections (fill: all; dynamic: those live at the end) */
+    struct conn_entry *c;   /* admitted connections (fill: all; dynamic: those live at the end,
+                             * or with keep_all every one, end = SIMTIME_NEVER if still live) */
     simtime_t now;          /* dynamic: time of the last request */
 };
 

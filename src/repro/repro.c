@@ -630,7 +630,14 @@ void repro_job_seeds(struct repro_job *jobs, int n, const char *file, const char
         struct repro_job *j = &jobs[k];
         memset(j, 0, sizeof *j);
         j->file = file;
-        for (int i = 0; i < nover && i < (int)(sizeof j->over / sizeof j->over[0]); i++)
+        if (nover > (int)(sizeof j->over / sizeof j->over[0])) {
+            /* A reproduction's own mistake, never a user's: stop rather than run with some
+             * overrides silently left out. */
+            fprintf(stderr, "ibnetsim repro: internal error: %d overrides for %s, at most %d\n",
+                    nover, file, (int)(sizeof j->over / sizeof j->over[0]));
+            abort();
+        }
+        for (int i = 0; i < nover; i++)
             j->over[j->nover++] = over[i];
         snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
     }

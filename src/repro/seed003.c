@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config/scenario.h"
 #include "qos/admit.h"
 #include "repro/repro.h"
 #include "routing/route.h"
@@ -363,32 +364,49 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
  * least 10 at each load); control latency smaller with A,C a trend (difference > 0) at each
  * load. DMT of a run without a missed frame is 0. */
 
-#define F4_NRT 128  /* most streams of a setup */
+#define F4_NRT 1024 /* most streams of a setup */
+#define F4_NBE 3
 #define F4_NLOADS 3
 static const double f4_load[F4_NLOADS] = { 0.6, 0.7, 0.8 };
-/* The two setups: 4 streams per host (fig4-switch8.cfg) and 16 (fig4-switch8-s16.cfg); stream
- * k's destination (1-based), as the files list them (hosts 1..8, `per` streams each). */
+/* A setup: its file (the streams are its flows V1..V<8 per>, host by host), the real-time SLs,
+ * the best-effort flows (sharing 0.2 x load equally) and their SLs, the control SL, and the
+ * lists hostcredit gets. */
 struct f4_setup {
     const char *file, *tag, *name;
     int per;
-    const int *dst;
+    int rt_lo, rt_hi;
+    int nbe;
+    const char *be[F4_NBE];
+    int be_sl[F4_NBE];
+    int ctl_sl;
+    const char *rt_sls, *ctl_sls;
 };
-static const int f4_dst4[32] = { 3, 4, 2, 7, 5, 5, 3, 1, 1, 1, 5, 6, 3, 8, 8, 1,
-                                 2, 6, 6, 3, 3, 8, 2, 8, 1, 3, 2, 1, 7, 6, 7, 3 };
-static const int f4_dst16[128] = { 3, 4, 2, 7, 5, 5, 3, 2, 2, 2, 5, 6, 4, 8, 8, 2, 3, 6, 6, 4, 4, 8, 3, 8, 1, 4, 3, 1, 8, 7, 8, 4, 8, 4, 2, 2, 4, 4, 7, 8, 7, 8, 8, 4, 1, 8, 6, 4, 7, 5, 6, 2, 2, 2, 5, 3, 1, 8, 8, 6, 8, 3, 1, 3, 6, 7, 3, 8, 8, 6, 2, 4, 4, 6, 3, 4, 4, 2, 2, 3, 3, 8, 8, 1, 1, 1, 4, 7, 3, 5, 5, 7, 4, 7, 3, 2, 6, 2, 1, 4, 2, 6, 6, 4, 3, 2, 3, 4, 6, 5, 3, 6, 5, 2, 3, 1, 7, 1, 6, 2, 3, 7, 5, 5, 7, 2, 1, 3 };
-static const struct f4_setup f4_setups[2] = {
-    { "seed003/fig4-switch8.cfg", "f4", "4 streams per host", 4, f4_dst4 },
-    { "seed003/fig4-switch8-s16.cfg", "f4s16", "16 streams per host", 16, f4_dst16 },
+static const struct f4_setup f4_setups[3] = {
+    { "seed003/fig4-switch8.cfg", "f4", "4 streams per host", 4, 1, 1, 1, { "BE" }, { 0 }, 2,
+      "1", "2" },
+    { "seed003/fig4-switch8-s16.cfg", "f4s16", "16 streams per host", 16, 1, 1, 1, { "BE" }, { 0 },
+      2, "1", "2" },
+    { "seed003/fig4-switch8-vl11.cfg", "f4vl", "11 real-time VLs, 128 streams per host", 128, 1,
+      11, 3, { "BE", "BE12", "BE13" }, { 0, 12, 13 }, 14, "1,2,3,4,5,6,7,8,9,10,11", "14" },
 };
 
+/* The probe admission of the setup's streams, in their order, each asking for b bit/s. */
 static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], struct ibn_err *e)
 {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, su->file);
+    struct scenario sc;
+    if (scenario_load(path, NULL, 0, &sc, e))
+        return -1;
     struct topo t;
     struct lfts l;
-    if (topo_generate("single_switch", "ports=8,link=1.6Gb/s", 1, &t, e))
+    if (topo_generate("single_switch", "ports=8,link=1.6Gb/s", 1, &t, e)) {
+        scenario_free(&sc);
         return -1;
+    }
     if (route_compute(&t, "minhop", NULL, &l, e)) {
         topo_free(&t);
+        scenario_free(&sc);
         return -1;
     }
     struct cac_cfg c;
@@ -398,12 +416,21 @@ static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], s
     struct cac a;
     int rc = cac_init(&a, &t, &l, &c, e);
     for (int k = 0; k < 8 * su->per && !rc; k++) {
-        char sn[16], dn[16];
-        snprintf(sn, sizeof sn, "H%d", k / su->per + 1);
-        snprintf(dn, sizeof dn, "H%d", su->dst[k]);
-        struct cac_req r = { topo_node_named(&t, sn), topo_node_named(&t, dn), SL_RT, b, 0 };
+        char name[16];
+        snprintf(name, sizeof name, "V%d", k + 1);
+        const struct flow_desc *fd = NULL;
+        for (int i = 0; i < sc.nflows && !fd; i++)
+            if (!strcmp(sc.flows[i].name, name))
+                fd = &sc.flows[i];
+        struct cac_req r = { -1, -1, fd ? (int)fd->sl : 0, b, 0 };
+        if (fd) {
+            r.src = topo_node_named(&t, fd->src);
+            r.dst = topo_node_named(&t, fd->dst);
+        }
         if (r.src < 0 || r.dst < 0) {
-            rc = ibn_err_set(e, "s003: the 8-port switch has no %s or %s", sn, dn);
+            rc = ibn_err_set(e, "s003: %s has no stream %s between two hosts of the 8-port switch",
+                             su->file, name);
+            cac_free(&a);
             break;
         }
         struct cac_conn conn;
@@ -415,6 +442,7 @@ static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], s
         cac_free(&a);
     lfts_free(&l);
     topo_free(&t);
+    scenario_free(&sc);
     return rc;
 }
 
@@ -430,13 +458,16 @@ static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err
     if (n > RMAX)
         n = RMAX;
     int nconf = F4_NSCH * F4_NLOADS;
-    static char text[F4_NSCH * F4_NLOADS][F4_NRT + 1][64];
+    static char text[F4_NSCH * F4_NLOADS][F4_NRT + F4_NBE][64];
     /* M = 4 messages per real-time stream of a host (16 for 4 streams, as in Fig. 5), so that
      * every stream holds at least one credit and best effort keeps some. */
     static char m_over[32];
     snprintf(m_over, sizeof m_over, "cc.hca_messages=%d", 4 * su->per);
-    const char *const cc_over[5] = { "cc.plugin=hostcredit", "cc.rt_sls=1", "cc.control_sls=2",
-                                     m_over, "cc.credits=8" };
+    static char rt_over[64], ctl_over[32];
+    snprintf(rt_over, sizeof rt_over, "cc.rt_sls=%s", su->rt_sls);
+    snprintf(ctl_over, sizeof ctl_over, "cc.control_sls=%s", su->ctl_sls);
+    const char *const cc_over[5] = { "cc.plugin=hostcredit", rt_over, ctl_over, m_over,
+                                     "cc.credits=8" };
     int accepted[F4_NLOADS];
     struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
     for (int li = 0; li < F4_NLOADS; li++) {
@@ -450,18 +481,28 @@ static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err
         for (int k = 0; k < nrt; k++)
             accepted[li] += adm[k];
         for (int sch = 0; sch < F4_NSCH; sch++) {
-            int c = li * F4_NSCH + sch, no = 0;
-            const char *over[F4_NRT + 8];
-            for (int k = 0; k < nrt; k++) {
-                if (sch == F4_AC && !adm[k])
-                    snprintf(text[c][k], sizeof text[c][k], "flows.V%d.start=100 s", k + 1);
-                else
-                    snprintf(text[c][k], sizeof text[c][k], "flows.V%d.load=%.6f", k + 1, share);
-                over[no++] = text[c][k];
+            int c = li * F4_NSCH + sch, no = 0, nt = 0;
+            const char *over[160];
+            /* Every flow at the stream's share, then best effort and control set back; streams
+             * the admission refused (A,C) never start. */
+            snprintf(text[c][nt], sizeof text[c][nt], "flows.*.load=%.6f", share);
+            over[no++] = text[c][nt++];
+            for (int b = 0; b < su->nbe; b++) {
+                snprintf(text[c][nt], sizeof text[c][nt], "flows.%s.load=%.6f", su->be[b],
+                         0.2 * f4_load[li] / su->nbe);
+                over[no++] = text[c][nt++];
             }
-            snprintf(text[c][F4_NRT], sizeof text[c][F4_NRT], "flows.BE.load=%.6f",
-                     0.2 * f4_load[li]);
-            over[no++] = text[c][F4_NRT];
+            over[no++] = "flows.CTL.load=0";
+            for (int k = 0; k < nrt; k++)
+                if (sch == F4_AC && !adm[k]) {
+                    if (no + 5 >= (int)(sizeof over / sizeof over[0])) {
+                        free(jobs);
+                        return ibn_err_set(e, "s003 %s: more streams refused at load %.1f than "
+                                           "the runs can name", su->tag, f4_load[li]);
+                    }
+                    snprintf(text[c][nt], sizeof text[c][nt], "flows.V%d.start=100 s", k + 1);
+                    over[no++] = text[c][nt++];
+                }
             if (sch == F4_AC)
                 for (int i = 0; i < 5; i++)
                     over[no++] = cc_over[i];
@@ -478,12 +519,19 @@ static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err
     for (int c = 0; c < nconf; c++)
         for (int k = 0; k < n; k++) {
             const struct repro_series *r = &s[c * n + k];
-            const struct repro_sl *q = &r->sl[SL_RT];
             struct f4_point *pt = &p[c % F4_NSCH][c / F4_NSCH];
-            pt->dmp[k] = q->frames ? (double)q->missed / (double)q->frames : 0;
-            pt->dmt[k] = q->missed ? q->miss_ps / (double)q->missed / 1e9 : 0; /* ms */
-            pt->be[k] = r->sl_latency_us[SL_BE];
-            pt->ctl[k] = r->sl_latency_us[SL_CTL];
+            double frames = 0, missed = 0, miss_ps = 0, be = 0;
+            for (int sl = su->rt_lo; sl <= su->rt_hi; sl++) {
+                frames += (double)r->sl[sl].frames;
+                missed += (double)r->sl[sl].missed;
+                miss_ps += r->sl[sl].miss_ps;
+            }
+            for (int b = 0; b < su->nbe; b++) /* equal loads: the plain mean */
+                be += r->sl_latency_us[su->be_sl[b]] / su->nbe;
+            pt->dmp[k] = frames ? missed / frames : 0;
+            pt->dmt[k] = missed ? miss_ps / missed / 1e9 : 0; /* ms */
+            pt->be[k] = be;
+            pt->ctl[k] = r->sl_latency_us[su->ctl_sl];
         }
     for (int i = 0; i < nconf * n; i++)
         repro_series_free(&s[i]);
@@ -570,7 +618,8 @@ static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err
 
 int repro_seed003(struct repro_table *t, struct ibn_err *e)
 {
-    return fig3(t, e) || fig4(&f4_setups[0], t, e) || fig4(&f4_setups[1], t, e) || fig5(t, e)
+    return fig3(t, e) || fig4(&f4_setups[0], t, e) || fig4(&f4_setups[1], t, e) ||
+                   fig4(&f4_setups[2], t, e) || fig5(t, e)
                ? -1
                : 0;
 }

@@ -61,6 +61,9 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lf
 int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab *h, char *note,
                 size_t notelen, struct ibn_err *e);
 
+/* The same for dnup: ROUTE_UNFIT (h then unusable) when no switch has a CA. */
+int dnup_hoptab(const struct topo *t, struct hoptab *h, char *note, size_t notelen);
+
 /* Fill l (already lfts_init'ed) from h; ord (may be NULL) as in lft_dest_order. shift: OpenSM's
  * port_shifting (balance and dor ties): the least-hop candidates of an entry, in scan order,
  * are examined from index (their routes so far / their number) mod their number, so that the

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "routing/hoptab.h"
 #include "routing/lft.h"
 #include "topology/topo.h"
 
@@ -61,6 +62,14 @@ struct ca_port {
 int mft_source_tree(struct mfts *m, const struct topo *t, const struct lfts *l, int mlid,
                     struct ca_port src, const struct ca_port *members, int nmembers,
                     struct ibn_err *e);
+
+/* Install into m OpenSM's spanning tree of `mlid` for the member ports (mft_osm.c): one tree
+ * shared by every sender, rooted at the switch with the least max hops to the members' switches
+ * (the first in OpenSM's GUID order on ties), built over the hop counts h (the routing engine's,
+ * as OpenSM keeps them). Fewer than two distinct member ports: no entries, as OpenSM. Returns 0,
+ * or -1 with e naming the member that cannot be reached. */
+int mft_opensm_tree(struct mfts *m, const struct topo *t, const struct hoptab *h, int mlid,
+                    const struct ca_port *members, int nmembers, struct ibn_err *e);
 
 /* Forward a packet to `mlid` from src through the tables as switches do (every port of the
  * mask but the arrival port) and check that each member port receives exactly one copy and no

@@ -1,4 +1,4 @@
-/* mft_dump.c: reading and writing opensm-mfts.dump (multicast forwarding tables). */
+/* mft_dump.c: reading and writing OpenSM's multicast forwarding table dump (opensm.mcfdbs). */
 #include "routing/mft_dump.h"
 #include "core/output.h"
 
@@ -16,9 +16,8 @@ struct swg {
 static int cmp_swg(const void *a, const void *b)
 {
     const struct swg *x = a, *y = b;
-    if (x->guid != y->guid)
-        return (x->guid > y->guid) - (x->guid < y->guid);
-    return x->node - y->node;
+    int c = topo_guid_cmp_osm(x->guid, y->guid); /* OpenSM's switch map order */
+    return c ? c : x->node - y->node;
 }
 
 int mft_dump_write(const char *path, const struct topo *t, const struct mfts *m, struct ibn_err *e)

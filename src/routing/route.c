@@ -15,6 +15,9 @@ static const struct route_engine spf = {
 static const struct route_engine updn = {
     "updn", "up*-down* as OpenSM's updn: roots found from min-hop histograms (or roots=...), "
     "shortest legal paths balanced like minhop", route_updn };
+static const struct route_engine dnup = {
+    "dnup", "down*-up* as OpenSM's dnup: ranks from the leaf switches, never away from the "
+    "leaves after towards them; shortest legal paths balanced like minhop", route_dnup };
 static const struct route_engine updn_tree = {
     "updn_tree", "seed 004's Up/Down: spanning-tree links only, best of three roots "
     "(roots=...)", route_updn_tree };
@@ -36,7 +39,7 @@ static const struct route_engine pathbits = {
     "pathbits", "seed 004's multipath: one path bit per independent cycle, the DLID's LMC bits "
     "select the path (needs LMC = cycles <= 7; path_bits=K the first K cycles)", route_pathbits };
 
-const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &updn_tree, &ftree,
+const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &dnup, &updn_tree, &ftree,
                                                      &dor, &sssp, &dfsssp, &pathbits, NULL };
 
 const struct route_engine *route_engine_find(const char *name)
@@ -107,7 +110,7 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     /* An option no engine of the chain uses is refused, never silently ignored. */
     static const char *const rooted[] = { "updn", "updn_tree", "pathbits", NULL };
     static const char *const tied[] = { "spf", NULL };
-    static const char *const ordered[] = { "minhop", "updn", "dor", NULL };
+    static const char *const ordered[] = { "minhop", "updn", "dnup", "dor", NULL };
     int uses_roots = 0, uses_tie = 0, uses_order = 0;
     for (int i = 0; i < n; i++) {
         uses_roots |= in_list(r[i]->name, rooted);
@@ -129,14 +132,14 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
         return ibn_err_set(e, "%s %s takes no tie rule (\"%s\"): only spf does", what, name,
                            o->tie);
     if (o && o->scatter_ports && !uses_order)
-        return ibn_err_set(e, "%s %s takes no scatter_ports: as in OpenSM, minhop, updn and dor "
+        return ibn_err_set(e, "%s %s takes no scatter_ports: as in OpenSM, minhop, updn, dnup and dor "
                            "do", what, name);
     if (o && o->port_shifting && !uses_order)
-        return ibn_err_set(e, "%s %s takes no port_shifting: as in OpenSM, minhop, updn and dor "
+        return ibn_err_set(e, "%s %s takes no port_shifting: as in OpenSM, minhop, updn, dnup and dor "
                            "do", what, name);
     if (o && o->guid_order && *o->guid_order && !uses_order)
         return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
-                           "minhop, updn and dor route destinations in its order", what, name,
+                           "minhop, updn, dnup and dor route destinations in its order", what, name,
                            o->guid_order);
     struct route_opts def = { 0 };
     /* OpenSM's fallback: minhop when no engine of the chain could route. */

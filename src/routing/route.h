@@ -54,6 +54,7 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
 int route_minhop(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 int route_spf(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
+int route_dnup(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);
 int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lfts *out,
                     struct ibn_err *e);
 int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *out, struct ibn_err *e);

@@ -10,6 +10,10 @@
  *    then up) path through it, with OpenSM's bookkeeping (a switch's direction is the one it was
  *    queued with; it may be queued again after it was expanded). The ports are then chosen as
  *    minhop chooses them (lft_build.h). Without roots OpenSM falls back to minhop; so does this.
+ *  - dnup: OpenSM's dnup, updn's mirror for fat trees: the leaf switches (those with a CA)
+ *    are rank 0, ranks grow away from them; a link between equal ranks is neither up nor down;
+ *    the search from each destination never takes an up step after a down one (seen from the
+ *    source: never down, away from the leaves, after up). No roots needed.
  *  - updn_tree: seed 004's Up/Down: only the links of a breadth-first spanning tree from one
  *    root are used (up to the lowest common ancestor, then down). The root: given, or the best
  *    of three candidates (the three switches with the least total distance to the others), best
@@ -24,8 +28,9 @@
 #include "routing/lft_build.h"
 #include "topology/topo_addr.h"
 
-enum { DIR_UP = 0, DIR_DOWN = 1 };
+enum { DIR_UP = 0, DIR_DOWN = 1, DIR_EQUAL = 2 };
 
+/* updn: ranks grow away from the roots; equal ranks are ordered by GUID. */
 static int get_dir(unsigned cur_rank, unsigned rem_rank, uint64_t cur_id, uint64_t rem_id)
 {
     if (!cur_rank && !rem_rank)
@@ -35,6 +40,16 @@ static int get_dir(unsigned cur_rank, unsigned rem_rank, uint64_t cur_id, uint64
     if (cur_rank > rem_rank)
         return DIR_UP;
     return cur_id > rem_id ? DIR_UP : DIR_DOWN;
+}
+
+/* dnup: ranks grow away from the leaf switches; equal ranks are neither up nor down. */
+static int get_dir_dnup(unsigned cur_rank, unsigned rem_rank)
+{
+    if (cur_rank < rem_rank)
+        return DIR_DOWN;
+    if (cur_rank > rem_rank)
+        return DIR_UP;
+    return DIR_EQUAL;
 }
 
 static int cas_on(const struct topo *t, int node)
@@ -162,10 +177,12 @@ static int parse_roots(const struct topo *t, const struct hoptab *h, const char 
     return n;
 }
 
-/* The direction-restricted search of OpenSM's updn, for every destination switch. allowed (may
- * be NULL) masks usable switch ports (indexed like a hoptab row). */
-static void updn_hops(const struct topo *t, struct hoptab *h, const unsigned *rank,
-                      const char *allowed)
+/* The direction-restricted search of OpenSM's updn (dnup = 0: never down then up, seen from the
+ * destination) or dnup (dnup = 1: never up then down, with dnup's directions), for every
+ * destination switch. allowed (may be NULL) masks usable switch ports (indexed like a hoptab
+ * row). */
+static void updown_hops(const struct topo *t, struct hoptab *h, const unsigned *rank,
+                        const char *allowed, int dnup)
 {
     int n = h->nsw;
     char *dir = xcalloc((size_t)n + 1, 1), *visited = xcalloc((size_t)n + 1, 1);
@@ -175,7 +192,7 @@ static void updn_hops(const struct topo *t, struct hoptab *h, const unsigned *ra
         uint8_t *base = h->h + (size_t)T * h->rowlen;
         base[h->off[T]] = 0;
         head = tail = 0;
-        dir[T] = DIR_UP;
+        dir[T] = dnup ? DIR_DOWN : DIR_UP;
         q[tail++] = T;
         while (head < tail) {
             int u = q[head++];
@@ -189,8 +206,9 @@ static void updn_hops(const struct topo *t, struct hoptab *h, const unsigned *ra
                 if (allowed && !allowed[h->off[u] + p])
                     continue;
                 int r = h->swidx[v], pr = nu->port[p].peer_port;
-                int next = get_dir(rank[u], rank[r], nu->guid, t->node[v].guid);
-                if (cur == DIR_DOWN && next == DIR_UP)
+                int next = dnup ? get_dir_dnup(rank[u], rank[r])
+                                : get_dir(rank[u], rank[r], nu->guid, t->node[v].guid);
+                if (dnup ? cur == DIR_UP && next == DIR_DOWN : cur == DIR_DOWN && next == DIR_UP)
                     continue;
                 uint8_t cmh = base[h->off[u]];
                 uint8_t *rrow = base + h->off[r];
@@ -290,7 +308,7 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
             root[cand[c]] = 1;
             memset(h.h, HOP_NONE, (size_t)h.nsw * (size_t)h.rowlen);
             rank_from_roots(t, &h, root, rank);
-            updn_hops(t, &h, rank, NULL);
+            updown_hops(t, &h, rank, NULL, 0);
             double avg = avg_hops(&h, cas);
             if (k < sizeof tried)
                 k += (size_t)snprintf(tried + k, sizeof tried - k, "%s%s %.3f", c ? ", " : "",
@@ -309,7 +327,7 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
         } else {
             root[bestc] = 1;
             rank_from_roots(t, &h, root, rank);
-            updn_hops(t, &h, rank, NULL);
+            updown_hops(t, &h, rank, NULL, 0);
             snprintf(note, notelen, "updn: best of three roots: %s (average hops "
                      "by root: %s)", t->node[h.sw[bestc]].name, tried);
         }
@@ -343,7 +361,7 @@ int updn_hoptab(const struct topo *t, const struct route_opts *o, struct hoptab 
     } else {
         unsigned *rank = xmalloc((size_t)h.nsw * sizeof *rank + 1);
         rank_from_roots(t, &h, root, rank);
-        updn_hops(t, &h, rank, NULL);
+        updown_hops(t, &h, rank, NULL, 0);
         free(rank);
         char names[200];
         root_names(t, &h, root, names, sizeof names);
@@ -367,6 +385,52 @@ int route_updn(const struct topo *t, const struct route_opts *o, struct lfts *ou
         hoptab_free(&h);
         out->note[0] = 0;
         return ibn_err_set(e, "updn: no root switch found"), ROUTE_UNFIT;
+    }
+    rc = lft_build_opts(t, &h, LFT_TIE_BALANCE, o, out, e);
+    hoptab_free(&h);
+    return rc;
+}
+
+int dnup_hoptab(const struct topo *t, struct hoptab *hp, char *note, size_t notelen)
+{
+    struct hoptab h;
+    hoptab_init(&h, t);
+    char *leaf = xcalloc((size_t)h.nsw + 1, 1);
+    int nleaf = 0;
+    for (int i = 0; i < h.nsw; i++)
+        nleaf += leaf[i] = cas_on(t, h.sw[i]) > 0;
+    int rc = 0;
+    if (!nleaf) {
+        snprintf(note, notelen, "dnup: no leaf switch (a switch with a CA cabled to it)");
+        rc = ROUTE_UNFIT;
+    } else {
+        unsigned *rank = xmalloc((size_t)h.nsw * sizeof *rank + 1);
+        rank_from_roots(t, &h, leaf, rank);
+        updown_hops(t, &h, rank, NULL, 1);
+        unsigned maxr = 0;
+        for (int i = 0; i < h.nsw; i++)
+            if (rank[i] != 0xffffffffu && rank[i] > maxr)
+                maxr = rank[i];
+        snprintf(note, notelen, "dnup: %d leaf switch%s at rank 0, highest rank %u", nleaf,
+                 nleaf > 1 ? "es" : "", maxr);
+        free(rank);
+    }
+    free(leaf);
+    *hp = h;
+    return rc;
+}
+
+int route_dnup(const struct topo *t, const struct route_opts *o, struct lfts *out,
+               struct ibn_err *e)
+{
+    struct hoptab h;
+    int rc = dnup_hoptab(t, &h, out->note, sizeof out->note);
+    if (rc == ROUTE_UNFIT) {
+        /* OpenSM's dnup fails (ERR AE0D); route_compute passes to the next engine. */
+        hoptab_free(&h);
+        out->note[0] = 0;
+        return ibn_err_set(e, "dnup: no leaf switch (no switch has a CA cabled to it)"),
+               ROUTE_UNFIT;
     }
     rc = lft_build_opts(t, &h, LFT_TIE_BALANCE, o, out, e);
     hoptab_free(&h);
@@ -446,7 +510,7 @@ static double tree_hops(const struct topo *t, struct hoptab *h, int rootsw, cons
     }
     root[rootsw] = 1;
     rank_from_roots(t, h, root, rank);
-    updn_hops(t, h, rank, allowed);
+    updown_hops(t, h, rank, allowed, 0);
     free(allowed);
     free(q);
     free(seen);

@@ -504,6 +504,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         }
         json_object_set_new(dropped, "by_input_port", at);
     }
+    if (f->loss_on)
+        json_object_set_new(dropped, "loss", json_integer((json_int_t)f->cnt.dropped_loss));
+    if (f->rtx) /* reached their destination and thrown away there: duplicates, past a gap */
+        json_object_set_new(dropped, "discarded_by_responder", json_integer((json_int_t)f->cnt.discarded));
     json_object_set_new(inv, "packets_dropped", dropped);
     json_object_set_new(inv, "packets_in_flight", json_integer((json_int_t)r->in_flight));
     json_object_set_new(inv, "misdelivered", json_integer((json_int_t)f->cnt.misdelivered));
@@ -516,6 +520,27 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         json_object_set_new(tr, "mode", json_string("rc"));
         json_object_set_new(tr, "acks_sent", json_integer((json_int_t)f->cnt.acks_created));
         json_object_set_new(tr, "ack_wire_bytes", json_integer((json_int_t)transport_ack_wire(&f->set)));
+        if (f->rtx) { /* go-back-N (docs/transport.md, "Retransmission") */
+            uint64_t resent = 0, timeouts = 0, dups = 0, oos = 0;
+            for (uint32_t i = 0; i < f->nflows; i++) {
+                resent += f->flows[i].rc.resent;
+                timeouts += f->flows[i].rc.timeouts;
+                dups += f->flows[i].rc.dups;
+                oos += f->flows[i].rc.oos;
+            }
+            json_t *g = json_object();
+            json_object_set_new(g, "local_ack_timeout_us",
+                                f->ack_timeout == SIMTIME_NEVER ? json_null()
+                                                                : json_real((double)f->ack_timeout / PS_PER_US));
+            json_object_set_new(g, "retry_cnt", json_integer((json_int_t)f->set.retry_cnt));
+            json_object_set_new(g, "packets_retransmitted", json_integer((json_int_t)resent));
+            json_object_set_new(g, "naks_sent", json_integer((json_int_t)f->cnt.naks_created));
+            json_object_set_new(g, "timeouts", json_integer((json_int_t)timeouts));
+            json_object_set_new(g, "duplicates_discarded", json_integer((json_int_t)dups));
+            json_object_set_new(g, "out_of_sequence_discarded", json_integer((json_int_t)oos));
+            json_object_set_new(g, "qp_errors", json_integer((json_int_t)f->cnt.qp_errors));
+            json_object_set_new(tr, "retransmission", g);
+        }
         json_object_set_new(root, "transport", tr);
     }
 
@@ -583,6 +608,13 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         if (f->set.transport == TRANSPORT_RC) {
             json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.acks));
             json_object_set_new(o, "packets_acked", json_integer((json_int_t)fl->rc.psn_acked));
+            if (f->rtx) {
+                json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.resent));
+                json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.naks));
+                json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.timeouts));
+                if (fl->rc.failed)
+                    json_object_set_new(o, "qp_error", json_true());
+            }
         }
         if (fl->path != PATH_BASE) {
             /* Multipath: the policy and the packets sent on each LID offset (path). */

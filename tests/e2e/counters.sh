@@ -57,6 +57,9 @@ ends = {float(r["time_s"]) for r in rows}
 assert any(abs(t - 21e-6) < 1e-12 for t in ends) and any(abs(t - 221e-6) < 1e-12 for t in ends), sorted(ends)
 lids = {(r["node"], r["lid"]) for r in rows}
 assert len({l for _, l in lids}) == 3, lids
+# A topology.links fabric gets GUIDs as a generated one does: one per node, none zero.
+guids = {p["node"]: p["guid"] for p in j["ports"]}
+assert len(set(guids.values())) == 3 and "0x0000000000000000" not in guids.values(), guids
 print("cbr: %d packets, %d words, utilisation %.6f as derived" % (n, n * words, util))
 PY
 cat > "$tmp/hot.cfg" <<'CFG'

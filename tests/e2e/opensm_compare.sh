@@ -106,6 +106,28 @@ open(g2l, 'w').write(g)
 PY
 }
 
+# keep_hosts TOPO NAMES...: remove every CA not cabled to one of the named switches, so that
+# only some switches are leaves (dnup's ranks then differ from minhop's and updn's).
+keep_hosts() {
+  python3 - "$@" <<'PY'
+import re, sys
+topo, keep = sys.argv[1], set(sys.argv[2:])
+blocks = open(topo).read().split('\n\n')
+drop = set()
+for b in blocks:
+    m = re.search(r'^Ca\t\d+ "(H-[0-9a-f]+)".*\n\[\d+\]\([0-9a-f]+\) \t"S-[0-9a-f]+"\[\d+\]\t\t# lid \d+ lmc \d+ "([^"]+)"', b, re.M)
+    if m and m.group(2) not in keep:
+        drop.add(m.group(1))
+out = []
+for b in blocks:
+    m = re.search(r'^Ca\t\d+ "(H-[0-9a-f]+)"', b, re.M)
+    if m and m.group(1) in drop:
+        continue
+    out.append('\n'.join(l for l in b.split('\n') if not any('"%s"' % h in l for h in drop)))
+open(topo, 'w').write('\n\n'.join(out))
+PY
+}
+
 # order_file TOPO OUT: an OpenSM guid_routing_order_file for TOPO: the CA port GUIDs in reverse
 # order of the file (some with a name after them, some indented and unpadded), the last
 # switch's GUID among them, a GUID of no port and a repeated one (both skipped by OpenSM).
@@ -130,26 +152,30 @@ printf "%-22s %-10s %10s %8s %9s %9s %9s %9s %-9s %s\n" topology engine entries 
 # Cases: name | topology | LMC | engines | root (updn with an explicit root; "" = OpenSM's own)
 cases=()
 if [ -f "$src/../shared/topologies/x5-cluster.topo" ]; then
-  cases+=("x5|$src/../shared/topologies/x5-cluster.topo|0|minhop updn ftree|")
+  cases+=("x5|$src/../shared/topologies/x5-cluster.topo|0|minhop updn dnup ftree|")
   cases+=("x5-lmc2|$src/../shared/topologies/x5-cluster.topo|2|minhop updn|")
   cases+=("small-1-lmc1|$src/../shared/topologies/small-1.topo|1|minhop updn|")
   cases+=("small-3-loopback|$src/../shared/topologies/small-3.topo|0|minhop updn|")
 else
   echo "note: $src/../shared/topologies is absent; x5-cluster.topo is not compared"
 fi
-cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn ftree|"
+cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn dnup ftree|"
         "fattree-648-lmc2|gen:fattree:ports=36,levels=2|2|minhop|"
-        "4-ary-3-tree|gen:kary_ntree:k=4,n=3|0|minhop updn ftree|"
-        "8-port-3-tree|gen:fattree:ports=8,levels=3|0|minhop updn ftree|"
+        "4-ary-3-tree|gen:kary_ntree:k=4,n=3|0|minhop updn dnup ftree|"
+        "8-port-3-tree|gen:fattree:ports=8,levels=3|0|minhop updn dnup ftree|"
         "irregular-001|gen:irregular:switches=32|1|minhop updn|first"
         "mesh-4x4|gen:mesh:dims=4x4|0|minhop updn dor|first"
         "mesh-3x3x3|gen:mesh:dims=3x3x3,hosts=2|1|dor|"
         "torus-4x4|gen:torus:dims=4x4,hosts=2|0|minhop dor|"
-        "clos3-6+2|gen:clos3:ports=8,leaves=4,spines=2,hosts=6|0|minhop updn ftree|"
+        "clos3-6+2|gen:clos3:ports=8,leaves=4,spines=2,hosts=6|0|minhop updn dnup ftree|"
         "seed004-15|gen:irregular:switches=15,ports=5,hosts=1,links=23,planar=1|0|minhop updn|first"
-        "irregular-revguid|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
-        "irregular-revguid-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
-        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn|first"
+        "irregular-revguid|gen:irregular:switches=8,hosts=2|0|minhop updn dnup|first"
+        "irregular-revguid-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn dnup|first"
+        "irregular10-revguid|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn dnup|first"
+        "mesh-4x4-corners|gen:mesh:dims=4x4|0|minhop updn dnup|"
+        "mesh-4x4-corners-shift|gen:mesh:dims=4x4|0|dnup|"
+        "mesh-4x4-corners-scatter|gen:mesh:dims=4x4|0|dnup|"
+        "irregular10-3leaves|gen:irregular:switches=10,ports=8,hosts=3|0|minhop updn dnup|"
         "mesh-4x4-chain|gen:mesh:dims=4x4|0|updn,dor ftree,updn|"
         "irregular-revguid-chain|gen:irregular:switches=8,hosts=2|0|ftree,updn|first"
         "irregular-revguid-order|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
@@ -169,6 +195,8 @@ for entry in "${cases[@]}"; do
   "$bin" topo convert "$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
     { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
   case $name in *-revguid*) revguid "$d/topo" "$d/guid2lid" ;; esac
+  case $name in *-corners*) keep_hosts "$d/topo" S0_0 S3_0 S0_3 S3_3 ;;
+    *-3leaves) keep_hosts "$d/topo" S1 S4 S9 ;; esac
   order=()
   case $name in *-order*) order_file "$d/topo" "$d/order"; order=(-X "$d/order") ;; esac
   # port_shifting: OpenSM takes it from its configuration file only.
@@ -196,7 +224,7 @@ for entry in "${cases[@]}"; do
     "$bin" route check "$d/topo" --lfts "$osm" > "$d/osm-$eng.check" 2>> "$d/warnings" ||
       failed "$name: OpenSM's $eng tables do not check: $(grep valid "$d/osm-$eng.check")"
     extra=()
-    case $eng in minhop|updn) extra=(--lid-matrix "$d/osm-$eng/opensm-lid-matrix.dump") ;; esac
+    case $eng in minhop|updn|dnup) extra=(--lid-matrix "$d/osm-$eng/opensm-lid-matrix.dump") ;; esac
     if ! "$bin" route check "$d/topo" -e "$eng" "${our_extra[@]}" --compare "$osm" "${extra[@]}" \
          > "$d/$eng.check" 2>> "$d/warnings"; then
       failed "$name $eng: $(grep -E '^(valid|lid matrix)' "$d/$eng.check" | tr '\n' ' ')"
@@ -209,7 +237,7 @@ for entry in "${cases[@]}"; do
     total=$(sed -n 's/^compare: \([0-9]*\) of \([0-9]*\).*/\2/p' "$d/$eng.check")
     hops=$(sed -n 's/^avg switches per route: //p' "$d/$eng.check")
     identical=-
-    case $eng in minhop|updn|dor|*,*)
+    case $eng in minhop|updn|dnup|dor|*,*)
       "$bin" route compute "$d/topo" -e "$eng" "${our_extra[@]}" -o "$d/$eng.ours.dump" 2> "$d/$eng.note"
       # A chain: the engine that routed is OpenSM's ("NAME tables configured on all switches").
       if [[ $eng == *,* ]]; then

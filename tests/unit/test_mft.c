@@ -258,6 +258,90 @@ static void test_dump(void **state)
     topo_free(&t);
 }
 
+/* OpenSM's spanning tree (mft_osm.c), worked by hand on a ring of four switches A-B-C-D-A, each
+ * with one host on port 1; port 2 goes clockwise (A->B->C->D->A), port 3 back. The switch GUIDs
+ * are chosen so that OpenSM's map order (byte-reversed GUID) is D, C, B, A while the numeric
+ * order is A, B, C, D. */
+static void test_opensm_tree(void **state)
+{
+    (void)state;
+    struct ibn_err e = { { 0 } };
+    struct topo t;
+    topo_init(&t);
+    const char *sn[4] = { "A", "B", "C", "D" }, *hn[4] = { "HA", "HB", "HC", "HD" };
+    int sw[4], h[4];
+    for (int i = 0; i < 4; i++) {
+        sw[i] = topo_add_node(&t, TOPO_SWITCH, sn[i], 3);
+        t.node[sw[i]].guid = 0x0002c90000000000ULL | (uint64_t)(i + 1) << 24 | (uint64_t)(4 - i);
+    }
+    for (int i = 0; i < 4; i++) {
+        h[i] = topo_add_node(&t, TOPO_CA, hn[i], 1);
+        t.node[h[i]].guid = 0x0002c90100000000ULL | (uint64_t)(i + 1);
+        assert_int_equal(topo_connect(&t, h[i], 1, sw[i], 1, 4, IB_QDR, 0, 0, &e), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(topo_connect(&t, sw[i], 2, sw[(i + 1) % 4], 3, 4, IB_QDR, 0, 0, &e), 0);
+    topo_assign_lids(&t, 0);
+    topo_assign_guids(&t);
+    struct hoptab ht;
+    hoptab_init(&ht, &t);
+    hoptab_minhop(&ht, &t);
+    struct {
+        int members[3], n;
+        int mask[4][3]; /* per switch A..D: ports in its mask, 0-ended */
+    } cases[] = {
+        /* HA, HC: B and D both have max hops 2 (1 + 1 to each side): D is first in OpenSM's
+         * order (numeric order would pick B and give A {1,2}, B {2,3}, C {1,3}). */
+        { { 0, 2 }, 2, { { 1, 3 }, { 0 }, { 1, 2 }, { 2, 3 } } },
+        /* HB, HD: A and C tie; C is first. C sends to B on 3, to D on 2. */
+        { { 1, 3 }, 2, { { 0 }, { 1, 2 }, { 2, 3 }, { 1, 3 } } },
+        /* HA, HB, HC: only B has max hops 2; its own host on port 1. */
+        { { 0, 1, 2 }, 3, { { 1, 2 }, { 1, 2, 3 }, { 1, 3 }, { 0 } } },
+        /* one member port (HA twice): no entries, as OpenSM ("nothing to do") */
+        { { 0, 0 }, 2, { { 0 }, { 0 }, { 0 }, { 0 } } },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct mfts m;
+        mfts_init(&m, &t, MLID_FIRST);
+        struct ca_port mb[3];
+        for (int k = 0; k < cases[c].n; k++)
+            mb[k] = (struct ca_port){ h[cases[c].members[k]], 1 };
+        if (mft_opensm_tree(&m, &t, &ht, 0xC000, mb, cases[c].n, &e))
+            fail_msg("case %zu: %s", c, e.msg);
+        for (int i = 0; i < 4; i++) {
+            int want[4] = { 0 };
+            for (int k = 0; k < 3 && cases[c].mask[i][k]; k++)
+                want[cases[c].mask[i][k]] = 1;
+            for (int p = 0; p <= 3; p++)
+                if (mft_has(&m, sw[i], 0xC000, p) != want[p])
+                    fail_msg("case %zu: switch %s port %d is %s the mask", c, sn[i], p,
+                             want[p] ? "missing from" : "wrongly in");
+        }
+        /* Every member's packet reaches every other member exactly once (a shared tree). */
+        for (int k = 0; k < cases[c].n && cases[c].members[0] != cases[c].members[1]; k++)
+            if (mft_check(&m, &t, 0xC000, mb[k], mb, cases[c].n, NULL, NULL, &e))
+                fail_msg("case %zu: %s", c, e.msg);
+        /* Written in OpenSM's switch order: D before C before B before A. */
+        if (c == 2) {
+            char p[256];
+            path(p, sizeof p, "osmtree.dump");
+            assert_int_equal(mft_dump_write(p, &t, &m, &e), 0);
+            char want[1024];
+            snprintf(want, sizeof want,
+                     "\nSwitch 0x%016" PRIx64 "\nLID    : Out Port(s)\n0xC000 : 0x001  0x003 \n"
+                     "\nSwitch 0x%016" PRIx64 "\nLID    : Out Port(s)\n0xC000 : 0x001  0x002  0x003 \n"
+                     "\nSwitch 0x%016" PRIx64 "\nLID    : Out Port(s)\n0xC000 : 0x001  0x002 \n",
+                     t.node[sw[2]].guid, t.node[sw[1]].guid, t.node[sw[0]].guid);
+            assert_string_equal(read_text(p), want);
+        }
+        mfts_free(&m);
+    }
+    assert_int_equal(mft_opensm_tree(NULL, &t, &ht, 0x1234, NULL, 0, &e), -1);
+    assert_non_null(strstr(e.msg, "outside the multicast range"));
+    hoptab_free(&ht);
+    topo_free(&t);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -266,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_trees),
         cmocka_unit_test(test_check_catches),
         cmocka_unit_test(test_dump),
+        cmocka_unit_test(test_opensm_tree),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];

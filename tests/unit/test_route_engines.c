@@ -492,6 +492,43 @@ static void test_updn_roots(void **state)
     topo_free(&t);
 }
 
+/* dnup (OpenSM's): leaf switches are rank 0. In a k-ary n-tree its routes are shortest and
+ * deadlock-free (no valleys); in a ring where every switch has a host every link joins equal
+ * ranks, nothing is restricted, and dnup is minhop entry for entry, cycle included. The entries
+ * themselves are compared with OpenSM's dnup in e2e/opensm_compare. */
+static void test_dnup(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l, m;
+    char cycle[1024];
+    gen("kary_ntree", "k=4,n=3", &t);
+    route(&t, "dnup", NULL, &l);
+    assert_string_equal(l.engine, "dnup");
+    assert_non_null(strstr(l.note, "dnup: 16 leaf switches at rank 0, highest rank 2"));
+    assert_shortest(&t, &l);
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle), 0);
+    lfts_free(&l);
+    topo_free(&t);
+    gen("torus", "dims=6x1", &t);
+    route(&t, "dnup", NULL, &l);
+    route(&t, "minhop", NULL, &m);
+    assert_non_null(strstr(l.note, "6 leaf switches at rank 0, highest rank 0"));
+    for (int n = 0; n < t.nnodes; n++)
+        if (t.node[n].type != TOPO_CA)
+            for (int lid = 1; lid <= l.max_lid; lid++)
+                assert_int_equal(lft_port(&l, n, lid), lft_port(&m, n, lid));
+    assert_int_equal(route_deadlock_check(&t, &l, NULL, cycle, sizeof cycle), 1);
+    lfts_free(&l);
+    lfts_free(&m);
+    /* Roots mean nothing to dnup: refused, not ignored. */
+    struct route_opts o = { .roots = "S0_0" };
+    struct ibn_err e = { { 0 } };
+    assert_int_equal(route_compute(&t, "dnup", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no roots"));
+    topo_free(&t);
+}
+
 static void test_updn_tree(void **state)
 {
     (void)state;
@@ -741,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_scatter_ports),
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
+        cmocka_unit_test(test_dnup),
         cmocka_unit_test(test_spf_ties),
         cmocka_unit_test(test_lmc),
         cmocka_unit_test(test_dor),

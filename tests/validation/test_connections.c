@@ -4,7 +4,9 @@
  * every admitted connection's CBR traffic is delivered (delivered = injected, invariants hold)
  * and every packet arrives within its connection's guaranteed bound (seed 001 Fig. 7's claim);
  * refusals add up by cause and by hop; no port reserves above cap x C; the dynamic process
- * releases connections; a connection offering 30x its reservation (more than its link) leaves every connection of the
+ * releases connections; live connections (requests during the run) change the port tables as
+ * they come and go and keep every guarantee; a connection offering 30x its reservation (more
+ * than its link) leaves every connection of the
  * other VLs on time (seed 001 section 2.4's claim). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +157,67 @@ static void test_dynamic_releases(void **st)
     done(&r);
 }
 
+/* Live connections: requests arrive during the run, each connection's CBR flow runs from its
+ * admission to its teardown, and the high tables of its ports change at both moments. Every
+ * packet of every connection is delivered within its connection's bound although the tables
+ * change under it; each connection offers what its reservation and lifetime give (from first
+ * principles: a CBR source with a phase in [0, IAT) offers floor(life / IAT) or one more
+ * message in a lifetime `life`); every change is applied, and at the end every port's table is
+ * the one admission holds for the connections still up. */
+static void test_live_tables_change(void **st)
+{
+    (void)st;
+    struct run r;
+    run(&r, "process = \"dynamic\"; live = true; rate = 40000; hold = \"4 ms\"; "
+            "sls = \"5:32:10:64,9:64:64:255\";");
+    const struct conn_state *s = *r.sc.cst;
+    const struct cac *a = &s->a;
+    int up = 0;
+    for (int i = 0; i < s->cs.n; i++)
+        up += s->cs.c[i].end == SIMTIME_NEVER;
+    printf("  requests %llu, accepted %llu, released %llu, up at the end %d, table changes %d\n",
+           (unsigned long long)a->st.requests, (unsigned long long)a->st.accepted,
+           (unsigned long long)a->st.released, up, s->nchg);
+    assert_true(s->live);
+    assert_true(a->st.accepted >= 100 && a->st.released >= 50);
+    assert_int_equal((uint64_t)s->cs.n, a->st.accepted);
+    assert_int_equal((uint64_t)up, a->st.accepted - a->st.released);
+    assert_true(s->nchg > 0);
+    assert_int_equal(s->applied, s->nchg);
+    assert_int_equal(r.rep.outcome, RUN_DRAINED);
+    assert_int_equal(r.f.cnt.created, r.f.cnt.delivered);
+    assert_int_equal(check_delivery(&r, -1), s->cs.n);
+    simtime_t horizon = r.sc.sim.duration;
+    for (int i = 0; i < s->cs.n; i++) {
+        const struct conn_entry *x = &s->cs.c[i];
+        const struct flow *fl = &r.f.flows[s->first_conn + i];
+        simtime_t end = x->end == SIMTIME_NEVER || x->end > horizon ? horizon : x->end;
+        double life = (double)(end - x->start), iat = fl->arr.period_ps;
+        uint64_t lo = (uint64_t)floor(life / iat), got = fl->st.msgs_offered;
+        if (got < lo || got > lo + 1)
+            fail_msg("%s: %llu messages offered in %.0f ps at one per %.0f ps (expected %llu or %llu)",
+                     fl->name, (unsigned long long)got, life, iat, (unsigned long long)lo,
+                     (unsigned long long)lo + 1);
+        assert_int_equal(fl->start, x->start);
+    }
+    for (int nd = 0; nd < r.t.nnodes; nd++)
+        for (int p = 1; p <= r.t.node[nd].nports; p++) {
+            if (r.t.node[nd].port[p].peer_node < 0)
+                continue;
+            const struct qport *q = &a->port[cac_port(a, nd, p)];
+            const struct vlarb_table *vt = r.f.nodes[nd]->port[p].vlarb;
+            if (!q->nseq) {
+                assert_int_equal(vt->nhigh, 0);
+                continue;
+            }
+            assert_int_equal(vt->nhigh, 64);
+            struct vlarb_entry want[64];
+            qport_high_table(q, want);
+            assert_memory_equal(vt->high, want, sizeof want);
+        }
+    done(&r);
+}
+
 static void test_excess_hurts_only_its_vl(void **st)
 {
     (void)st;
@@ -179,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fill_delivers_on_time),
         cmocka_unit_test(test_dynamic_releases),
+        cmocka_unit_test(test_live_tables_change),
         cmocka_unit_test(test_excess_hurts_only_its_vl),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

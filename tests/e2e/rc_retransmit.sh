@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# rc_retransmit.sh: the reliable connection over a lossy fabric from the command line: seed 000's
+# two-switch PIPD scenario (RC, an ACK per packet, a window of 8) with 1 % of the data packets
+# lost at switch inputs (switch.loss) and with seed 004's Head-of-Queue Lifetime at HV 0 delivers
+# every packet once (the run drains, the invariants hold, which includes every queue pair's PSNs
+# accepted once and in order), reports its retransmissions in summary.json, and the counts add
+# up: lost + discarded by the responder + delivered data = first sendings + retransmissions.
+# The same scenario with transport.retransmit = off and losses is refused naming the reason.
+# Arguments: the ibnetsim binary, the source directory.
+set -euo pipefail
+bin=$1 src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cfg=$src/scenarios/seed000/cc-pipd.cfg
+short=(-s simulation.duration="3 ms" -s simulation.warmup="1 ms" -s simulation.sample_interval="1 ms"
+       -s transport.timeout=4)
+for loss in "switch.loss=0.01" "switch.hoq_life=0"; do
+  "$bin" run "$cfg" -o "$tmp/r" -q "${short[@]}" -s "$loss"
+  python3 - "$tmp/r/summary.json" "$loss" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); what = sys.argv[2]
+inv, tr = d["invariants"], d["transport"]
+g = tr["retransmission"]
+assert d["run"]["outcome"] == "drained", d["run"]["outcome"]
+assert inv["ok"], inv["violations"]
+assert inv["packets_in_flight"] == 0
+dropped = inv["packets_dropped"]
+lost = dropped.get("loss", 0) + dropped.get("hoq_lifetime", 0)
+assert lost > 0, "nothing lost"
+assert g["packets_retransmitted"] >= lost, g
+assert g["qp_errors"] == 0, g
+sent = sum(f["packets_sent"] for f in d["flows"])
+resent = sum(f["packets_retransmitted"] for f in d["flows"])
+assert resent == g["packets_retransmitted"]
+acked = sum(f["packets_acked"] for f in d["flows"])
+assert acked == sent, (acked, sent)   # every packet sent was acknowledged: accepted once
+# Data packets: each first sending or retransmission was lost, discarded by the responder, or
+# delivered (accepted) once; control packets (ACKs, NAKs) are all delivered.
+ctrl = tr["acks_sent"] + g["naks_sent"]
+assert inv["packets_created"] == sent + resent + ctrl, (inv["packets_created"], sent, resent, ctrl)
+assert inv["packets_delivered"] == sent + ctrl, (inv["packets_delivered"], sent, ctrl)
+assert lost + dropped["discarded_by_responder"] == resent, (lost, dropped, resent)
+print(f"ok: {what}: {lost} lost, {resent} resent, {g['naks_sent']} NAKs, {g['timeouts']} timeouts")
+PY
+done
+if "$bin" run "$cfg" -o "$tmp/x" -q "${short[@]}" -s switch.loss=0.01 -s transport.retransmit=off 2> "$tmp/err"; then
+  echo "FAIL: retransmit = off with losses was accepted"; exit 1
+fi
+grep -q "stall its queue pair" "$tmp/err" || { echo "FAIL: refusal does not say why: $(cat "$tmp/err")"; exit 1; }
+echo "ok: retransmit = off with losses refused"

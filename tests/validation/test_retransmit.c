@@ -1,0 +1,363 @@
+/* test_retransmit.c: go-back-N retransmission of the reliable connection (src/fabric/transport.c)
+ * against first principles, on a line H1 -- S1 -- H2 (4x QDR, 1 us cables) unless said:
+ * - every N-th data packet lost at S1 (switch.loss_every), a window of W packets with W packet
+ *   times shorter than the round trip: each loss is followed by a packet past the gap, so the
+ *   responder sends one NAK per loss and the requester, its window full when the NAK arrives,
+ *   sends exactly the W packets from the lost PSN to the last sent again: retransmitted = W x
+ *   losses, NAKs = losses, no timeout; losses = (first sendings + retransmissions) / N; every
+ *   packet accepted once, in PSN and message order (the end-of-run invariants check it too);
+ * - the last packet of a message lost: no packet follows, no NAK; the Local ACK Timeout
+ *   (4.096 us x 2^timeout) sends it again, T after the ACK of the packet before it arrived;
+ * - a timeout shorter than the round trip: the packet is sent again at T and 2 T, the copies
+ *   arrive as duplicates, are discarded and acknowledged again;
+ * - every packet lost: retry_cnt + 1 timeouts T apart, retry_cnt retransmissions, then the
+ *   queue pair goes to the error state (warned, counted) and the run still ends cleanly;
+ * - congestion drops (switch.hoq_life) under RC: every message delivered once;
+ * - random losses (switch.loss): every message delivered once, the same counts on a rerun;
+ * - UD loses packets for good (counted), RC refuses retransmit = off with losses, a flow to
+ *   many hosts, and out-of-range timeout / retry_cnt. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "../support/sim.h"
+
+static void set(struct testsim *s, const struct param *table, const char *key, const char *value)
+{
+    char why[256];
+    if (param_set(params_find(table, key), &s->d.set, value, why, sizeof why)) {
+        fprintf(stderr, "%s=%s: %s\n", key, value, why);
+        fail();
+    }
+}
+#define TSET(s, k, v) set(s, transport_params, k, v)
+#define SSET(s, k, v) set(s, switch_params, k, v)
+
+#define DELAY (1000 * PS_PER_NS)
+#define T_PKT (2074 * 250) /* an MTU packet on 4x QDR, ps */
+
+static void line(struct testsim *s)
+{
+    ts_init_line(s, "4xQDR", "4xQDR", DELAY);
+    TSET(s, "mode", "rc");
+    TSET(s, "ack", "packet");
+}
+
+/* Every packet the flow made was accepted once, in order, and acknowledged. */
+static void assert_all_delivered(struct testsim *s, const struct flow *fl)
+{
+    assert_int_equal(s->rep.outcome, RUN_DRAINED);
+    assert_true(s->rep.invariants_ok);
+    assert_int_equal(fl->rc.epsn, fl->rc.psn_next);
+    assert_int_equal(fl->rc.psn_acked, fl->rc.psn_next);
+    assert_int_equal(fl->rc.emsg, fl->msg_seq);
+    assert_int_equal(fl->rc.msg_acked, fl->rc.msg_begun);
+    assert_int_equal(s->f.cnt.misordered, 0);
+    assert_int_equal(fl->st.pkts_sent, fl->rc.psn_next);
+}
+
+static void test_go_back_n_counts(void **st)
+{
+    (void)st;
+    const int ws[] = { 2, 4, 8 };
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) {
+        struct testsim s;
+        line(&s);
+        char w[8];
+        snprintf(w, sizeof w, "%d", ws[i]);
+        TSET(&s, "window", w);
+        TSET(&s, "timeout", "10"); /* 4.19 ms: never reached here */
+        SSET(&s, "loss_every", "37");
+        s.d.end = 2 * PS_PER_MS;
+        ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+        ts_run(&s);
+        struct flow *fl = ts_find(&s, "F");
+        uint64_t sent = fl->st.pkts_sent + fl->rc.resent, lost = s.f.cnt.dropped_loss;
+        printf("window %d: %llu packets (%u messages), %llu lost, %llu NAKs, %llu sent again, "
+               "%llu timeouts, %llu discarded\n", ws[i], (unsigned long long)fl->st.pkts_sent,
+               fl->msg_seq, (unsigned long long)lost, (unsigned long long)fl->rc.naks,
+               (unsigned long long)fl->rc.resent, (unsigned long long)fl->rc.timeouts,
+               (unsigned long long)s.f.cnt.discarded);
+        /* The window is full when the NAK arrives: the packet after the lost one leaves T
+         * after it and reaches H2 2 d + L + T later, its NAK takes 2 d + L + T_ack back, while
+         * the window takes W T to send: (W - 2) T <= 2 (2 d + L) + T_ack. */
+        assert_true((ws[i] - 2) * (double)T_PKT <=
+                    2.0 * (2.0 * DELAY + (double)s.d.set.switch_latency) + 30 * 250.0);
+        assert_all_delivered(&s, fl);
+        assert_true(lost >= 10);
+        assert_int_equal(lost, sent / 37);
+        assert_int_equal(fl->rc.timeouts, 0);
+        assert_int_equal(fl->rc.naks, lost);
+        assert_int_equal(s.f.cnt.naks_created, lost);
+        assert_int_equal(fl->rc.resent, (uint64_t)ws[i] * lost);
+        /* The responder discards the W - 1 packets behind each loss, no duplicate. */
+        assert_int_equal(s.f.cnt.discarded, (uint64_t)(ws[i] - 1) * lost);
+        assert_int_equal(fl->rc.dups, 0);
+        /* ACKs: one per accepted packet. */
+        assert_int_equal(s.f.cnt.acks_created, fl->rc.psn_next);
+        ts_free(&s);
+    }
+}
+
+/* One message of three packets, the third lost: the two ACKs come back, nothing follows the
+ * loss, the timeout sends PSN 2 again T after the ACK of PSN 1 arrived. */
+static void test_tail_loss_timeout(void **st)
+{
+    (void)st;
+    struct testsim s;
+    line(&s);
+    TSET(&s, "timeout", "2"); /* 16.384 us */
+    SSET(&s, "loss_every", "3");
+    s.d.end = 200 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "6144 B", 0, 1); /* stops at once: one message */
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "F");
+    assert_all_delivered(&s, fl);
+    assert_int_equal(fl->msg_seq, 1);
+    assert_int_equal(fl->rc.psn_next, 3);
+    assert_int_equal(s.f.cnt.dropped_loss, 1);
+    assert_int_equal(fl->rc.naks, 0);
+    assert_int_equal(fl->rc.timeouts, 1);
+    assert_int_equal(fl->rc.resent, 1);
+    assert_int_equal(fl->st.msgs_delivered, 1);
+    /* PSN 1 leaves at T_PKT, reaches H2 at 2 T_PKT + 2 d + L (cut-through: its tail follows its
+     * head by T_PKT), its ACK (30 bytes) is back at H1 2 d + L + T_ack later; T later PSN 2 goes
+     * again and arrives 2 d + L + T_PKT after that. */
+    double L = (double)s.d.set.switch_latency, d = DELAY, t_ack = 30 * 250.0, T = 16384.0 * PS_PER_NS;
+    double ack1 = 2 * T_PKT + 2 * d + L + 2 * d + L + t_ack;
+    double expect = ack1 + T + 2 * d + L + T_PKT;
+    double got = (double)fl->st.msg_latency.max;
+    printf("tail loss: message delivered after %.3f us, expected %.3f us\n", got / 1e6, expect / 1e6);
+    assert_true(fabs(got - expect) < 1.0 * PS_PER_NS);
+    ts_free(&s);
+}
+
+/* A timeout shorter than the round trip, nothing lost: one packet on 5 us cables (RTT about
+ * 20.7 us), T = 8.192 us. The requester times out at T and 2 T and sends the packet again each
+ * time; the original's ACK arrives before the third expiry and acknowledges it; the two copies
+ * reach the responder as duplicates, are discarded and acknowledged again (stale ACKs that
+ * change nothing). */
+static void test_early_timeout_duplicates(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init_line(&s, "4xQDR", "4xQDR", 5000 * PS_PER_NS);
+    TSET(&s, "mode", "rc");
+    TSET(&s, "retransmit", "on");
+    TSET(&s, "timeout", "1");
+    s.d.end = 100 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "2048 B", 0, 1); /* one message, one packet */
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "F");
+    double rtt = 2.0 * (2.0 * 5000 * PS_PER_NS + (double)s.d.set.switch_latency) + T_PKT + 30 * 250.0;
+    printf("early timeout: RTT %.3f us, T 8.192 us: %llu timeouts, %llu sent again, %llu duplicates, "
+           "%llu ACKs\n", rtt / 1e6, (unsigned long long)fl->rc.timeouts,
+           (unsigned long long)fl->rc.resent, (unsigned long long)fl->rc.dups,
+           (unsigned long long)s.f.cnt.acks_created);
+    assert_true(rtt > 2 * 8192.0 * PS_PER_NS && rtt < 3 * 8192.0 * PS_PER_NS);
+    assert_all_delivered(&s, fl);
+    assert_int_equal(fl->rc.psn_next, 1);
+    assert_int_equal(fl->rc.timeouts, 2);
+    assert_int_equal(fl->rc.resent, 2);
+    assert_int_equal(fl->rc.dups, 2);
+    assert_int_equal(s.f.cnt.discarded, 2);
+    assert_int_equal(s.f.cnt.acks_created, 3);
+    assert_int_equal(fl->rc.acks, 3);
+    assert_int_equal(s.f.cnt.naks_created, 0);
+    ts_free(&s);
+}
+
+/* Every packet lost: retry_cnt + 1 timeouts, T apart, then the error state. */
+static void test_retries_exhausted(void **st)
+{
+    (void)st;
+    struct testsim s;
+    line(&s);
+    TSET(&s, "timeout", "1"); /* 8.192 us */
+    TSET(&s, "retry_cnt", "3");
+    TSET(&s, "window", "1");
+    SSET(&s, "loss_every", "1");
+    s.d.end = 200 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "2048 B", 0, 0);
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "F");
+    printf("every packet lost: %llu timeouts, %llu sent again, %llu lost, error: %d; warning: %s\n",
+           (unsigned long long)fl->rc.timeouts, (unsigned long long)fl->rc.resent,
+           (unsigned long long)s.f.cnt.dropped_loss, fl->rc.failed, s.f.nwarn ? s.f.warn[0] : "-");
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_true(s.rep.invariants_ok);
+    assert_int_equal(fl->rc.failed, 1);
+    assert_int_equal(s.f.cnt.qp_errors, 1);
+    assert_int_equal(fl->rc.timeouts, 4);
+    assert_int_equal(fl->rc.resent, 3);
+    assert_int_equal(s.f.cnt.dropped_loss, 4);
+    assert_int_equal(fl->st.pkts_delivered, 0);
+    assert_int_equal(s.f.nwarn, 1);
+    assert_non_null(strstr(s.f.warn[0], "error state"));
+    ts_free(&s);
+}
+
+/* H1 and H2 saturate H3, whose sink takes half the link: H3's switch port backs up and the
+ * Head-of-Queue Lifetime (HV 0: 4.096 us) drops packets. RC delivers every message once. */
+static void test_hoq_drops_recovered(void **st)
+{
+    (void)st;
+    struct testsim s;
+    memset(&s, 0, sizeof s);
+    topo_init(&s.topo);
+    int sw = topo_add_node(&s.topo, TOPO_SWITCH, "S1", 3);
+    for (int i = 0; i < 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "H%d", i + 1);
+        int h = topo_add_node(&s.topo, TOPO_CA, name, 1);
+        if (topo_connect(&s.topo, sw, i + 1, h, 1, 4, IB_QDR, 0, DELAY, &s.err))
+            fail();
+    }
+    topo_assign_lids(&s.topo, 0);
+    if (route_compute(&s.topo, "minhop", NULL, &s.lfts, &s.err))
+        fail();
+    fabric_settings_defaults(&s.d.set);
+    s.d.drain_limit = 100 * PS_PER_MS;
+    s.d.seed = 1;
+    s.d.end = 500 * PS_PER_US;
+    TSET(&s, "mode", "rc");
+    TSET(&s, "timeout", "4");
+    SSET(&s, "hoq_life", "0");
+    set(&s, hca_params, "sink_limit", "4 Gb/s");
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "16 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "16 KiB", 0, 0);
+    ts_run(&s);
+    uint64_t resent = 0;
+    for (int k = 0; k < 2; k++) {
+        struct flow *fl = ts_find(&s, k ? "B" : "A");
+        assert_all_delivered(&s, fl);
+        resent += fl->rc.resent;
+    }
+    printf("HoQ drops under RC: %llu dropped, %llu sent again, %llu NAKs, %llu timeouts\n",
+           (unsigned long long)s.f.cnt.dropped_hoq, (unsigned long long)resent,
+           (unsigned long long)s.f.cnt.naks_created,
+           (unsigned long long)(ts_find(&s, "A")->rc.timeouts + ts_find(&s, "B")->rc.timeouts));
+    assert_true(s.f.cnt.dropped_hoq > 0);
+    assert_true(resent >= s.f.cnt.dropped_hoq);
+    ts_free(&s);
+}
+
+/* Random losses of 1 %: everything delivered, and the same numbers on a second run. */
+static void test_random_loss_deterministic(void **st)
+{
+    (void)st;
+    uint64_t got[2][3];
+    for (int run = 0; run < 2; run++) {
+        struct testsim s;
+        line(&s);
+        TSET(&s, "window", "32");
+        TSET(&s, "timeout", "3");
+        SSET(&s, "loss", "0.01");
+        s.d.end = 300 * PS_PER_US;
+        ts_flow(&s, "F", "H1", "H2", "poisson", "20 Gb/s", "8 KiB", 0, 0);
+        ts_flow(&s, "G", "H2", "H1", "poisson", "20 Gb/s", "4 KiB", 0, 0);
+        ts_run(&s);
+        for (int k = 0; k < 2; k++) {
+            struct flow *fl = ts_find(&s, k ? "G" : "F");
+            assert_all_delivered(&s, fl);
+        }
+        got[run][0] = s.f.cnt.dropped_loss;
+        got[run][1] = ts_find(&s, "F")->rc.resent + ts_find(&s, "G")->rc.resent;
+        got[run][2] = s.f.cnt.created;
+        printf("1 %% loss: %llu lost of %llu data packets, %llu sent again\n",
+               (unsigned long long)got[run][0],
+               (unsigned long long)(ts_find(&s, "F")->st.pkts_sent + ts_find(&s, "G")->st.pkts_sent),
+               (unsigned long long)got[run][1]);
+        assert_true(got[run][0] > 5);
+        ts_free(&s);
+    }
+    assert_memory_equal(got[0], got[1], sizeof got[0]);
+}
+
+static void test_ud_loses_for_good(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init_line(&s, "4xQDR", "4xQDR", DELAY);
+    SSET(&s, "loss_every", "10");
+    s.d.end = 100 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "F");
+    assert_true(s.rep.invariants_ok);
+    assert_false(s.f.rtx);
+    assert_int_equal(s.f.cnt.dropped_loss, fl->st.pkts_sent / 10);
+    assert_int_equal(s.f.cnt.delivered + s.f.cnt.dropped_loss, fl->st.pkts_sent);
+    ts_free(&s);
+}
+
+static void test_refusals(void **st)
+{
+    (void)st;
+    struct testsim s;
+    line(&s);
+    TSET(&s, "retransmit", "off");
+    SSET(&s, "loss", "0.001");
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), -1);
+    printf("retransmit off with losses: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "stall"));
+    ts_free(&s);
+
+    line(&s);
+    SSET(&s, "hoq_life", "3");
+    ts_flow(&s, "F", "H1", "uniform", "saturate", NULL, "64 KiB", 0, 0);
+    assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), -1);
+    printf("a flow to many hosts: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "one destination"));
+    ts_free(&s);
+
+    /* Lossless: auto leaves retransmission off (no timer, results as before). */
+    line(&s);
+    s.d.end = 50 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    assert_false(s.f.rtx);
+    assert_int_equal(s.f.events_by_type[EV_RC_TIMER], 0);
+    ts_free(&s);
+
+    /* An infinite timeout with losses is allowed, with a warning. */
+    line(&s);
+    TSET(&s, "timeout", "0");
+    SSET(&s, "loss_every", "1000");
+    s.d.end = 50 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    assert_int_equal(s.f.nwarn, 1);
+    assert_non_null(strstr(s.f.warn[0], "infinite"));
+    ts_free(&s);
+
+    struct fabric_settings fs;
+    fabric_settings_defaults(&fs);
+    char why[256];
+    assert_int_equal(param_set(params_find(transport_params, "timeout"), &fs, "32", why, sizeof why), -1);
+    printf("timeout 32: %s\n", why);
+    assert_int_equal(param_set(params_find(transport_params, "retry_cnt"), &fs, "8", why, sizeof why), -1);
+    printf("retry_cnt 8: %s\n", why);
+    assert_int_equal(param_set(params_find(switch_params, "loss"), &fs, "1", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(switch_params, "loss_every"), &fs, "-1", why, sizeof why), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_go_back_n_counts),
+        cmocka_unit_test(test_tail_loss_timeout),
+        cmocka_unit_test(test_early_timeout_duplicates),
+        cmocka_unit_test(test_retries_exhausted),
+        cmocka_unit_test(test_hoq_drops_recovered),
+        cmocka_unit_test(test_random_loss_deterministic),
+        cmocka_unit_test(test_ud_loses_for_good),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
