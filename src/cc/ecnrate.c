@@ -214,7 +214,6 @@ static void on_dequeue(struct fabric *f, struct port *in, struct port *out, stru
 
 static void on_depart(struct fabric *f, struct port *out, struct packet *p)
 {
-    (void)f;
     struct ecn_oport *o = out->cc;
     if (!o || !out->is_switch || p->flow == FLOW_CONTROL || o->cnt2 <= 0)
         return;
@@ -222,6 +221,7 @@ static void on_depart(struct fabric *f, struct port *out, struct packet *p)
     if (!(p->flags & PKT_FECN)) {
         p->flags |= PKT_FECN;
         o->marked++;
+        fabric_timeline(f, TLN_FECN, out, p, 0, 0);
     }
 }
 
@@ -238,6 +238,7 @@ static void on_receive(struct fabric *f, struct port *at, struct packet *p)
     e->acks++;
     if (p->flags & PKT_BECN) {
         e->marked_acks++;
+        fabric_timeline(f, TLN_BECN, at, p, 0, 0);
         e->r = e->law == ECN_LAW_PIPD ? pipd_dec(e->r, c->m, e->rmin) : fimd_dec(e->r, c->n, e->rmin);
     } else {
         e->r = e->law == ECN_LAW_PIPD ? pipd_inc(e->r, c->m, e->rmin, e->rmax)

@@ -23,12 +23,43 @@ void ibcc_index_settle(struct ibcc_index *ix, simtime_t now)
     ix->last_change = now;
 }
 
-static void index_set(struct ibcc_index *ix, int v, simtime_t now)
+/* A timeline is written: name the index that changed (by its address: only then) and tell it. */
+static void ccti_note(struct fabric *f, const struct ibcc *c, const struct ibcc_index *ix)
 {
-    ibcc_index_settle(ix, now);
+    const char *a = (const char *)ix;
+    const struct port *at = NULL;
+    int64_t key = 0;
+    if (a >= (const char *)c->flows && a < (const char *)(c->flows + f->nflows)) {
+        size_t i = (size_t)(a - (const char *)c->flows) / sizeof *c->flows;
+        at = f->flows[i].src;
+        key = (int64_t)i;
+    } else if (a >= (const char *)c->groups && a < (const char *)(c->groups + c->ngroups)) {
+        const struct ibcc_group *g = &c->groups[(size_t)(a - (const char *)c->groups) / sizeof *c->groups];
+        if (!g->n)
+            return;
+        at = f->flows[g->flows[0]].src;
+        key = -1 - (int64_t)ix->sl;
+    } else {
+        for (uint32_t i = 0; i < f->nflows && !at; i++) {
+            const struct ibcc_dest *d = c->flows[i].dest;
+            if (d && a >= (const char *)d && a < (const char *)(d + f->nhosts)) {
+                at = f->flows[i].src;
+                key = (int64_t)i | (int64_t)((const struct ibcc_dest *)(const void *)a - d + 1) << 32;
+            }
+        }
+    }
+    if (at)
+        fabric_timeline(f, TLN_CCTI, at, NULL, ix->ccti, key);
+}
+
+static void index_set(struct fabric *f, const struct ibcc *c, struct ibcc_index *ix, int v)
+{
+    ibcc_index_settle(ix, f->now);
     ix->ccti = (uint16_t)v;
     if (ix->ccti > ix->ccti_max)
         ix->ccti_max = ix->ccti;
+    if (f->timeline_fn)
+        ccti_note(f, c, ix);
 }
 
 static simtime_t period(const struct ibcc *c, int sl)
@@ -48,7 +79,7 @@ static int lower(struct fabric *f, struct ibcc *c, struct ibcc_index *ix)
 {
     long long min = c->min[ix->sl];
     if (ix->ccti > min)
-        index_set(ix, ix->ccti - 1, f->now);
+        index_set(f, c, ix, ix->ccti - 1);
     return ix->ccti > min;
 }
 
@@ -135,7 +166,7 @@ static void becn(struct fabric *f, struct ibcc *c, struct flow *fl, int from)
     long long v = (long long)ix->ccti + c->increase[sl];
     if (v > c->ccti_limit)
         v = c->ccti_limit;
-    index_set(ix, (int)v, f->now);
+    index_set(f, c, ix, (int)v);
     note_raised(c, cf->group, ix);
     if (c->timer[sl] <= 0)
         return; /* CCTI_Timer 0: no recovery */
@@ -158,6 +189,7 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
     struct ibcc *c = ctx(f);
     struct ibcc_aport *ap = at->cc;
     if (p->flags & PKT_BECN) {
+        fabric_timeline(f, TLN_BECN, at, p, 0, 0);
         if (ap)
             ap->becn_received++;
         if (p->about_flow < f->nflows && f->flows[p->about_flow].src == at)
@@ -177,6 +209,7 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
         return; /* the responder's next ACK carries the BECN (transport.c) */
     if (ap)
         ap->cnp_sent++;
+    fabric_timeline(f, TLN_CNP, at, p, 0, 0);
     fabric_send_control(f, at, p->src_lid, p->sl, PKT_CNP | PKT_BECN, p->flow);
 }
 

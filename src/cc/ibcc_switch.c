@@ -133,6 +133,7 @@ void ibcc_on_depart(struct fabric *f, struct port *out, struct packet *p)
         return;
     p->flags |= PKT_FECN;
     o->marked[slot]++;
+    fabric_timeline(f, TLN_FECN, out, p, 0, 0);
     struct ibcc_flow *cf = f->flows[p->flow].cc;
     if (cf)
         cf->fecn_marked++;

@@ -5,6 +5,9 @@
  *   latency     CDFs of network and end-to-end packet latency per class (latency.csv)
  *   ports       per-port utilisation map (summary.json's "ports", via plot-ports.csv)
  *   cc          CCTI of every flow over time, when the run wrote cc.csv
+ *   buffers     heat map of switch ports' buffer occupancy over time (ports.csv; plot_heat.c)
+ *   xmitwait    heat map of PortXmitWait over time (counters.csv; plot_heat.c)
+ *   flow-latency  per-flow latency CDFs (flow-latency.csv; plot_flow_latency.c)
  *   topology    the fabric coloured by utilisation, with the congestion tree (graphviz)
  * and `ibnetsim plot A B ... -o DIR`: several runs overlaid (plot_compare.c). */
 #include <errno.h>
@@ -35,6 +38,12 @@ static void usage(FILE *f)
             "  ports.png/.svg       utilisation of every cabled port (link busy time over the\n"
             "                       measured period), from summary.json's \"ports\"\n"
             "  cc.png/.svg          CCTI of every flow over time, if the run wrote cc.csv\n"
+            "  buffers.png/.svg     heat map: receive-buffer occupancy of the switch ports at each\n"
+            "                       sample (x time, y port, colour KiB), from ports.csv\n"
+            "  xmitwait.png/.svg    heat map: PortXmitWait of every port per interval over the\n"
+            "                       interval, from counters.csv (output.counter_series = true)\n"
+            "  flow-latency.png/.svg  CDFs of network and end-to-end latency per flow, from\n"
+            "                       flow-latency.csv (output.flow_latency = true)\n"
             "  topology.png/.svg    the fabric (graphviz, from topology.dot): each cable coloured\n"
             "                       by its busier direction's utilisation, an arrow on each\n"
             "                       direction whose transmitter waited for credits (the congestion\n"
@@ -436,7 +445,7 @@ int cmd_plot(int argc, char **argv)
         return 2;
     }
     const char *rname = run_name(summary, dir);
-    const char *names[4];
+    const char *names[8];
     int n = 0, status = 0;
     struct { const char *name, *file; } series[2] = { { "throughput", "flows.csv" }, { "cc", "cc.csv" } };
     for (int s = 0; s < 2; s++) {
@@ -471,6 +480,32 @@ int cmd_plot(int argc, char **argv)
         status = e.output ? IBN_EXIT_OUTPUT : 1;
     } else {
         names[n++] = "ports";
+    }
+    /* Heat maps and per-flow latency: a note when the run did not write their data. */
+    static const struct {
+        const char *name, *why;
+    } extra[] = {
+        { "buffers", "no ports.csv (output.port_series = false?): no buffer heat map" },
+        { "xmitwait", "no counters.csv (output.counter_series = true writes it): no PortXmitWait heat map" },
+        { "flow-latency", "no flow-latency.csv (output.flow_latency = true writes it): no per-flow latency CDFs" },
+    };
+    for (int x = 0; x < 3; x++) {
+        int rc = x == 0 ? plot_heat_buffers(dir, rname, &e)
+                 : x == 1 ? plot_heat_xmitwait(dir, rname, &e)
+                          : plot_flow_latency(dir, rname, highlight, &e);
+        if (rc == 1) {
+            if (!quiet)
+                fprintf(stderr, "ibnetsim plot: %s/%s\n", dir, extra[x].why);
+        } else if (rc == -2) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            json_decref(summary);
+            return 2;
+        } else if (rc) {
+            fprintf(stderr, "ibnetsim plot: %s\n", e.msg);
+            status = e.output ? IBN_EXIT_OUTPUT : 1;
+        } else {
+            names[n++] = extra[x].name;
+        }
     }
     const char *engine = NULL;
     int topo = !plot_topology(dir, summary, &engine, &e);

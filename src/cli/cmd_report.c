@@ -189,7 +189,10 @@ static void run_section(FILE *out, const char *dir, json_t *j, int index)
     static const struct { const char *file, *caption; } figs[] = {
         { "throughput", "Throughput of every flow over time (flows.csv)" },
         { "latency", "Packet latency CDFs per class (latency.csv)" },
+        { "flow-latency", "Packet latency CDFs per flow (flow-latency.csv)" },
         { "ports", "Port utilisation (summary.json)" },
+        { "buffers", "Receive-buffer occupancy of the switch ports over time (ports.csv)" },
+        { "xmitwait", "PortXmitWait over time: where packets waited for credits (counters.csv)" },
         { "cc", "CCTI of every flow over time (cc.csv)" },
         { "topology", "The fabric: cables coloured by utilisation, arrows where the sender waited for credits" },
     };

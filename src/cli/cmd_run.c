@@ -23,6 +23,7 @@
 #include "stats/latency_csv.h"
 #include "core/units.h"
 #include "stats/capture.h"
+#include "stats/timeline.h"
 #include "stats/results.h"
 
 /* Why the run stops early: 0 it does not, SIGINT or SIGTERM, or STOP_OUTPUT (a series file
@@ -63,7 +64,11 @@ static void usage(FILE *f)
             "  cc.csv         with congestion control: every flow's CCTI per sample\n"
             "  cc_ports.csv   with congestion control: FECN marks and time in the congestion state\n"
             "                 per switch port and VL; FECNs, CNPs and BECNs per adapter port\n"
-            "  cc_flows.csv   with congestion control: FECN and BECN counts and CCTI per flow\n\n"
+            "  cc_flows.csv   with congestion control: FECN and BECN counts and CCTI per flow\n"
+            "and on request: counters.csv (output.counter_series: perfquery counters per interval),\n"
+            "flow-latency.csv (output.flow_latency: latency distributions per flow), capture.pcap\n"
+            "(output.capture_ports: Wireshark), timeline.json (output.timeline_ports: a trace for\n"
+            "ui.perfetto.dev or chrome://tracing).\n\n"
             "  -s KEY=VALUE   override a scenario key, e.g. -s switch.arch=fifo, -s simulation.seed=2,\n"
             "                 -s flows.F1.rate=\"5 Gb/s\", -s flows.*.msg_size=4096\n"
             "  -o DIR         the results folder (created if needed)\n"
@@ -238,9 +243,19 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
                                sc->out.capture_stop,
                                sc->out.capture_payload };
     snprintf(path, sizeof path, "%s/capture.pcap", rd.tmp);
-    if (capture_open(f, &cd, path, &we)) {
+    struct timeline_desc td = { sc->out.timeline_ports, sc->out.timeline_flows,
+                                sc->out.timeline_start, sc->out.timeline_stop,
+                                sc->out.timeline_max_events };
+    int opened = capture_open(f, &cd, path, &we);
+    if (!opened) {
+        snprintf(path, sizeof path, "%s/timeline.json", rd.tmp);
+        opened = timeline_open(f, &td, path, &we);
+    }
+    if (opened) {
         int output = we.output;
+        struct ibn_err ignore;
         series_close(&oc.series, NULL);
+        capture_close(f, &ignore);
         resdir_abandon(&rd);
         fprintf(stderr, "ibnetsim run: %s\n", we.msg);
         return output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
@@ -251,11 +266,14 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     struct fabric_observer obs = { sample, tick, &oc, boundary };
 
     struct run_report rep;
+    int nwarn = f->nwarn;
     int broken = fabric_run(f, &obs, &rep, &e);
     series_finish(&oc.series);
     double wall = since(&oc.prog.start);
     if (oc.prog.on && wall >= 1.0)
         fprintf(stderr, "\n");
+    for (int i = nwarn; i < f->nwarn; i++) /* what the run itself warns about */
+        fprintf(stderr, "ibnetsim run: warning: %s\n", f->warn[i]);
     json_t *j = results_summary(f, &rep, settings_json(sc), &oc.series);
     json_t *routing = json_object();
     json_object_set_new(routing, "engine", json_string(*sc->topo.lft_file ? "lft_file"
@@ -271,6 +289,12 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         json_object_set_new(j, "capture_packets", json_integer((json_int_t)capture_count(f)));
     if (capture_close(f, werr ? &e : &we) && !werr)
         werr = -1;
+    if (f->timeline) {
+        json_object_set_new(j, "timeline_events", json_integer((json_int_t)timeline_count(f)));
+        json_object_set_new(j, "timeline_truncated", json_boolean(timeline_truncated(f)));
+    }
+    if (timeline_close(f, werr ? &e : &we) && !werr)
+        werr = -1;
     if (f->hooks.report)
         f->hooks.report(f, j);
     if (sw_archs[f->set.arch]->report)
@@ -282,6 +306,8 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         werr = results_write_json(j, path, &we);
     if (!werr)
         werr = latency_csv_write(f, rd.tmp, &we);
+    if (!werr && sc->out.flow_latency)
+        werr = latency_csv_write_flows(f, rd.tmp, &we);
     json_decref(j);
     int partial = rep.outcome == RUN_INTERRUPTED;
     char final[4300];

@@ -21,6 +21,10 @@ void wide_free(struct wide_csv *w);
 /* The data column (1-based, gnuplot's numbering: time_s is 1) named `name`, or 0. */
 int wide_column(const struct wide_csv *w, const char *name);
 
+/* Split one CSV line in place into at most max fields (RFC 4180: quoted fields, "" inside
+ * quotes); the number of fields. */
+int csv_fields(char *line, char **f, int max);
+
 /* A time axis unit that keeps the numbers readable. */
 void time_unit(double last, const char **name, double *scale);
 
@@ -35,5 +39,21 @@ int plot_compare(const char *out, char *const *dirs, int ndirs, const char *high
  * with an arrow towards the peer on a direction whose transmitter waited for credits
  * (PortXmitWait > 0: the congestion tree). Sets *engine to the graphviz layout program. */
 int plot_topology(const char *dir, json_t *summary, const char **engine, struct ibn_err *e);
+
+/* Heat maps over time (plot_heat.c): x = time, y = port, colour = value. `buffers` from
+ * ports.csv (each switch port's receive-buffer occupancy at each sample), `xmitwait` from
+ * counters.csv (each port's PortXmitWait per interval over the interval). At most
+ * HEAT_MAX_ROWS ports: those with the largest peak; ports never non-zero are left out. 0 when
+ * DIR/plot-NAME.gp is written, 1 when the source file is missing (nothing written), -1 (e) on
+ * an error. */
+#define HEAT_MAX_ROWS 64
+int plot_heat_buffers(const char *dir, const char *rname, struct ibn_err *e);
+int plot_heat_xmitwait(const char *dir, const char *rname, struct ibn_err *e);
+
+/* Per-flow latency CDFs (plot_flow_latency.c) from flow-latency.csv: network and end-to-end,
+ * one curve per flow in the palette's colours, the named flows highlighted and the others grey.
+ * 0 written, 1 no flow-latency.csv, -2 a highlighted flow the file lacks, -1 (e) an error. */
+int plot_flow_latency(const char *dir, const char *rname, const char *highlight,
+                      struct ibn_err *e);
 
 #endif

@@ -39,6 +39,34 @@ static void header_names(const char *line, struct wide_csv *w)
     }
 }
 
+int csv_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    char *c = line;
+    while (n < max) {
+        char *out = c;
+        f[n++] = out;
+        if (*c == '"') {
+            for (c++; *c && !(*c == '"' && c[1] != '"'); c++) {
+                if (*c == '"')
+                    c++;
+                *out++ = *c;
+            }
+            if (*c == '"')
+                c++;
+        } else {
+            while (*c && *c != ',' && *c != '\n' && *c != '\r')
+                *out++ = *c++;
+        }
+        int more = *c == ',';
+        *out = 0;
+        if (!more)
+            break;
+        c++;
+    }
+    return n;
+}
+
 int read_wide(const char *dir, const char *file, struct wide_csv *w, struct ibn_err *e)
 {
     char path[4200];

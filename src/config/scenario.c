@@ -132,6 +132,27 @@ const struct param output_params[] = {
     { "capture_payload", P_ENUM, OOFF(capture_payload), "zeros",
       "payload bytes in the capture: zeros, or pattern (the byte's offset mod 256)",
       payload_names, 0, 0 },
+    { "timeline_ports", P_STRING, OOFF(timeline_ports), "",
+      "write timeline.json, a Chrome trace-event / Perfetto timeline of these links, both "
+      "directions (\"NODE:PORT,NODE,...\"; a node alone: all its links; \"*\": every link): "
+      "packets as spans per sending port, receive buffers and credits per VL and the CCTIs of "
+      "flows sent on them as counters, FECN marks, BECNs, CNPs and drops as instants; \"\" = "
+      "no timeline", NULL, 0, 0 },
+    { "timeline_flows", P_STRING, OOFF(timeline_flows), "",
+      "only these flows' packets, marks and CCTIs on the timeline (\"A,B\"; the ACKs and CNPs "
+      "about them included); \"\" = all", NULL, 0, 0 },
+    { "timeline_start", P_TIME, OOFF(timeline_start), "0 s", "the timeline from this time",
+      NULL, 0, 0 },
+    { "timeline_stop", P_TIME, OOFF(timeline_stop), "0 s",
+      "the timeline until this time (0 = the end of the run, drain included)", NULL, 0, 0 },
+    { "timeline_max_events", P_INT, OOFF(timeline_max_events), "1000000",
+      "at most this many events on the timeline (about 56 bytes of memory each while the run "
+      "lasts): when reached, timeline.json ends at that moment and the run warns",
+      NULL, 1, 1e9 },
+    { "flow_latency", P_BOOL, OOFF(flow_latency), "false",
+      "write flow-latency.csv: every flow's network and end-to-end packet latency distribution "
+      "(the rows of latency.csv per flow, from the histograms kept anyway), for the per-flow "
+      "CDFs of ibnetsim plot", NULL, 0, 0 },
     { "port_series", P_BOOL, OOFF(port_series), "true", "write ports.csv: receive-buffer occupancy of every switch port per sample interval", NULL, 0, 0 },
     { "counter_series", P_BOOL, OOFF(counter_series), "false", "write counters.csv: every cabled port's perfquery counters (PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts, PortXmitWait, per VL) and link utilisation per interval, with LID and GUID; intervals end at each sample and at the start and end of the measured period", NULL, 0, 0 },
     { "queue_series", P_BOOL, OOFF(queue_series), "false", "write queues.csv: per sample, the switch input queues holding a packet, CAM lines allocated and input ports with every special queue taken, summed over the fabric (seed 002 Papers V/VI)", NULL, 0, 0 },

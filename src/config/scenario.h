@@ -59,6 +59,10 @@ struct output_desc {
     char *capture_ports, *capture_flows; /* packet capture (stats/capture.h) */
     simtime_t capture_start, capture_stop;
     int capture_payload;      /* 0 zeros, 1 pattern */
+    char *timeline_ports, *timeline_flows; /* trace-event timeline (stats/timeline.h) */
+    simtime_t timeline_start, timeline_stop;
+    long long timeline_max_events;
+    int flow_latency;         /* write flow-latency.csv */
 };
 
 /* A flow's own keys besides the arrival process. */

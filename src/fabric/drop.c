@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 #include "fabric/transport.h"
 
@@ -86,6 +87,10 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
 {
     struct sw *s = node_sw(ip->node);
     int in = ip->num, out = (int)key / f->nvs, slot = (int)key % f->nvs;
+    if (out > s->n.nports) { /* a multicast head (mcast_hoq_key) */
+        mcast_drop_check(f, s, in, slot);
+        return;
+    }
     if (!(sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
         return; /* the head left */
     uint32_t h = s->arch->head(f, s, in, out, slot);
@@ -108,6 +113,7 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
     }
+    fabric_timeline(f, TLN_DROP, ip, p, 0, cause_sll ? 2 : 1);
     /* Its space frees once its tail is in (the rest of a cut-through packet is discarded as
      * it arrives); those credits go back upstream. */
     simtime_t t_free = p->t_tail > f->now ? p->t_tail : f->now;

@@ -15,6 +15,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A packet starts on a watched link (port.watch): the capture and the timeline see it. Kept
+ * out of line: the data path pays one byte test per hop when nothing watches. */
+static __attribute__((noinline)) void watch_packet(struct fabric *f, struct port *out,
+                                                   const struct packet *p, simtime_t end)
+{
+    if ((out->watch | out->peer->watch) & WATCH_CAPTURE)
+        f->capture_fn(f, out, p);
+    if (out->watch & WATCH_TIMELINE) {
+        int slot = fabric_slot(f, p->vl);
+        f->timeline_fn(f, TLN_SPAN, out, p, f->now, end - f->now, 0);
+        f->timeline_fn(f, TLN_RX, out->peer, p, f->now, p->credits, slot);
+        if (p->vl != VL15)
+            f->timeline_fn(f, TLN_CREDITS, out, p, f->now, -(int64_t)p->credits, slot);
+    }
+}
+
+/* Buffer space frees at watched port `in` at t: its credits reach the peer later. */
+static __attribute__((noinline)) void watch_free(struct fabric *f, struct port *in, int slot,
+                                                 int credits, simtime_t t)
+{
+    f->timeline_fn(f, TLN_RX, in, NULL, t, -(int64_t)credits, slot);
+    if (slot != f->set.nvls)
+        f->timeline_fn(f, TLN_CREDITS, in->peer, NULL, t + in->delay + f->set.credit_delay,
+                       credits, slot);
+}
+
 simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simtime_t tail_here)
 {
     struct packet *p = pkt(&f->pool, pidx);
@@ -37,8 +63,8 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->tx_start = f->now;
     out->tx_wire = p->wire_bytes;
     struct port *peer = out->peer;
-    if (out->capture | peer->capture)
-        f->capture_fn(f, out, p);
+    if (out->watch | peer->watch)
+        watch_packet(f, out, p, end);
     struct port_vl_counters *rc = &peer->vl[slot].ctr;
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;
@@ -65,6 +91,8 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
 {
     in->vl[slot].rx_used -= credits;
     in->rx_total -= credits;
+    if (in->watch & WATCH_TIMELINE)
+        watch_free(f, in, slot, credits, t);
     if (in->vl[slot].rx_used < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);

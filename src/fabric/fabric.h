@@ -64,6 +64,23 @@ struct port_vl_counters {
     simtime_t wait_since;    /* start of the current wait, or -1 */
 };
 
+/* Observers of a port's link (port.watch), so that the data path tests one byte per hop. */
+#define WATCH_CAPTURE 1      /* packets that start on the link go to fabric.capture_fn */
+#define WATCH_TIMELINE 2     /* the link is on the timeline (both ends are marked) */
+
+/* What the timeline is told (fabric.timeline_fn(f, note, at, p, t, a, b)): */
+enum timeline_note {
+    TLN_SPAN,        /* p starts on the link of `at` at t, busy for a ps */
+    TLN_RX,          /* `at`'s receive buffer on slot b changes by a credits at t */
+    TLN_CREDITS,     /* `at`'s credits on slot b change by a at t */
+    TLN_CCTI,        /* a CCTI at source port `at` is a from t: b = flow index (QP level), flow
+                      * | (host + 1) << 32 (a queue pair per destination host), -1 - SL (SL level) */
+    TLN_FECN,        /* output `at` FECN-marks p */
+    TLN_BECN,        /* adapter `at` receives p carrying BECN */
+    TLN_CNP,         /* adapter `at` answers FECN-marked p with a CNP */
+    TLN_DROP,        /* p is dropped at switch input `at`: b = 0 no route, 1 HOQ, 2 SLL */
+};
+
 /* Credits on their way back to a sender: they count from (t, seq), the time and scheduling
  * number a credit-update event would have had. */
 /* What a port keeps per VL slot, in one cache line: a hop touches the sender's and the
@@ -109,7 +126,7 @@ struct port {
     uint8_t credit_watch;    /* idle with packets waiting at its last arbitration */
     uint16_t waiting;        /* VL slots whose PortXmitWait is running (vl[].ctr.wait_since >= 0) */
     uint8_t done_sched;      /* the transmitter's EV_TX_DONE is in the event queue */
-    uint8_t capture;         /* packets on this port's link go to fabric.capture_fn */
+    uint8_t watch;           /* observers of this port's link: WATCH_* bits */
     uint8_t lmc;
     uint16_t lid;            /* adapter ports: base LID */
     struct vlarb_state arb;
@@ -302,6 +319,9 @@ struct flow {
                               * as replicated unicast (every message to every member of dset
                               * but the source, in turn), 5 multicast to MLID `mlid` */
     int mgroup;              /* patterns 4, 5: the multicast group (mcast.h), else -1 */
+    struct video_deadline *mc_vdl; /* multicast flows with deadlines: [member] the deadline rule
+                              * at each member (video, trace), NULL otherwise */
+    struct deadline_acc *mc_dl; /* [member] that member's frames against their deadlines */
     uint16_t mlid;           /* pattern 5 */
     uint16_t mc_next;        /* pattern 4: next member */
     int ndset, dset_self;    /* pattern 3: hosts in dset; the source's position there or -1 */
@@ -526,10 +546,15 @@ struct fabric {
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
-    /* Packet capture (stats/capture.h): called for each packet that starts on a link with a
-     * marked end (port.capture). */
+    /* Packet capture (stats/capture.h): called for each packet that starts on a link with an
+     * end marked WATCH_CAPTURE. */
     void (*capture_fn)(struct fabric *f, const struct port *out, const struct packet *p);
     void *capture;
+    /* Timeline (stats/timeline.h): told what happens on links whose ends are marked
+     * WATCH_TIMELINE and by plug-ins (fabric_timeline); NULL when no timeline is written. */
+    void (*timeline_fn)(struct fabric *f, int note, const struct port *at,
+                        const struct packet *p, simtime_t t, int64_t a, int64_t b);
+    void *timeline;
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
@@ -545,6 +570,14 @@ struct fabric {
 };
 
 /* Scheduling (for the data path and plug-ins). */
+/* Tell the timeline, if any (plug-ins and rare paths; the data path tests port.watch). */
+static inline void fabric_timeline(struct fabric *f, int note, const struct port *at,
+                                   const struct packet *p, int64_t a, int64_t b)
+{
+    if (f->timeline_fn)
+        f->timeline_fn(f, note, at, p, f->now, a, b);
+}
+
 static inline void fabric_schedule(struct fabric *f, simtime_t t, uint8_t type, void *obj, uint32_t a,
                                    uint16_t b)
 {

@@ -656,6 +656,7 @@ uint32_t isol_dequeue(struct fabric *f, struct sw *s, int in, int out, int slot)
         gsl_rng_uniform(x->rng) < x->marking) {
         p->flags |= PKT_FECN;
         x->marked++;
+        fabric_timeline(f, TLN_FECN, &s->n.port[out], p, 0, 0);
     }
     return h;
 }

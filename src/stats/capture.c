@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/output.h"
+#include "stats/watch.h"
 
 #define LINKTYPE_ERF 197
 #define ERF_TYPE_INFINIBAND 21
@@ -165,36 +166,6 @@ static void on_packet(struct fabric *f, const struct port *out, const struct pac
     c->n++;
 }
 
-/* The port `spec` names: "NODE:PORT" or "NODE" (every cabled port); marks them. */
-static int mark(struct fabric *f, const char *spec, struct ibn_err *e)
-{
-    char name[512];
-    snprintf(name, sizeof name, "%s", spec);
-    int port = 0;
-    char *colon = strrchr(name, ':');
-    if (colon && colon[1]) {
-        char *end;
-        long v = strtol(colon + 1, &end, 10);
-        if (!*end && v >= 1 && v <= 254) {
-            port = (int)v;
-            *colon = 0;
-        }
-    }
-    for (int i = 0; i < f->nnodes; i++) {
-        struct node *n = f->nodes[i];
-        if (strcmp(n->name, name) && !(n->alias && !strcmp(n->alias, name)))
-            continue;
-        if (port > n->nports || (port && !n->port[port].peer))
-            return ibn_err_set(e, "output.capture_ports: %s has no cabled port %d", name, port);
-        for (int p = 1; p <= n->nports; p++)
-            if (n->port[p].peer && (!port || p == port))
-                n->port[p].capture = 1;
-        return 0;
-    }
-    return ibn_err_set(e, "output.capture_ports: \"%s\" is not a node of the fabric (expected "
-                       "NODE:PORT or NODE, by name or alias)", name);
-}
-
 int capture_open(struct fabric *f, const struct capture_desc *d, const char *path,
                  struct ibn_err *e)
 {
@@ -209,25 +180,9 @@ int capture_open(struct fabric *f, const struct capture_desc *d, const char *pat
     for (uint32_t i = 0; i <= f->nflows; i++)
         c->open_msg[i] = UINT32_MAX;
     f->capture = c;
-    int rc = 0;
-    char *list = xstrdup(d->ports), *save = NULL;
-    for (char *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-        rc = mark(f, tok, e);
-    free(list);
-    if (!rc && d->flows && *d->flows) {
-        c->flow_on = xcalloc((size_t)f->nflows + 1, 1);
-        list = xstrdup(d->flows);
-        for (char *tok = strtok_r(list, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-            uint32_t i = 0;
-            while (i < f->nflows && strcmp(f->flows[i].name, tok))
-                i++;
-            if (i == f->nflows)
-                rc = ibn_err_set(e, "output.capture_flows: no flow is named \"%s\"", tok);
-            else
-                c->flow_on[i] = 1;
-        }
-        free(list);
-    }
+    int rc = watch_links(f, d->ports, WATCH_CAPTURE, "output.capture_ports", e);
+    if (!rc)
+        rc = watch_flows(f, d->flows, &c->flow_on, "output.capture_flows", e);
     char csv[4200];
     snprintf(csv, sizeof csv, "%.*s.csv", (int)(strlen(path) > 5 ? strlen(path) - 5 : strlen(path)),
              path);
@@ -270,8 +225,6 @@ int capture_close(struct fabric *f, struct ibn_err *e)
     free(c);
     f->capture = NULL;
     f->capture_fn = NULL;
-    for (int i = 0; i < f->nnodes; i++)
-        for (int p = 1; p <= f->nodes[i]->nports; p++)
-            f->nodes[i]->port[p].capture = 0;
+    watch_clear(f, WATCH_CAPTURE);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* latency_csv.c: the latency distributions of a run (DIR/latency.csv), per class and overall. */
+/* latency_csv.c: the latency distributions of a run (DIR/latency.csv), per class and overall,
+ * and per flow (DIR/flow-latency.csv). */
 #include "stats/latency_csv.h"
 
 #include <stdio.h>
@@ -15,7 +16,9 @@ static void write_hist(FILE *fp, const char *kind, const char *cls, const struct
     uint64_t n, seen = 0;
     while (hist_next_bucket(h, &i, &low, &high, &n)) {
         seen += n;
-        fprintf(fp, "%s,%s,%.3f,%llu,%.9f\n", kind, cls, (double)high / 1e3, (unsigned long long)n,
+        fprintf(fp, "%s,", kind);
+        csv_field(fp, cls);
+        fprintf(fp, ",%.3f,%llu,%.9f\n", (double)high / 1e3, (unsigned long long)n,
                 (double)seen / (double)h->count);
     }
 }
@@ -57,5 +60,22 @@ int latency_csv_write(const struct fabric *f, const char *dir, struct ibn_err *e
     for (int k = 0; k < 2; k++)
         for (int c = 0; c <= NCLASS; c++)
             hist_free(&h[k][c]);
+    return out_close(o, e);
+}
+
+int latency_csv_write_flows(const struct fabric *f, const char *dir, struct ibn_err *e)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/flow-latency.csv", dir);
+    struct outfile *o = out_open(path, e);
+    if (!o)
+        return -1;
+    fprintf(o->fp, "latency,flow,value_ns,count,cdf\n");
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < f->nflows; i++) {
+            const struct flow *fl = &f->flows[i];
+            write_hist(o->fp, k ? "end_to_end" : "network", fl->name,
+                       k ? &fl->st.e2e_latency : &fl->st.net_latency);
+        }
     return out_close(o, e);
 }

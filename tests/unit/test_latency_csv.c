@@ -1,6 +1,7 @@
 /* test_latency_csv.c: DIR/latency.csv from hand-made flow histograms: per class and overall
  * rows, bucket upper bounds in ns, counts and exact CDF values, classes without flows left
- * out, an error for a folder that cannot be written. */
+ * out, an error for a folder that cannot be written; DIR/flow-latency.csv per flow (a flow
+ * without samples left out, names as CSV fields). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +75,24 @@ static void test_rows(void **state)
         "end_to_end,sl0,0.100,1,1.000000000\n"
         "end_to_end,sl3,1003.519,1,1.000000000\n";
     assert_string_equal(slurp(path), want);
+    unlink(path);
+    /* Per flow, in flow order: the flows' own histograms, a name with a comma quoted, B
+     * (no end-to-end sample) left out of the end-to-end rows. */
+    fl[0].name = "A";
+    fl[1].name = "B,2";
+    fl[2].name = "C";
+    assert_int_equal(latency_csv_write_flows(&f, dir, &e), 0);
+    snprintf(path, sizeof path, "%s/flow-latency.csv", dir);
+    const char *want_flows =
+        "latency,flow,value_ns,count,cdf\n"
+        "network,A,0.010,2,0.666666667\n"
+        "network,A,0.020,1,1.000000000\n"
+        "network,\"B,2\",0.030,1,1.000000000\n"
+        "network,C,0.020,1,0.500000000\n"
+        "network,C,0.050,1,1.000000000\n"
+        "end_to_end,A,0.100,1,1.000000000\n"
+        "end_to_end,C,1003.519,1,1.000000000\n";
+    assert_string_equal(slurp(path), want_flows);
     unlink(path);
     rmdir(dir);
     for (int i = 0; i < 3; i++) {
