@@ -22,9 +22,29 @@
  * when the packet's tail has crossed the crossbar; the output VL buffer is the switch's own,
  * freed when the tail has left on the link (or when the packet is dropped there). Selective
  * dropping (drop.h) looks at the heads of the output VL buffers, the queues the link serves.
+ * Multicast (seed 004: "multicast replication happens" at stage 4): a packet to an MLID waits in
+ * its input VL buffer like any packet; at the head, the outputs it needs are the MFT's mask but
+ * port 0, the arrival port and uncabled ports, and the crossbar copies it to several outputs
+ * at once (the input is busy for the longest copy), each copy into that output's VL buffer
+ * (its VL by the SL-to-VL map of that input and output), offered to the link t4 + t5 later:
+ *   sync: to all its outputs at once, when every one's crossbar output is free and its output
+ *         VL buffer empty ("if any of outports is not empty, synchronous replication cannot
+ *         start");
+ *   central: to all at once when every one is free with room (the output VL buffers play the
+ *         central buffer's part);
+ *   async: to every output free with room now, the rest later; the packet stays at the head of
+ *         its input VL buffer until its last copy has crossed (the counter; no separate
+ *         one-packet buffer).
+ * The last copy is the packet itself; it leaves the input VL buffer then and its credits go
+ * back as its tail crosses. Multicast heads are served like unicast ones, by the inputs' round
+ * robin and each input's WRR: the seed's priority of multicast over unicast in reserving
+ * crossbar outputs, and its FCFS among multicast packets, are not modelled (a first pass over
+ * the inputs for multicast heads, with or without reserving a waiting sync head's outputs,
+ * left Fig. 10's synchronous runs stuck on a deadlock).
  * Not modelled: wormhole switching (seed 003's flit-level router with 10-flit buffers, where a
  * blocked message spans several routers): ibnetsim moves whole packets under virtual
  * cut-through, so every buffer must hold a whole packet (init refuses smaller ones). */
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 
 #include <stdlib.h>
@@ -48,6 +68,12 @@ struct pipe_state {
     struct vlarb_state *arb;   /* [in] the input's WRR among its VLs (stage 4) */
     int rr;                    /* the input that last started a transfer */
     uint64_t xfers;            /* packets moved through the crossbar */
+    /* Multicast (stage 4 replicates): for the multicast packet at the head of input VL buffer
+     * (in, slot), the outputs it still needs (mrem, [in][slot][words]) once set up (mhead: that
+     * packet, else PKT_NIL). */
+    int words;
+    uint64_t *mrem;
+    uint32_t *mhead;
 };
 
 static inline struct pipe_state *ps(const struct sw *s)
@@ -103,6 +129,11 @@ static int pipe_init(struct fabric *f, struct sw *s, struct ibn_err *e)
     for (int i = 0; i < st->np; i++)
         vlarb_state_init(&st->arb[i]);
     st->rr = 0;
+    st->words = (st->np + 63) / 64;
+    st->mrem = xcalloc(nq * (size_t)st->words, sizeof *st->mrem);
+    st->mhead = xmalloc(nq * sizeof *st->mhead);
+    for (size_t k = 0; k < nq; k++)
+        st->mhead[k] = PKT_NIL;
     s->arch_state = st;
     /* The header pays stages 1-3 before it is routed and may ask for the crossbar. */
     s->latency = t[0] + t[1] + t[2];
@@ -115,13 +146,166 @@ static void pipe_free(struct sw *s)
     if (!st)
         return;
     free(st->inq), free(st->outq), free(st->in_mask), free(st->in_busy), free(st->xbar_busy);
-    free(st->out_used), free(st->nready), free(st->arb), free(st);
+    free(st->out_used), free(st->nready), free(st->arb), free(st->mrem), free(st->mhead), free(st);
     s->arch_state = NULL;
+}
+
+static inline uint64_t *mrem(struct pipe_state *st, const struct fabric *f, int in, int slot)
+{
+    return &st->mrem[((size_t)in * (size_t)f->nvs + (size_t)slot) * (size_t)st->words];
+}
+
+/* The multicast packet at the head of (in, slot): set up the outputs it needs (the MFT's mask
+ * but port 0, the arrival port and uncabled ports). Returns 0 when it has none (then it has been
+ * dropped as unroutable and the head is the next packet, if any). */
+static int mc_setup(struct fabric *f, struct sw *s, int in, int slot)
+{
+    struct pipe_state *st = ps(s);
+    size_t x = (size_t)in * (size_t)f->nvs + (size_t)slot;
+    for (;;) {
+        uint32_t h = inq(st, f, in, slot)->head;
+        if (h == PKT_NIL)
+            return 0;
+        const struct packet *p = pkt(&f->pool, h);
+        if (!lid_is_mcast(p->dst_lid) || st->mhead[x] == h)
+            return 1;
+        uint64_t *r = mrem(st, f, in, slot);
+        int off = p->dst_lid - MLID_FIRST, any = 0;
+        const struct sw_mc *m = s->mc;
+        for (int k = 0; k < st->words; k++) {
+            r[k] = off < f->mc->nmlid && k < m->words ? m->mft[(size_t)off * (size_t)m->words + (size_t)k] : 0;
+            for (uint64_t b = r[k]; b; b &= b - 1) {
+                int o = k * 64 + __builtin_ctzll(b);
+                if (o == 0 || o == in || o > s->n.nports || !s->n.port[o].peer)
+                    r[k] &= ~(1ULL << (o & 63));
+            }
+            any |= r[k] != 0;
+        }
+        if (any) {
+            st->mhead[x] = h;
+            return 1;
+        }
+        pktq_pop(inq(st, f, in, slot), &f->pool);
+        if (!inq(st, f, in, slot)->n)
+            st->in_mask[in] &= (uint16_t)~(1u << slot);
+        port_return_credits(f, &s->n.port[in], slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+        f->cnt.dropped_unroutable++;
+        pktpool_release(&f->pool, h);
+    }
+}
+
+/* Whether output o can take a copy of p from `in` now: its crossbar output is free and its
+ * output VL buffer has room (`empty`: is empty, synchronous replication's condition). */
+static inline int mc_out_ok(const struct fabric *f, const struct sw *s, int in, int o,
+                            const struct packet *p, int empty)
+{
+    const struct pipe_state *st = ps(s);
+    if (st->xbar_busy[o])
+        return 0;
+    int os = fabric_slot(f, mcast_copy_vl(f, s, in, o, p));
+    int32_t used = st->out_used[(size_t)o * (size_t)f->nvs + (size_t)os];
+    return empty ? used == 0 : used + p->wire_bytes <= st->out_cap;
+}
+
+/* Which outputs the multicast head of (in, slot) may cross to now, into *go (st->words words):
+ * sync, all of them at once when every one is free and its output VL buffer empty; central,
+ * all at once when every one has room; async, every one free with room now (the rest later).
+ * Returns whether any. */
+static int mc_ready(const struct fabric *f, const struct sw *s, int in, int slot, uint64_t *go)
+{
+    struct pipe_state *st = ps(s);
+    const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
+    const uint64_t *r = mrem(st, f, in, slot);
+    int scheme = f->mc->scheme, all = scheme != MC_ASYNC, any = 0;
+    for (int k = 0; k < st->words; k++) {
+        go[k] = 0;
+        for (uint64_t b = r[k]; b; b &= b - 1) {
+            int o = k * 64 + __builtin_ctzll(b);
+            if (mc_out_ok(f, s, in, o, p, scheme == MC_SYNC))
+                go[k] |= 1ULL << (o & 63), any = 1;
+            else if (all)
+                return 0;
+        }
+    }
+    return any;
+}
+
+/* Offer packet pidx, just put into output buffer (out, os) from `in`, to the link at ready_t. */
+static void offer(struct fabric *f, struct sw *s, int in, int out, int os, uint32_t pidx, simtime_t ready_t)
+{
+    struct pipe_state *st = ps(s);
+    if (ready_t == f->now) {
+        if (++st->nready[(size_t)out * (size_t)f->nvs + (size_t)os] == 1) {
+            sw_req_set(s, f, out, os, in);
+            sw_kick(f, s, out);
+        }
+    } else {
+        fabric_schedule(f, ready_t, EV_ARCH, &s->n.port[out], pidx, EVK_READY);
+    }
+}
+
+/* Stage 4 for a multicast head: copy it across the crossbar to the outputs in go at once (the
+ * crossbar connects one input to several outputs); the last copy is the packet itself, which
+ * then leaves its input VL buffer (its credits go back as its tail crosses). */
+static void mc_cross(struct fabric *f, struct sw *s, int in, int slot, const uint64_t *go)
+{
+    struct pipe_state *st = ps(s);
+    uint64_t *r = mrem(st, f, in, slot);
+    uint32_t pidx = inq(st, f, in, slot)->head;
+    struct port *ip = &s->n.port[in];
+    simtime_t xe = f->now, tail = pkt(&f->pool, pidx)->t_tail;
+    int last_all = 1;
+    for (int k = 0; k < st->words; k++) {
+        for (uint64_t b = go[k]; b; b &= b - 1) {
+            int o = k * 64 + __builtin_ctzll(b);
+            simtime_t tx = byterate_time(s->n.port[o].rate, pkt(&f->pool, pidx)->wire_bytes);
+            if (s->speedup != 1.0)
+                tx = (simtime_t)((double)tx / s->speedup + 0.999);
+            if (f->now + tx > xe)
+                xe = f->now + tx;
+        }
+        if ((r[k] & ~go[k]) != 0)
+            last_all = 0;
+    }
+    if (xe < tail)
+        xe = tail;
+    int last = -1;
+    if (last_all) { /* every copy made now: the packet itself goes to the highest output and
+                     * leaves its input VL buffer, whose credits go back as its tail crosses */
+        for (int k = st->words - 1; k >= 0 && last < 0; k--)
+            if (go[k])
+                last = k * 64 + 63 - __builtin_clzll(go[k]);
+        pktq_pop(inq(st, f, in, slot), &f->pool);
+        if (!inq(st, f, in, slot)->n)
+            st->in_mask[in] &= (uint16_t)~(1u << slot);
+        st->mhead[(size_t)in * (size_t)f->nvs + (size_t)slot] = PKT_NIL;
+        port_return_credits(f, ip, slot, pkt(&f->pool, pidx)->credits, xe);
+    }
+    for (int k = 0; k < st->words; k++)
+        for (uint64_t b = go[k]; b; b &= b - 1) {
+            int o = k * 64 + __builtin_ctzll(b);
+            uint32_t c = o == last ? pidx : mcast_replica(f, pidx); /* the pool may move */
+            struct packet *cp = pkt(&f->pool, c);
+            int vl = mcast_copy_vl(f, s, in, o, cp), os = fabric_slot(f, vl);
+            cp->out_port = (uint8_t)o;
+            cp->out_vl = (uint8_t)vl;
+            cp->in_port = (uint8_t)in;
+            cp->t_tail = xe + st->t[3] + st->t[4];
+            st->xbar_busy[o] = 1;
+            st->out_used[(size_t)o * (size_t)f->nvs + (size_t)os] += cp->wire_bytes;
+            pktq_push(outq(st, f, o, os), &f->pool, c);
+            offer(f, s, in, o, os, c, f->now + st->t[3] + st->t[4]);
+            fabric_schedule(f, xe, EV_ARCH, ip, (uint32_t)o, EVK_XFER_DONE);
+            r[k] &= ~(1ULL << (o & 63));
+        }
+    st->in_busy[in] = 1;
+    st->rr = in;
+    st->xfers++;
 }
 
 /* Start every crossbar transfer that may start now: each idle input in round-robin order picks,
  * by its WRR among its VLs, a head packet whose crossbar output is free and whose output VL
- * buffer has room for it. */
+ * buffer has room for it (a multicast head: mc_ready's outputs). */
 static void xbar_run(struct fabric *f, struct sw *s)
 {
     struct pipe_state *st = ps(s);
@@ -132,7 +316,16 @@ static void xbar_run(struct fabric *f, struct sw *s)
         uint32_t ready = 0;
         for (uint32_t m = st->in_mask[in]; m; m &= m - 1) {
             int slot = __builtin_ctz(m);
+            if (lid_is_mcast(pkt(&f->pool, inq(st, f, in, slot)->head)->dst_lid) &&
+                !mc_setup(f, s, in, slot))
+                continue; /* dropped (no output), and nothing behind it */
             const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
+            if (lid_is_mcast(p->dst_lid)) { /* replicated here, stage 4 */
+                uint64_t go[4];
+                if (mc_ready(f, s, in, slot, go))
+                    ready |= 1u << fabric_slot_vl(f, slot);
+                continue;
+            }
             int os = fabric_slot(f, p->out_vl);
             if (!st->xbar_busy[p->out_port] &&
                 st->out_used[(size_t)p->out_port * (size_t)f->nvs + (size_t)os] + p->wire_bytes <= st->out_cap)
@@ -145,6 +338,13 @@ static void xbar_run(struct fabric *f, struct sw *s)
         if (vl < 0) /* a VL without weight in the input's table: the lowest ready one goes */
             vl = __builtin_ctz(ready);
         int slot = fabric_slot(f, vl);
+        if (lid_is_mcast(pkt(&f->pool, inq(st, f, in, slot)->head)->dst_lid)) {
+            uint64_t go[4];
+            mc_ready(f, s, in, slot, go);
+            vlarb_charge(ip->vlarb, &st->arb[in], vl, pkt(&f->pool, inq(st, f, in, slot)->head)->wire_bytes);
+            mc_cross(f, s, in, slot, go);
+            continue;
+        }
         uint32_t pidx = pktq_pop(inq(st, f, in, slot), &f->pool);
         if (!inq(st, f, in, slot)->n)
             st->in_mask[in] &= (uint16_t)~(1u << slot);
@@ -284,4 +484,5 @@ const struct sw_arch sw_arch_pipe = {
     .held = pipe_held,
     .departed = pipe_departed,
     .on_event = pipe_on_event,
+    .mcast = 1,
 };

@@ -324,6 +324,16 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     } else if (fl->arr.d.deadline > 0) {
         fl->st.has_deadlines = 1;
     }
+    if (fl->mgroup >= 0 && fl->st.has_deadlines) {
+        /* A multicast stream's frames meet or miss their deadlines at each member on its own. */
+        int nm = f->mc->g[fl->mgroup].nmembers;
+        fl->mc_vdl = xmalloc((size_t)nm * sizeof *fl->mc_vdl);
+        fl->mc_dl = xmalloc((size_t)nm * sizeof *fl->mc_dl);
+        for (int k = 0; k < nm; k++) {
+            fl->mc_vdl[k] = fl->st.vdl;
+            deadline_init(&fl->mc_dl[k]);
+        }
+    }
     if (kind == ARRIVAL_CONSTANT || kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
         fl->st.has_jitter = 1;
         jitter_init(&fl->st.jitter, (simtime_t)(fl->arr.period_ps + 0.5), f->jitter_k);
@@ -662,6 +672,8 @@ void fabric_free(struct fabric *f)
         free(fl->cls);
         free(fl->mq);
         free(fl->path_pkts);
+        free(fl->mc_vdl);
+        free(fl->mc_dl);
         free(fl->lanes);
         free(fl->held);
         free(fl->rc.becn_dest);

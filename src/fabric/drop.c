@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "fabric/mcast.h"
 #include "fabric/swarch.h"
 #include "fabric/transport.h"
 
@@ -86,6 +87,10 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
 {
     struct sw *s = node_sw(ip->node);
     int in = ip->num, out = (int)key / f->nvs, slot = (int)key % f->nvs;
+    if (out > s->n.nports) { /* a multicast head (mcast_hoq_key) */
+        mcast_drop_check(f, s, in, slot);
+        return;
+    }
     if (!(sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
         return; /* the head left */
     uint32_t h = s->arch->head(f, s, in, out, slot);

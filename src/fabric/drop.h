@@ -8,7 +8,9 @@
  * (PKT_KEEP: every packet of an MPEG-2 I frame, the first and last of a B or P frame); such a
  * packet past a limit stays and is counted as kept. A drop removes the packet from the input
  * (through the switch architecture), frees its buffer space once its tail is in and returns
- * those credits upstream, and is counted by cause and by switch input port.
+ * those credits upstream, and is counted by cause and by switch input port. Multicast packets
+ * follow the same rules in their own queues (mcast_drop_check; EV_HOQ keys above the unicast
+ * ones, mcast_hoq_key).
  *
  * The register of the paper ("HQLifetime[q] = now when a packet reaches the head") is kept per
  * (input, output, VL) of a switch: the time the input started offering its current head packet

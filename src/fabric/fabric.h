@@ -320,6 +320,9 @@ struct flow {
                               * as replicated unicast (every message to every member of dset
                               * but the source, in turn), 5 multicast to MLID `mlid` */
     int mgroup;              /* patterns 4, 5: the multicast group (mcast.h), else -1 */
+    struct video_deadline *mc_vdl; /* multicast flows with deadlines: [member] the deadline rule
+                              * at each member (video, trace), NULL otherwise */
+    struct deadline_acc *mc_dl; /* [member] that member's frames against their deadlines */
     uint16_t mlid;           /* pattern 5 */
     uint16_t mc_next;        /* pattern 4: next member */
     int ndset, dset_self;    /* pattern 3: hosts in dset; the source's position there or -1 */

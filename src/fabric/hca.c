@@ -888,8 +888,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
                              f->now - fl->rc.posted_at[x->msg % fl->rc.window]);
             }
         }
-        if (fl->mgroup >= 0) /* per member; deadlines and jitter are per unicast stream */
-            mcast_delivered(f, fl->mgroup, at->hca->host, x);
+        if (fl->mgroup >= 0) /* per member, deadlines too; jitter is per unicast stream */
+            mcast_delivered(f, fl, at->hca->host, x);
         else if (x->flags & PKT_LAST)
             message_delivered(f, fl, x);
         if (f->set.transport == TRANSPORT_RC && !(x->flags & PKT_MCAST))

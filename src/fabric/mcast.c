@@ -204,6 +204,7 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             pktq_init(&m->q[k]);
         m->rem = xcalloc(nq * (size_t)m->words, sizeof *m->rem);
         m->buf = xmalloc(nq * sizeof *m->buf);
+        m->since = xcalloc(nq, sizeof *m->since);
         for (size_t k = 0; k < nq; k++)
             m->buf[k] = PKT_NIL;
         if (mc->fifo_mode) {
@@ -235,6 +236,7 @@ void mcast_free(struct fabric *f)
         free(m->q);
         free(m->rem);
         free(m->buf);
+        free(m->since);
         free(m->cq);
         free(m->cq_used);
         free(m);
@@ -282,17 +284,36 @@ int mcast_member(const struct fabric *f, int lid, int host)
     return g >= 0 && f->mc->g[g].member_pos[host] >= 0;
 }
 
-int mcast_delivered(struct fabric *f, int group, int host, const struct packet *x)
+int mcast_delivered(struct fabric *f, struct flow *fl, int host, const struct packet *x)
 {
-    struct mgroup *g = &f->mc->g[group];
+    struct mgroup *g = &f->mc->g[fl->mgroup];
     int k = g->member_pos[host];
     if (k < 0)
         return 0;
-    if (x->flags & PKT_MEASURED) {
+    int measured = (x->flags & PKT_MEASURED) != 0;
+    if (measured) {
         g->pkts[k]++;
         hist_add(&g->lat[k], f->now - x->t_created);
     }
+    if (fl->mc_vdl && (x->flags & PKT_LAST)) { /* a frame complete at member k */
+        int kind = fl->arr.d.kind;
+        if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)
+            vdl_frame(&fl->mc_vdl[k], f->now, measured ? &fl->mc_dl[k] : NULL);
+        else if (measured)
+            deadline_add(&fl->mc_dl[k], f->now, x->t_created + fl->arr.d.deadline);
+    }
     return 1;
+}
+
+/* o.deadlines: the frames of an accumulator, in the form of a flow's (stats/results.c). */
+static void deadline_json(json_t *o, const struct deadline_acc *d)
+{
+    json_t *x = json_object();
+    json_object_set_new(x, "messages", json_integer((json_int_t)d->frames));
+    json_object_set_new(x, "missed", json_integer((json_int_t)d->missed));
+    json_object_set_new(x, "dmp", json_real(round(deadline_dmp(d) * 1e9) / 1e9));
+    json_object_set_new(x, "dmt_ns", json_real(round((double)deadline_dmt(d) / 1e3 * 1e3) / 1e3));
+    json_object_set_new(o, "deadlines", x);
 }
 
 void mcast_report(struct fabric *f, json_t *summary)
@@ -305,18 +326,41 @@ void mcast_report(struct fabric *f, json_t *summary)
     json_object_set_new(o, "replicas", json_integer((json_int_t)f->cnt.replicas));
     if (mc->scheme == MC_SYNC && !mc->fifo_mode)
         json_object_set_new(o, "sync_output_waits", json_integer((json_int_t)mc->waits));
+    if (f->drop) {
+        json_object_set_new(o, "dropped", json_integer((json_int_t)mc->dropped));
+        json_object_set_new(o, "dropped_partial", json_integer((json_int_t)mc->dropped_partial));
+        json_object_set_new(o, "copies_lost", json_integer((json_int_t)mc->copies_lost));
+    }
     for (int i = 0; i < mc->ngroups; i++) {
         struct mgroup *g = &mc->g[i];
         json_t *go = json_object(), *members = json_array();
         json_object_set_new(go, "name", json_string(g->name));
+        /* Deadlines: each member's frames of every stream to the group (streams with deadlines:
+         * video, trace, or a deadline key), and the group's over all its members. */
+        int has_dl = 0;
+        struct deadline_acc all;
+        deadline_init(&all);
+        for (uint32_t fi = 0; fi < f->nflows; fi++)
+            has_dl |= f->flows[fi].mgroup == i && f->flows[fi].mc_dl;
         for (int k = 0; k < g->nmembers; k++) {
             json_t *m = json_object();
             json_object_set_new(m, "host", json_string(f->hosts[g->members[k]].node->name));
             json_object_set_new(m, "packets_delivered", json_integer((json_int_t)g->pkts[k]));
             json_object_set_new(m, "latency_mean_ns", json_real(round(hist_mean(&g->lat[k])) / 1e3));
             json_object_set_new(m, "latency_p99_ns", json_real(round(hist_quantile(&g->lat[k], 0.99)) / 1e3));
+            if (has_dl) {
+                struct deadline_acc acc;
+                deadline_init(&acc);
+                for (uint32_t fi = 0; fi < f->nflows; fi++)
+                    if (f->flows[fi].mgroup == i && f->flows[fi].mc_dl)
+                        deadline_merge(&acc, &f->flows[fi].mc_dl[k]);
+                deadline_merge(&all, &acc);
+                deadline_json(m, &acc);
+            }
             json_array_append_new(members, m);
         }
+        if (has_dl)
+            deadline_json(go, &all);
         json_object_set_new(go, "members", members);
         json_array_append_new(groups, go);
     }

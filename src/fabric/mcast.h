@@ -21,8 +21,10 @@
  *   into a multicast FIFO per output (when every FIFO it needs has room, multicast.central_buffer
  *   bytes each), freeing its input; an output serves its FIFO's head ahead of unicast on that VL.
  * Multicast packets wait at a switch input in a queue of their own per VL (beside the
- * architecture's unicast queues), hold the input's buffer space and credits like any packet,
- * and are never dropped by the lifetime limits. */
+ * architecture's unicast queues) and hold the input's buffer space and credits like any packet.
+ * The lifetime limits (drop.h) apply to the packet a multicast queue works on (its head, or
+ * async's buffered packet), with drop.h's protection rules; copies already in output FIFOs
+ * (central, sync with buffers) are not dropped. */
 #ifndef IBN_MCAST_H
 #define IBN_MCAST_H
 
@@ -85,6 +87,10 @@ struct mcast {
     int async_switch;        /* async: one buffer per switch rather than per input VL */
     int fifo_mode;           /* copies wait in output FIFOs (central; sync with output buffers) */
     uint64_t waits;          /* sync: times an owned output stayed idle for its multicast */
+    uint64_t dropped;        /* multicast packets dropped by a lifetime limit (in cnt.dropped_*) */
+    uint64_t dropped_partial;/* of them, async packets dropped from the one-packet buffer after
+                              * some of their copies had left */
+    uint64_t copies_lost;    /* outputs the dropped packets still needed (one per output) */
 };
 
 /* Per switch (sw->mc). */
@@ -97,6 +103,8 @@ struct sw_mc {
     uint32_t *buf;           /* async: [in * nvs + slot] the packet in the input VL's one-packet
                               * buffer (its first copy left; rem holds the counter), or PKT_NIL */
     int nbuf;                /* buffers in use */
+    simtime_t *since;        /* [in * nvs + slot] when its current packet became the head (the
+                              * lifetime limits, drop.h) */
     struct pktq *cq;         /* central: [out] the output's multicast FIFO */
     int32_t *cq_used;        /* [out] credits in it */
 };
@@ -109,6 +117,10 @@ void mcast_free(struct fabric *f);
 int mcast_group_find(const struct fabric *f, const char *dst, struct ibn_err *e);
 
 /* Switch side (mcast_switch.c). */
+/* A copy of packet pidx from the pool, counted in cnt.replicas (the pool may move). */
+uint32_t mcast_replica(struct fabric *f, uint32_t pidx);
+/* VL of the copy of p (arrived on `in`) on output `out` of s (SL-to-VL). */
+int mcast_copy_vl(const struct fabric *f, const struct sw *s, int in, int out, const struct packet *p);
 void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx);
 /* sync: before arbitration at idle output `out` (credits absorbed): 1 when a synchronous
  * packet owns the output (it left now, copied to all its outputs, or it waits and the output
@@ -122,9 +134,21 @@ void mcast_send(struct fabric *f, struct sw *s, int out, int slot);
 /* Whether multicast packets wait for `out` (so its end of transmission must be an event). */
 int mcast_wants(const struct fabric *f, const struct sw *s, int out);
 uint64_t mcast_held(const struct fabric *f, const struct sw *s);
+/* EV_HOQ for the multicast packet at the head of (in, slot) (drop.c hands it on): drop it if it
+ * is past a lifetime limit and not protected (drop.h's rules), from its input queue or, under
+ * async, from the one-packet buffer with its copies not yet made (a partially replicated
+ * packet). */
+void mcast_drop_check(struct fabric *f, struct sw *s, int in, int slot);
+/* The EV_HOQ key of multicast (in, slot) events: above every unicast (out, slot) key. */
+static inline uint32_t mcast_hoq_key(const struct fabric *f, const struct sw *s, int slot)
+{
+    return (uint32_t)((s->n.nports + 1) * f->nvs + slot);
+}
 
-/* Adapter side: a packet of a flow to group g reached host h. Returns whether h is a member. */
-int mcast_delivered(struct fabric *f, int group, int host, const struct packet *x);
+/* Adapter side: a packet of multicast flow fl reached host h: the member's packet and latency
+ * counts, and when it is a message's last packet, its deadline (the frame's at that member,
+ * seed 004's DMP and DMT per receiver). Returns whether h is a member. */
+int mcast_delivered(struct fabric *f, struct flow *fl, int host, const struct packet *x);
 /* Whether host h is a member of the group of MLID lid. */
 int mcast_member(const struct fabric *f, int lid, int host);
 void mcast_report(struct fabric *f, struct json_t *summary);

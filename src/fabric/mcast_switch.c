@@ -40,7 +40,7 @@ static inline int copy_vl(const struct fabric *f, const struct sw *s, int in, in
     return f->set.sl2vl[p->sl];
 }
 
-static uint32_t replica(struct fabric *f, uint32_t pidx)
+uint32_t mcast_replica(struct fabric *f, uint32_t pidx)
 {
     uint32_t c = pktpool_alloc(&f->pool); /* may move the pool */
     f->pool.p[c] = f->pool.p[pidx];
@@ -51,6 +51,16 @@ static uint32_t replica(struct fabric *f, uint32_t pidx)
 
 /* Output o gets a new multicast request: if busy, look again when it ends; else try it after
  * the current arbitration (switch.c retries stalled outputs when s->retry is set). */
+static inline uint32_t replica(struct fabric *f, uint32_t pidx)
+{
+    return mcast_replica(f, pidx);
+}
+
+int mcast_copy_vl(const struct fabric *f, const struct sw *s, int in, int out, const struct packet *p)
+{
+    return copy_vl(f, s, in, out, p);
+}
+
 static void want(struct fabric *f, struct sw *s, int o)
 {
     if (port_busy(f, &s->n.port[o]))
@@ -69,6 +79,25 @@ static void want_all(struct fabric *f, struct sw *s, const uint64_t *w)
 }
 
 static void moves(struct fabric *f, struct sw *s);
+
+/* When the packet (in, slot) works on is due to a lifetime limit (since: it became the head). */
+static simtime_t mc_due(const struct fabric *f, simtime_t since, const struct packet *p, int *cause_sll)
+{
+    simtime_t h = f->drop->hll == SIMTIME_NEVER ? SIMTIME_NEVER : since + f->drop->hll;
+    simtime_t l = f->drop->sll == SIMTIME_NEVER ? SIMTIME_NEVER : p->t_tail + f->drop->sll;
+    *cause_sll = l < h;
+    return l < h ? l : h;
+}
+
+/* A new head at (in, slot): its lifetime starts. */
+static void mc_head_start(struct fabric *f, struct sw *s, int in, int slot, const struct packet *p)
+{
+    s->mc->since[qi(f, in, slot)] = f->now;
+    int cause;
+    simtime_t t = mc_due(f, f->now, p, &cause);
+    if (t != SIMTIME_NEVER)
+        fabric_schedule(f, t < f->now ? f->now : t, EV_HOQ, &s->n.port[in], mcast_hoq_key(f, s, slot), 0);
+}
 
 /* The head of (in, slot) changed: set up the new head's outputs. Returns 1 if it has one. */
 static int new_head(struct fabric *f, struct sw *s, int in, int slot)
@@ -96,6 +125,8 @@ static int new_head(struct fabric *f, struct sw *s, int in, int slot)
         }
         if (nonempty) {
             m->nheads++;
+            if (s->drop)
+                mc_head_start(f, s, in, slot, p);
             return 1;
         }
         /* No output: unroutable, dropped and counted like a unicast packet without an entry. */
@@ -444,6 +475,74 @@ void mcast_send(struct fabric *f, struct sw *s, int out, int slot)
     port_transmit(f, op, c, cp->t_tail);
     if (f->mc->fifo_mode) /* space freed in this output's FIFO: heads may move */
         moves(f, s);
+}
+
+void mcast_drop_check(struct fabric *f, struct sw *s, int in, int slot)
+{
+    struct sw_mc *m = s->mc;
+    if (!m)
+        return;
+    size_t x = qi(f, in, slot);
+    uint32_t h = active(f, m, in, slot);
+    if (h == PKT_NIL)
+        return;
+    struct packet *p = pkt(&f->pool, h);
+    int cause_sll;
+    if (mc_due(f, m->since[x], p, &cause_sll) > f->now)
+        return; /* another head since: its own event comes later */
+    if (slot == f->set.nvls || p->flow == FLOW_CONTROL || (p->flags & PKT_KEEP)) {
+        s->drop->kept[in]++;
+        f->cnt.kept_past_limit++;
+        return;
+    }
+    /* The outputs it still needed: they may serve others now. */
+    uint64_t outs[4] = { 0 };
+    uint64_t *r = rem_of(f, m, in, slot);
+    int lost = 0;
+    for (int k = 0; k < m->words && k < 4; k++) {
+        outs[k] = r[k];
+        lost += __builtin_popcountll(r[k]);
+        r[k] = 0;
+    }
+    if (m->buf[x] != PKT_NIL) { /* async: some copies left; its input credits went back then */
+        m->buf[x] = PKT_NIL;
+        m->nbuf--;
+        f->mc->dropped_partial++;
+    } else {
+        pktq_pop(&m->q[x], &f->pool);
+        port_return_credits(f, &s->n.port[in], slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
+    }
+    m->nheads--;
+    if (cause_sll) {
+        s->drop->sll[in]++;
+        f->cnt.dropped_sll++;
+    } else {
+        s->drop->hoq[in]++;
+        f->cnt.dropped_hoq++;
+    }
+    f->mc->dropped++;
+    f->mc->copies_lost += (uint64_t)lost;
+    pktpool_release(&f->pool, h);
+    if (new_head(f, s, in, slot) && !f->mc->fifo_mode)
+        want_all(f, s, rem_of(f, m, in, slot));
+    if (f->mc->fifo_mode)
+        moves(f, s);
+    want_all(f, s, outs);
+    if (f->mc->async_switch) /* heads of other inputs may start now */
+        for (int o = 1; o <= s->n.nports; o++) {
+            int sl2;
+            if (s->n.port[o].peer && oldest_for(f, s, o, -1, 1, &sl2) >= 0)
+                want(f, s, o);
+        }
+    if (s->retry) {
+        s->retry = 0;
+        for (int w = 0; w < s->words; w++) {
+            uint64_t bits = s->stalled[w];
+            s->stalled[w] = 0;
+            for (; bits; bits &= bits - 1)
+                sw_kick(f, s, w * 64 + __builtin_ctzll(bits));
+        }
+    }
 }
 
 uint64_t mcast_held(const struct fabric *f, const struct sw *s)

@@ -42,6 +42,9 @@
  *   return none.
  * - `on_event`, optional: an EV_ARCH event the design scheduled (fabric_schedule(f, t, EV_ARCH,
  *   &s->n.port[port], a, b)) has come: its own stage timers.
+ * - `mcast`: the design replicates multicast packets itself (arch_pipe: at stage 4, into its
+ *   output VL buffers): switch.c hands them to `enqueue` (in_port set, out_port 0) instead of
+ *   the multicast queues of mcast_switch.c.
  * Architectures keep their own state behind sw->arch_state. A new design is one new file with
  * its `struct sw_arch` and one line in sw_archs[] (swarch.c). */
 #ifndef IBN_SWARCH_H
@@ -91,6 +94,7 @@ struct sw_arch {
     void (*report)(struct fabric *f, struct json_t *summary);
     void (*departed)(struct fabric *f, struct sw *s, int out, uint32_t pidx, simtime_t t_free);
     void (*on_event)(struct fabric *f, struct sw *s, int port, uint32_t a, uint16_t b);
+    int mcast;
 };
 
 /* The architectures, in the order of the switch.arch enum, and their names (NULL-ended). A

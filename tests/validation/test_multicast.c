@@ -2,7 +2,9 @@
  * 15-switch irregular networks (2.5 Gb/s, 1024-byte MTU, 4200-byte buffers):
  * - idle fabric: every member's latency is exactly the path's, hops x (propagation + switch
  *   latency) + one transmission + one propagation, the hops walked through the forwarding
- *   tables; replicated unicast adds one transmission per copy sent before the member's;
+ *   tables; replicated unicast adds one transmission per copy sent before the member's; with
+ *   a deadline of a 3-switch path, each member's frames all meet it or all miss it by exactly
+ *   latency - deadline (DMP and DMT per receiver);
  * - under load, every scheme (sync both with output buffers and on the links): each member receives every packet once (delivered = sent x
  *   members, copies made by switches = sent x (members - 1)), nothing misdelivered, the fabric
  *   drains and the end-of-run invariants (packets, credits) hold with two VLs;
@@ -118,6 +120,7 @@ static int path_switches(struct testsim *s, int scheme, const char *src, const c
 static void test_idle_latency(void **state)
 {
     (void)state;
+    int nmiss_all[2] = { 0, 0 };
     for (int scheme = MC_UNICAST; scheme < NSCHEMES; scheme++)
         for (uint64_t seed = 1; seed <= 3; seed++) {
             struct testsim s;
@@ -125,8 +128,13 @@ static void test_idle_latency(void **state)
             struct mgroup_desc gd[3];
             setup(&s, seed, scheme, &md, gd, "spf");
             s.d.end = 2 * PS_PER_MS;
+            /* M2's messages have a deadline of 3 switches' path: members further away miss it. */
             ts_flow(&s, "M2", "H4", "mcast:G2", "constant", "40.96 Mb/s", "1024", 0, 0);
             ts_flow(&s, "M3", "H6", "mcast:G3", "constant", "40.96 Mb/s", "1024", 0, 0);
+            const simtime_t dl = 3 * (s.topo.node[topo_find(&s.topo, "H4")].port[1].delay +
+                                      s.d.set.switch_latency) + 3360000 +
+                                 s.topo.node[topo_find(&s.topo, "H4")].port[1].delay;
+            s.d.flows[0].arr.deadline = dl; /* (ts_flow reallocates the array) */
             ts_run(&s);
             /* (the generator gives every cable the same propagation delay) */
             const simtime_t d = s.topo.node[topo_find(&s.topo, "H4")].port[1].delay,
@@ -138,6 +146,7 @@ static void test_idle_latency(void **state)
             const simtime_t tx = byterate_time(byterate_from_bps(2.5e9), 1050);
             assert_int_equal(tx, 3360000); /* 1050 B at 3.2 ns per byte */
             const char *src[2] = { "H4", "H6" };
+            int nmiss[2] = { 0, 0 };
             for (int g = 1; g <= 2; g++) {
                 const struct mgroup *mg = &s.f.mc->g[g];
                 int mlid = mg->src_mlid[fabric_find_host(&s.f, src[g - 1])];
@@ -153,11 +162,30 @@ static void test_idle_latency(void **state)
                         fail_msg("%s seed %d %s -> %s (%d switches): latency %.0f..%.0f ps, "
                                  "expected %lld", variant[scheme], (int)seed, src[g - 1], dst,
                                  h, lat->min, lat->max, (long long)expect);
+                    /* Deadlines per member (G2 only): every frame misses exactly when the
+                     * member's latency exceeds the deadline, by latency - deadline. */
+                    if (g != 1)
+                        continue;
+                    const struct flow *fl = &s.f.flows[0];
+                    assert_int_equal(fl->mgroup, 1);
+                    assert_non_null(fl->mc_dl);
+                    const struct deadline_acc *acc = &fl->mc_dl[k];
+                    assert_int_equal(acc->frames, lat->count);
+                    if (expect > dl) {
+                        assert_int_equal(acc->missed, acc->frames);
+                        assert_int_equal(deadline_dmt(acc), expect - dl);
+                    } else {
+                        assert_int_equal(acc->missed, 0);
+                    }
+                    nmiss[expect > dl]++;
                 }
             }
+            nmiss_all[0] += nmiss[0], nmiss_all[1] += nmiss[1];
             ts_free(&s);
             params_free(mcast_params, &md);
         }
+    /* The deadline separates the members: both outcomes occur over the schemes and networks. */
+    assert_true(nmiss_all[0] > 0 && nmiss_all[1] > 0);
 }
 
 /* Heavy load on two VLs: unicast best effort on VL 0 at 50 % from every host, multicast
@@ -298,12 +326,173 @@ static void test_bad_group(void **state)
     unlink(path);
 }
 
+/* Selective dropping of multicast packets (HLL, HV 0 = 4.096 us): a video multicast stream from
+ * H4 to G3's four members while six hosts saturate member H7 with unicast traffic, so copies
+ * toward H7 wait past the limit. Every scheme with switch replication drops multicast packets
+ * (async also partially replicated ones, some copies gone); the protected packets (every packet
+ * of an I frame, the first and last of a B or P frame) never go, so every member completes every
+ * frame (the frame ends with its last packet); packets are conserved with the drops counted
+ * (the invariants) and the fabric drains. */
+static void test_drop(void **state)
+{
+    (void)state;
+    for (int scheme = MC_SYNC; scheme < NSCHEMES - 1; scheme++) {
+        struct testsim s;
+        struct mcast_desc md;
+        struct mgroup_desc gd[3];
+        setup(&s, 1, scheme, &md, gd, "updn");
+        s.d.set.hoq_life = 0;
+        s.d.set.sink_limit_bps = 1e9; /* adapters take 1 Gb/s of the 2.5: members back up */
+        s.d.end = 3 * PS_PER_MS;
+        ts_flow(&s, "MV", "H4", "mcast:G3", "video", "1 Gb/s", "1024", 0, 0);
+        const char *hot[6] = { "H1", "H2", "H5", "H9", "H11", "H13" };
+        for (int i = 0; i < 6; i++) {
+            char name[8];
+            snprintf(name, sizeof name, "U%d", i);
+            ts_flow(&s, name, hot[i], "H7", "saturate", "2.5 Gb/s", "1024", 0, 0);
+        }
+        /* video frames: I 40 KB, P 20 KB, B 8 KB at 30 frames/s would give few frames in 3 ms:
+         * a fast stream instead, 300 frames/s */
+        struct flow_desc *v = &s.d.flows[0];
+        v->arr.fps = 3000;
+        v->arr.i_bytes = 40960, v->arr.p_bytes = 20480, v->arr.b_bytes = 8192;
+        ts_run(&s);
+        const char *name = variant[scheme];
+        if (s.rep.outcome != RUN_DRAINED)
+            fail_msg("%s: outcome %d", name, s.rep.outcome);
+        assert_true(s.rep.invariants_ok);
+        const struct mcast *mc = s.f.mc;
+        struct flow *fl = ts_find(&s, "MV");
+        fprintf(stderr, "%s: multicast dropped %llu (partial %llu, copies lost %llu), all HOQ drops "
+                "%llu, kept %llu, frames at members %llu %llu %llu %llu\n", name,
+                (unsigned long long)mc->dropped, (unsigned long long)mc->dropped_partial,
+                (unsigned long long)mc->copies_lost, (unsigned long long)s.f.cnt.dropped_hoq,
+                (unsigned long long)s.f.cnt.kept_past_limit, (unsigned long long)fl->mc_vdl[0].frame,
+                (unsigned long long)fl->mc_vdl[1].frame, (unsigned long long)fl->mc_vdl[2].frame,
+                (unsigned long long)fl->mc_vdl[3].frame);
+        if (mc->dropped == 0)
+            fail_msg("%s: no multicast packet dropped", name);
+        if (scheme == MC_ASYNC && mc->dropped_partial == 0)
+            fail_msg("%s: no partially replicated packet dropped", name);
+        assert_true(s.f.cnt.kept_past_limit > 0);
+        assert_true(mc->dropped <= s.f.cnt.dropped_hoq);
+        /* every member but the source completes every frame the source sent */
+        uint64_t frames = fl->mc_vdl[0].frame;
+        assert_true(frames >= 5);
+        const struct mgroup *mg = &mc->g[fl->mgroup];
+        for (int k = 0; k < mg->nmembers; k++)
+            if (fl->mc_vdl[k].frame != frames)
+                fail_msg("%s: member %d completed %llu frames, member 0 %llu", name, k,
+                         (unsigned long long)fl->mc_vdl[k].frame, (unsigned long long)frames);
+        ts_free(&s);
+        params_free(mcast_params, &md);
+    }
+}
+
+/* Multicast through the 5-stage pipelined switch (switch.arch = pipe, replication at stage 4):
+ * - idle fabric, one single-packet message every 200 us from H4 to G2: every member's latency
+ *   is exactly hops x (propagation + t1 + ... + t5) + one transmission + one propagation, for
+ *   sync, async and central (an idle pipelined switch adds its stages and no serialisation);
+ * - under load (unicast best effort 20 % on VL 0, six multicast streams on VL 1, tree-only
+ *   up/down routing: updn finds no root on these networks and falls back to minhop, whose
+ *   routes deadlock the pipelined switch's FIFOs at 50 %): every member
+ *   receives every packet once, the switches made sent x (members - 1) copies, nothing is
+ *   misdelivered, the fabric drains and the invariants hold. */
+static void test_pipe(void **state)
+{
+    (void)state;
+    const simtime_t st[5] = { 10 * PS_PER_NS, 20 * PS_PER_NS, 30 * PS_PER_NS, 40 * PS_PER_NS,
+                              50 * PS_PER_NS };
+    for (int scheme = MC_SYNC; scheme <= MC_CENTRAL; scheme++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            struct testsim s;
+            struct mcast_desc md;
+            struct mgroup_desc gd[3];
+            setup(&s, seed, scheme, &md, gd, "updn");
+            s.d.set.arch = 2; /* pipe */
+            for (int i = 0; i < 5; i++)
+                s.d.set.stage[i] = st[i];
+            s.d.end = 2 * PS_PER_MS;
+            ts_flow(&s, "M2", "H4", "mcast:G2", "constant", "40.96 Mb/s", "1024", 0, 0);
+            ts_run(&s);
+            const simtime_t d = s.topo.node[topo_find(&s.topo, "H4")].port[1].delay;
+            const simtime_t tx = 3360000, T = 150 * PS_PER_NS;
+            const struct mgroup *mg = &s.f.mc->g[1];
+            int mlid = mg->src_mlid[fabric_find_host(&s.f, "H4")];
+            assert_true(s.rep.invariants_ok);
+            for (int k = 0; k < mg->nmembers; k++) {
+                const char *dst = s.f.hosts[mg->members[k]].node->name;
+                int h = path_switches(&s, scheme, "H4", dst, mlid);
+                simtime_t expect = (simtime_t)h * (d + T) + tx + d;
+                const struct histogram *lat = &mg->lat[k];
+                assert_true(lat->count >= 9);
+                if ((simtime_t)lat->min != expect || (simtime_t)lat->max != expect)
+                    fail_msg("pipe %s seed %d H4 -> %s (%d switches): latency %.0f..%.0f ps, "
+                             "expected %lld", variant[scheme], (int)seed, dst, h, lat->min,
+                             lat->max, (long long)expect);
+            }
+            ts_free(&s);
+            params_free(mcast_params, &md);
+
+            /* under load */
+            setup(&s, seed, scheme, &md, gd, "updn_tree"); /* deadlock-free (updn falls back to minhop here) */
+            s.d.set.arch = 2;
+            s.d.set.nvls = 2;
+            struct qos_desc q;
+            qos_desc_defaults(&q);
+            if (qos_apply(&q, &s.d.set, &s.err))
+                fail_msg("%s", s.err.msg);
+            s.d.end = 2 * PS_PER_MS;
+            ts_flow(&s, "BE", "*", "uniform", "poisson", "0.5 Gb/s", "1024", 0, 0); /* 20 %: the tree saturates at 50 % */
+            const char *ms[6][2] = { { "H4", "mcast:G2" }, { "H6", "mcast:G3" }, { "H10", "mcast:G1" },
+                                     { "H12", "mcast:G2" }, { "H13", "mcast:G3" }, { "H1", "mcast:G1" } };
+            for (int i = 0; i < 6; i++) {
+                char name[8];
+                snprintf(name, sizeof name, "M%d", i);
+                struct flow_desc *fd = ts_flow(&s, name, ms[i][0], ms[i][1], "poisson", "0.25 Gb/s",
+                                               "2048", 0, 0);
+                fd->sl = 1;
+            }
+            ts_run(&s);
+            if (s.rep.outcome != RUN_DRAINED)
+                fail_msg("pipe %s seed %d: outcome %d, %llu packets left", variant[scheme], (int)seed,
+                         s.rep.outcome, (unsigned long long)s.rep.in_flight);
+            assert_true(s.rep.invariants_ok);
+            assert_int_equal(s.f.cnt.misdelivered, 0);
+            uint64_t copies_expect = 0, got_all = 0, expect_all = 0;
+            for (int i = 0; i < 6; i++) {
+                char name[8];
+                snprintf(name, sizeof name, "M%d", i);
+                struct flow *fl = ts_find(&s, name);
+                const struct mgroup *g = &s.f.mc->g[fl->mgroup];
+                int n = g->nmembers - (fl->dset_self >= 0);
+                if (fl->st.pkts_sent <= 10)
+                    fail_msg("pipe %s: %s sent %llu packets", variant[scheme], name,
+                             (unsigned long long)fl->st.pkts_sent);
+                copies_expect += fl->st.pkts_sent * (uint64_t)(n - 1);
+                expect_all += fl->st.pkts_sent * (uint64_t)n;
+            }
+            for (int g = 0; g < 3; g++)
+                for (int k = 0; k < s.f.mc->g[g].nmembers; k++)
+                    got_all += s.f.mc->g[g].pkts[k];
+            if (got_all != expect_all || s.f.cnt.replicas != copies_expect)
+                fail_msg("pipe %s seed %d: %llu copies delivered (%llu expected), %llu made (%llu "
+                         "expected)", variant[scheme], (int)seed, (unsigned long long)got_all,
+                         (unsigned long long)expect_all, (unsigned long long)s.f.cnt.replicas,
+                         (unsigned long long)copies_expect);
+            ts_free(&s);
+            params_free(mcast_params, &md);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_latency),
         cmocka_unit_test(test_load_counts),
         cmocka_unit_test(test_bad_group),
+        cmocka_unit_test(test_pipe),
+        cmocka_unit_test(test_drop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
