@@ -83,6 +83,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         /* Lost (a CRC error): discarded as it arrives; its space frees once its tail is in. */
         port_return_credits(f, in, fabric_slot(f, p->vl), p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_loss++;
+        fabric_timeline(f, TLN_DROP, in, p, 0, 3);
         pktpool_release(&f->pool, pidx);
         return;
     }
@@ -99,8 +100,8 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 /* Round robin over the inputs requesting (out, slot), starting after the last one served.
  * Returns the input, or -1; sets *credit_blocked when a candidate lacked credits and
  * *read_blocked when one lacked a free read port. */
-int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
-                  int *credit_blocked, int *read_blocked)
+static inline int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
+                             int *credit_blocked, int *read_blocked)
 {
     const uint64_t *bits = sw_req(s, f, out, slot);
     int n = s->n.nports + 1, last = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
@@ -133,6 +134,8 @@ int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t cre
     }
     return -1;
 }
+
+static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr);
 
 /* Give every stalled output another chance. Each word is taken and cleared before its outputs
  * are tried, since an output that still cannot send marks itself stalled again. */
@@ -182,7 +185,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
             continue;
         }
         work = 1;
-        int i = sw_pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
+        int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
@@ -208,11 +211,13 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
         }
         return work;
     }
-    sw_send(f, s, out, slot, in, vl, 1);
+    send_packet(f, s, out, slot, in, vl, 1);
     return work;
 }
 
-void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr)
+/* The unslotted scheduler's calls inline these (as before they were shared with islip.c); the
+ * exported sw_pick_input and sw_send below are for islip.c. */
+static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr)
 {
     struct port *op = &s->n.port[out];
     struct port *ip = &s->n.port[in];
@@ -254,6 +259,17 @@ void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, 
         s->retry = 0;
         retry_stalled(f, s);
     }
+}
+
+int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
+                  int *credit_blocked, int *read_blocked)
+{
+    return pick_input(f, s, out, slot, credits, credit_blocked, read_blocked);
+}
+
+void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr)
+{
+    send_packet(f, s, out, slot, in, vl, move_rr);
 }
 
 void switch_try_send(struct fabric *f, struct sw *s, int out)

@@ -9,6 +9,8 @@
  *          give equal shares
  *   timer  Paper III CCTI_Timer sweep: the victim suffers below ~150 us; the treatment
  *          variation grows with the timer
+ *   rcbecn scenario 1 and Paper II Type I again under the reliable connection, the BECN in an
+ *          ACK per packet or per message instead of a CNP
  * Windows: a steady state is measured from 0.3 s after the last flow started to the end. */
 #include <math.h>
 #include <stdio.h>
@@ -358,6 +360,96 @@ static int run_timer(struct repro_table *t, struct ibn_err *e)
     return 0;
 }
 
+/* BECN in RC ACKs (issue 14): scenario 1 (CC on) and Paper II Type I (one and two thresholds)
+ * again under the reliable connection, with an ACK per packet and an ACK per 64 KiB message
+ * (the BECN rides the ACK; no CNP). The same claims as s1 and p2, compared with the papers;
+ * docs/cc.md "BECN in RC ACKs" says which rows move and why. */
+static int run_rc(struct repro_table *t, struct ibn_err *e)
+{
+    static const char *const acks[2] = { "packet", "message" };
+    enum { NG = 6 }; /* per ACK policy: s1, p2 single, p2 double */
+    int n = nseeds();
+    char ack_over[2][40];
+    struct repro_job *jobs = xcalloc((size_t)NG * (size_t)n, sizeof *jobs);
+    struct repro_series *s = xcalloc((size_t)NG * (size_t)n, sizeof *s);
+    for (int a = 0; a < 2; a++) {
+        snprintf(ack_over[a], sizeof ack_over[a], "transport.ack=%s", acks[a]);
+        const char *o1[] = { "transport.mode=rc", ack_over[a] };
+        const char *o2[] = { "transport.mode=rc", ack_over[a], "cc.thresholds=single" };
+        const char *o3[] = { "transport.mode=rc", ack_over[a], "cc.thresholds=double" };
+        repro_job_seeds(&jobs[(3 * a + 0) * n], n, S1_ON, o1, 2);
+        repro_job_seeds(&jobs[(3 * a + 1) * n], n, "seed002/paper2-typeI.cfg", o2, 3);
+        repro_job_seeds(&jobs[(3 * a + 2) * n], n, "seed002/paper2-typeI.cfg", o3, 3);
+    }
+    int rc = repro_run_jobs(jobs, NG * n, s, e);
+    free(jobs);
+    if (rc) {
+        free(s);
+        return -1;
+    }
+    const char *s1n[5] = { "F1", "F2", "F3", "F4", "F5" };
+    const char *c4[4] = { "H2-H5", "H3-H5", "H6-H5", "H7-H5" };
+    for (int a = 0; a < 2 && !rc; a++) {
+        double victim[MAXSEEDS], contrib[MAXSEEDS], newest3[MAXSEEDS], unfair4[MAXSEEDS],
+            mxmn[MAXSEEDS];
+        for (int k = 0; k < n && !rc; k++) {
+            const struct repro_series *r1 = &s[(3 * a) * n + k], *r2 = &s[(3 * a + 1) * n + k],
+                                      *r3 = &s[(3 * a + 2) * n + k];
+            int c1[5], c2[4], c3[4];
+            for (int i = 0; i < 5 && !rc; i++)
+                rc = (c1[i] = flow_or_fail(r1, s1n[i], e)) < 0;
+            for (int i = 0; i < 4 && !rc; i++)
+                rc = (c2[i] = flow_or_fail(r2, c4[i], e)) < 0 || (c3[i] = flow_or_fail(r3, c4[i], e)) < 0;
+            if (rc)
+                break;
+            victim[k] = repro_mean(r1, c1[0], 4.3, 5.0);
+            contrib[k] = 0;
+            for (int i = 1; i < 5; i++)
+                contrib[k] += repro_mean(r1, c1[i], 4.3, 5.0);
+            double g2b = repro_mean(r2, c2[0], 3.3, 4.0), g3b = repro_mean(r2, c2[1], 3.3, 4.0);
+            double g6 = repro_mean(r2, c2[2], 3.3, 4.0);
+            newest3[k] = g6 / (g2b > g3b ? g2b : g3b);
+            double ymx = 0, ymn = 1e300, xmx = 0, xmn = 1e300;
+            for (int i = 0; i < 4; i++) {
+                double y = repro_mean(r2, c2[i], 4.3, 5.0), x = repro_mean(r3, c3[i], 4.3, 5.0);
+                ymx = y > ymx ? y : ymx;
+                ymn = y < ymn ? y : ymn;
+                xmx = x > xmx ? x : xmx;
+                xmn = x < xmn ? x : xmn;
+            }
+            unfair4[k] = ymn > 0 ? ymx / ymn : 0;
+            mxmn[k] = xmn > 0 ? xmx / xmn : 0;
+        }
+        if (rc)
+            break;
+        char id[64], claim[240];
+        snprintf(id, sizeof id, "rc.ack_%s.s1.victim", acks[a]);
+        snprintf(claim, sizeof claim, "RC, an ACK per %s carrying BECN: scenario 1, CC on, victim F1 "
+                 "keeps ~13 Gb/s (Paper III Fig. 7b; UD with CNPs: s1.ccon.victim)", acks[a]);
+        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~13", 13.0, victim, n, "Gb/s", repro_tol("~13", 13));
+        snprintf(id, sizeof id, "rc.ack_%s.s1.contributors", acks[a]);
+        snprintf(claim, sizeof claim, "RC, an ACK per %s: scenario 1, CC on, the contributors together "
+                 "use H5's ~13 Gb/s (s1.ccon.contributors)", acks[a]);
+        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~13", 13.0, contrib, n, "Gb/s", repro_tol("~13", 13));
+        snprintf(id, sizeof id, "rc.ack_%s.p2.single.newest_3s", acks[a]);
+        snprintf(claim, sizeof claim, "RC, an ACK per %s: Paper II Fig. 4, one threshold, 3-4 s: the "
+                 "newest contributor H6 gets the most (H6 / the larger of H2, H3 > 1; p2.single.newest_3s)",
+                 acks[a]);
+        repro_add_trend(t, id, claim, "> 1", newest3, n, "x", 1, INFINITY);
+        snprintf(id, sizeof id, "rc.ack_%s.p2.single.unfair_4s", acks[a]);
+        snprintf(claim, sizeof claim, "RC, an ACK per %s: Paper II Fig. 4, one threshold, 4-5 s: \"the "
+                 "unfairness is still present\" (largest / smallest > 1.3; p2.single.unfair_4s)", acks[a]);
+        repro_add_trend(t, id, claim, "> 1.3", unfair4, n, "x", 1.3, INFINITY);
+        snprintf(id, sizeof id, "rc.ack_%s.p2.double.max_over_min", acks[a]);
+        snprintf(claim, sizeof claim, "RC, an ACK per %s: Paper II Fig. 7, two thresholds: equal shares "
+                 "(largest / smallest; p2.double.max_over_min)", acks[a]);
+        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~1", 1.0, mxmn, n, "x", repro_tol("~1", 1));
+    }
+    free_all(s, NG * n);
+    free(s);
+    return rc ? -1 : 0;
+}
+
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_table3(struct repro_table *t, struct ibn_err *e);
@@ -379,6 +471,8 @@ const struct repro repro_list[] = {
     { "s2", "seed 002 Paper III scenario 2, Table II (CC off vs on: mean, SD, min, max)", run_s2 },
     { "p2", "seed 002 Paper II Type I fairness: one vs two thresholds", run_p2 },
     { "timer", "seed 002 Paper III CCTI_Timer sweep (victim, treatment variation)", run_timer },
+    { "rcbecn", "seed 002 scenario 1 and Paper II Type I under RC, BECN in an ACK per packet / per "
+      "message (issue 14): which rows move", run_rc },
     { "paper4", "seed 002 Paper IV silent forest on the 648-node fat tree (CC off vs on)",
       repro_seed002_paper4 },
     { "windy", "seed 002 Paper IV windy forest, 25 % B nodes, p = 0, 0.1, 0.6; purely uniform "

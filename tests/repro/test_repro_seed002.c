@@ -1,6 +1,6 @@
 /* ctest-label: repro */
 /* test_repro_seed002.c: the seed 002 congestion-control reproductions (`ibnetsim repro s1 s2
- * p2 timer paper4 windy moving`, src/repro/). Two checks per row:
+ * p2 timer paper4 windy moving rcbecn`, src/repro/). Two checks per row:
  *  - its kind (evidence, derived, cap, calibrated, trend, info) is the one docs/cc.md gives it:
  *    the rows listed in `kinds` below have that kind, every other row is evidence; a change of
  *    classification must be made in the docs and here, not slip through;
@@ -66,6 +66,12 @@ static const struct repro_kind_of kinds[] = {
     { "p4fp.moving.10ms.gain", REPRO_DERIVED },
     { "p4.moving.gain_falls", REPRO_TREND },
     { "p4fp.moving.gain_falls", REPRO_TREND },
+    { "rc.ack_packet.s1.victim", REPRO_CAP },
+    { "rc.ack_message.s1.contributors", REPRO_CAP },
+    { "rc.ack_packet.p2.single.newest_3s", REPRO_TREND },
+    { "rc.ack_packet.p2.single.unfair_4s", REPRO_TREND },
+    { "rc.ack_message.p2.single.newest_3s", REPRO_TREND },
+    { "rc.ack_message.p2.single.unfair_4s", REPRO_TREND },
 };
 
 /* Evidence and trend rows that miss the paper (docs/cc.md section 5: the cause of each). */
@@ -91,6 +97,10 @@ static const char *const misses[] = {
     "p4.moving.10ms.off", "p4.moving.10ms.on", "p4fp.moving.10ms.on",
     "p4.moving.2ms.gain", "p4fp.moving.2ms.gain", /* CC keeps more of its benefit */
     "p4.moving.1ms.gain", "p4fp.moving.1ms.gain",
+    "rc.ack_packet.p2.single.newest_3s", /* as p2.single.newest_3s: the seeds disagree */
+    "rc.ack_message.s1.victim", /* one BECN per 64 KiB message: the tree stays, F1 blocked */
+    "rc.ack_message.p2.single.newest_3s", /* per message: CC too weak, round robin shares */
+    "rc.ack_message.p2.single.unfair_4s",
 };
 
 static void check(const char *name)
@@ -106,13 +116,14 @@ static void test_timer(void **st) { (void)st; check("timer"); }
 static void test_paper4(void **st) { (void)st; check("paper4"); }
 static void test_windy(void **st) { (void)st; check("windy"); }
 static void test_moving(void **st) { (void)st; check("moving"); }
+static void test_rcbecn(void **st) { (void)st; check("rcbecn"); }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_s1), cmocka_unit_test(test_s2), cmocka_unit_test(test_p2),
         cmocka_unit_test(test_timer), cmocka_unit_test(test_paper4), cmocka_unit_test(test_windy),
-        cmocka_unit_test(test_moving),
+        cmocka_unit_test(test_moving), cmocka_unit_test(test_rcbecn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

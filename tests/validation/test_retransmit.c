@@ -8,6 +8,8 @@
  *   packet accepted once, in PSN and message order (the end-of-run invariants check it too);
  * - the last packet of a message lost: no packet follows, no NAK; the Local ACK Timeout
  *   (4.096 us x 2^timeout) sends it again, T after the ACK of the packet before it arrived;
+ * - a timeout shorter than the round trip: the packet is sent again at T and 2 T, the copies
+ *   arrive as duplicates, are discarded and acknowledged again;
  * - every packet lost: retry_cnt + 1 timeouts T apart, retry_cnt retransmissions, then the
  *   queue pair goes to the error state (warned, counted) and the run still ends cleanly;
  * - congestion drops (switch.hoq_life) under RC: every message delivered once;
@@ -131,6 +133,41 @@ static void test_tail_loss_timeout(void **st)
     double got = (double)fl->st.msg_latency.max;
     printf("tail loss: message delivered after %.3f us, expected %.3f us\n", got / 1e6, expect / 1e6);
     assert_true(fabs(got - expect) < 1.0 * PS_PER_NS);
+    ts_free(&s);
+}
+
+/* A timeout shorter than the round trip, nothing lost: one packet on 5 us cables (RTT about
+ * 20.7 us), T = 8.192 us. The requester times out at T and 2 T and sends the packet again each
+ * time; the original's ACK arrives before the third expiry and acknowledges it; the two copies
+ * reach the responder as duplicates, are discarded and acknowledged again (stale ACKs that
+ * change nothing). */
+static void test_early_timeout_duplicates(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init_line(&s, "4xQDR", "4xQDR", 5000 * PS_PER_NS);
+    TSET(&s, "mode", "rc");
+    TSET(&s, "retransmit", "on");
+    TSET(&s, "timeout", "1");
+    s.d.end = 100 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "2048 B", 0, 1); /* one message, one packet */
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "F");
+    double rtt = 2.0 * (2.0 * 5000 * PS_PER_NS + (double)s.d.set.switch_latency) + T_PKT + 30 * 250.0;
+    printf("early timeout: RTT %.3f us, T 8.192 us: %llu timeouts, %llu sent again, %llu duplicates, "
+           "%llu ACKs\n", rtt / 1e6, (unsigned long long)fl->rc.timeouts,
+           (unsigned long long)fl->rc.resent, (unsigned long long)fl->rc.dups,
+           (unsigned long long)s.f.cnt.acks_created);
+    assert_true(rtt > 2 * 8192.0 * PS_PER_NS && rtt < 3 * 8192.0 * PS_PER_NS);
+    assert_all_delivered(&s, fl);
+    assert_int_equal(fl->rc.psn_next, 1);
+    assert_int_equal(fl->rc.timeouts, 2);
+    assert_int_equal(fl->rc.resent, 2);
+    assert_int_equal(fl->rc.dups, 2);
+    assert_int_equal(s.f.cnt.discarded, 2);
+    assert_int_equal(s.f.cnt.acks_created, 3);
+    assert_int_equal(fl->rc.acks, 3);
+    assert_int_equal(s.f.cnt.naks_created, 0);
     ts_free(&s);
 }
 
@@ -315,6 +352,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_go_back_n_counts),
         cmocka_unit_test(test_tail_loss_timeout),
+        cmocka_unit_test(test_early_timeout_duplicates),
         cmocka_unit_test(test_retries_exhausted),
         cmocka_unit_test(test_hoq_drops_recovered),
         cmocka_unit_test(test_random_loss_deterministic),
