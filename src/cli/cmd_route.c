@@ -79,7 +79,10 @@ static void usage(FILE *f)
             "         first, in its order; GUIDs of no port are skipped, as OpenSM does, and the\n"
             "         note says so), --port-shifting (minhop, updn, dnup, dor: OpenSM's port_shifting),\n"
             "         --scatter-ports SEED (minhop, updn, dnup, dor: OpenSM's scatter_ports: a random\n"
-            "         least-loaded port for each base LID, drawn as OpenSM draws it), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         least-loaded port for each base LID, drawn as OpenSM draws it),\n"
+            "         --guid-routing-order-no-scatter (OpenSM's: the -X ports are not scattered),\n"
+            "         --ignore-guids FILE (OpenSM's -i port_prof_ignore_file: lines 'SWITCH-GUID\n"
+            "         PORT' whose routes are not counted when balancing), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8), --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
@@ -578,6 +581,10 @@ int cmd_route(int argc, char **argv)
             o.ro.scatter_ports = (uint32_t)v;
         } else if (!strcmp(a, "--port-shifting"))
             o.ro.port_shifting = 1;
+        else if (!strcmp(a, "--guid-routing-order-no-scatter"))
+            o.ro.order_no_scatter = 1;
+        else if ((!strcmp(a, "--ignore-guids") || !strcmp(a, "--port-prof-ignore")) && more)
+            o.ro.prof_ignore = argv[++i];
         else if (!strcmp(a, "--tie") && more)
             o.ro.tie = argv[++i];
         else if (!strcmp(a, "--path-bits") && more)

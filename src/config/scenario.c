@@ -87,6 +87,13 @@ const struct param topo_params[] = {
       "routing = minhop, updn, dnup, dor: OpenSM's guid_routing_order_file: the port GUIDs it lists "
       "(one per line, # comments; relative to the scenario) are routed first, in its order",
       NULL, 0, 0 },
+    { "guid_routing_order_no_scatter", P_BOOL, TOFF(order_no_scatter), "false",
+      "routing = minhop, updn, dnup, dor: OpenSM's guid_routing_order_no_scatter: the ports of "
+      "guid_routing_order_file are not scattered by scatter_ports", NULL, 0, 0 },
+    { "port_prof_ignore_file", P_STRING, TOFF(port_prof_ignore_file), "",
+      "routing = minhop, updn, dnup, dor: OpenSM's port_prof_ignore_file (opensm -i): lines "
+      "\"SWITCH-GUID PORT\"; routes through those ports are not counted when balancing "
+      "(relative to the scenario)", NULL, 0, 0 },
     { "port_shifting", P_BOOL, TOFF(port_shifting), "false",
       "routing = minhop, updn, dnup, dor: OpenSM's port_shifting (among the least-loaded least-hop "
       "ports, start from an offset that differs between switches so LIDs do not align)",
@@ -913,8 +920,9 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
     /* Relative file names are relative to the scenario. */
     if (!rc) {
         char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file,
-                           &sc->mc.mft_file, &sc->topo.guid_routing_order_file };
-        for (int i = 0; i < 5; i++) {
+                           &sc->mc.mft_file, &sc->topo.guid_routing_order_file,
+                           &sc->topo.port_prof_ignore_file };
+        for (int i = 0; i < 6; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -1172,6 +1180,8 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                             .guid_order = d->guid_routing_order_file,
                             .port_shifting = d->port_shifting,
                             .scatter_ports = (uint32_t)d->scatter_ports,
+                            .order_no_scatter = d->order_no_scatter,
+                            .prof_ignore = d->port_prof_ignore_file,
                             .path_slack = (int)d->path_slack };
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);

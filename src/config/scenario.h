@@ -44,6 +44,8 @@ struct topo_desc {
                                * scenario once loaded) */
     int port_shifting;        /* minhop, updn, dor: OpenSM's port_shifting */
     long long scatter_ports;  /* minhop, updn, dor: OpenSM's scatter_ports seed, 0 = off */
+    int order_no_scatter;     /* OpenSM's guid_routing_order_no_scatter */
+    char *port_prof_ignore_file; /* OpenSM's (relative to the scenario) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     long long path_slack;     /* pathbits: paths up to shortest + this many hops; -1 all */
     int line;                 /* where the section starts */

@@ -78,7 +78,8 @@ enum timeline_note {
     TLN_FECN,        /* output `at` FECN-marks p */
     TLN_BECN,        /* adapter `at` receives p carrying BECN */
     TLN_CNP,         /* adapter `at` answers FECN-marked p with a CNP */
-    TLN_DROP,        /* p is dropped at switch input `at`: b = 0 no route, 1 HOQ, 2 SLL */
+    TLN_DROP,        /* p is dropped at switch input `at`: b = 0 no route, 1 HOQ, 2 SLL,
+                      * 3 lost (switch.loss); or discarded by the responder `at`: b = 4 */
 };
 
 /* Credits on their way back to a sender: they count from (t, seq), the time and scheduling

@@ -291,6 +291,7 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
     if (x->flags & PKT_FECN)
         *pending = 1;
     f->cnt.discarded++;
+    fabric_timeline(f, TLN_DROP, at, x, 0, 4);
     if ((int32_t)(x->psn - rc->epsn) < 0) {
         /* A duplicate: acknowledge again what has arrived (the requester may have timed out
          * early, or gone back further than the loss). */

@@ -70,12 +70,16 @@ static void mark_route(const struct fabric *f, struct marks *m, const struct por
 static void mark_flows(const struct fabric *f, struct marks *m)
 {
     int ack_sl = f->set.transport && f->set.ack_sl >= 0 ? (int)f->set.ack_sl : -1;
+    uint32_t all_done = 0; /* SLs already marked everywhere: once per SL, not per flow */
     for (uint32_t i = 0; i < f->nflows; i++) {
         const struct flow *fl = &f->flows[i];
         if (fl->pattern || fl->dst_host < 0 || fl->path != PATH_BASE) {
-            mark_all(f, m, fl->sl);
-            if (f->set.transport)
-                mark_all(f, m, ack_sl >= 0 ? ack_sl : fl->sl);
+            int sls[2] = { fl->sl, f->set.transport ? (ack_sl >= 0 ? ack_sl : fl->sl) : -1 };
+            for (int k = 0; k < 2; k++)
+                if (sls[k] >= 0 && !(all_done >> sls[k] & 1)) {
+                    mark_all(f, m, sls[k]);
+                    all_done |= 1u << sls[k];
+                }
             continue;
         }
         const struct host *d = &f->hosts[fl->dst_host];

@@ -158,6 +158,65 @@ int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, 
     return 0;
 }
 
+int lft_ignore_read(const struct topo *t, const char *path, uint8_t **mask, char *note,
+                    size_t notelen, struct ibn_err *e)
+{
+    *mask = NULL;
+    if (!path || !*path)
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ibn_err_set(e, "port_prof_ignore_file %s: cannot open: %s", path, strerror(errno));
+    uint8_t *m = xcalloc((size_t)t->nnodes * 256 + 1, 1);
+    char *line = NULL;
+    size_t len = 0;
+    int lineno = 0, rc = 0, skipped = 0, marked = 0;
+    while (getline(&line, &len, f) >= 0) {
+        lineno++;
+        char *p = line, *end;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        errno = 0;
+        uint64_t guid = strtoull(p, &end, 0);
+        if (end == p || *p == '-' || errno || (*end && !isspace((unsigned char)*end))) {
+            size_t k = strcspn(p, " \t\r\n#");
+            rc = ibn_err_at(e, path, lineno, "expected a switch GUID and a port number (such as "
+                            "0x0008f10500200b50 3), as in OpenSM's port_prof_ignore_file; got "
+                            "\"%.*s\"", (int)(k > 60 ? 60 : k), p);
+            break;
+        }
+        /* OpenSM: strtoul(rest, NULL, 0); 0, a bad number or a port the switch has not: skip. */
+        unsigned long port = strtoul(end, NULL, 0);
+        int node = -1;
+        for (int i = 0; i < t->nnodes && node < 0; i++)
+            if (t->node[i].type == TOPO_SWITCH && t->node[i].guid == guid)
+                node = i;
+        if (node < 0 || port == 0 || port > (unsigned long)t->node[node].nports || port > 255) {
+            skipped++;
+            continue;
+        }
+        m[(size_t)node * 256 + port] = 1;
+        marked++;
+    }
+    free(line);
+    if (!rc && ferror(f))
+        rc = ibn_err_at(e, path, lineno, "read error: %s", strerror(errno));
+    fclose(f);
+    if (rc) {
+        free(m);
+        return -1;
+    }
+    if (note && skipped)
+        snprintf(note, notelen, "port_prof_ignore_file %.80s: %d line%s naming no switch port of "
+                 "the topology: skipped, as OpenSM skips them", path, skipped,
+                 skipped == 1 ? "" : "s");
+    (void)marked;
+    *mask = m;
+    return 0;
+}
+
 int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lft_order *ord,
                    struct lft_dest **out)
 {
@@ -185,7 +244,7 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lf
             T = h->swidx[q];
         else if (x->peer_node >= 0 && t->node[x->peer_node].type == TOPO_SWITCH)
             T = h->swidx[x->peer_node];
-        d[nd++] = (struct lft_dest){ q, qp, x->lid, x->lmc, T };
+        d[nd++] = (struct lft_dest){ q, qp, x->lid, x->lmc, T, 1 };
     }
     struct sw_load *s = xmalloc(((size_t)h->nsw + 1) * sizeof *s);
     for (int i = 0; i < h->nsw; i++) {
@@ -254,7 +313,17 @@ int lft_build_opts(const struct topo *t, const struct hoptab *h, enum lft_tie ti
     char note[sizeof l->note] = "";
     if (lft_order_read(t, o ? o->guid_order : NULL, &ord, note, sizeof note, e))
         return -1;
-    lft_build(t, h, tie, &ord, o ? o->port_shifting : 0, o ? o->scatter_ports : 0, l);
+    ord.no_scatter = o && o->order_no_scatter;
+    uint8_t *ignore = NULL;
+    char inote[sizeof l->note] = "";
+    if (lft_ignore_read(t, o ? o->prof_ignore : NULL, &ignore, inote, sizeof inote, e)) {
+        lft_order_free(&ord);
+        return -1;
+    }
+    if (*inote)
+        snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", *note ? "; " : "", inote);
+    lft_build(t, h, tie, &ord, o ? o->port_shifting : 0, o ? o->scatter_ports : 0, ignore, l);
+    free(ignore);
     lft_order_free(&ord);
     if (*note) {
         size_t k = strlen(l->note);
@@ -270,7 +339,8 @@ static int cmp_sw_osm(const void *a, const void *b)
 }
 
 void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
-               const struct lft_order *ord, int shift, uint32_t scatter, struct lfts *l)
+               const struct lft_order *ord, int shift, uint32_t scatter, const uint8_t *ignore,
+               struct lfts *l)
 {
     struct lft_dest *d;
     int nd = lft_dest_order(t, h, ord, &d);
@@ -447,13 +517,14 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                                 else if (best_on)
                                     best = best_on;
                             }
-                        } else if (best > 0 && lmc && tie == LFT_TIE_BALANCE && !(scatter && !off)) {
+                        } else if (best > 0 && lmc && tie == LFT_TIE_BALANCE &&
+                                   !(scatter && !off && !(x->ordered && ord && ord->no_scatter))) {
                             if (best_os)
                                 best = best_os;
                             else if (best_on)
                                 best = best_on;
                         }
-                        if (scatter && !off && ncand &&
+                        if (scatter && !off && ncand && !(x->ordered && ord && ord->no_scatter) &&
                             (tie == LFT_TIE_BALANCE || tie == LFT_TIE_DOR)) {
                             /* OpenSM's scatter_ports: for the base LID, a random one of the
                              * least-loaded candidates, in scan order. */
@@ -475,7 +546,7 @@ void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
                     }
                 }
                 lft[lid] = (uint8_t)port;
-                if (port != LFT_NONE && !is_sw) {
+                if (port != LFT_NONE && !is_sw && !(ignore && ignore[(size_t)sn * 256 + port])) {
                     count[port]++;
                     if (lmc && port > 0) {
                         int peer = ns->port[port].peer_node;

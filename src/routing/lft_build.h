@@ -32,6 +32,7 @@ struct lft_dest {
     int node, port;   /* topo node and port (0 for a switch) */
     int lid, lmc;
     int T;            /* switch index of the destination's switch, -1 if none */
+    char ordered;     /* named by the guid_routing_order_file */
 };
 
 /* OpenSM's guid_routing_order_file (-X) read against a topology: the ports it names, in the
@@ -39,6 +40,7 @@ struct lft_dest {
 struct lft_order {
     int n;
     int *node, *port; /* port 0 for a switch */
+    int no_scatter;   /* OpenSM's guid_routing_order_no_scatter: these ports never scatter */
 };
 
 /* Read path (NULL or "": an empty order) as OpenSM's parse_node_map does: a line's first word
@@ -71,9 +73,21 @@ int dnup_hoptab(const struct topo *t, struct hoptab *h, char *note, size_t notel
  * other-node preferences are taken over that rotated order, as OpenSM does. scatter (0 off):
  * OpenSM's scatter_ports seed: switches in OpenSM's map order, and for each base-LID entry a
  * port drawn (glibc random() after srandom(scatter), osm_random.h) among the least-loaded
- * least-hop candidates, overriding the rest of the choice. */
+ * least-hop candidates, overriding the rest of the choice (not for the ports of ord when
+ * ord->no_scatter). ignore (NULL none): lft_ignore_read's mask; routes through those ports are
+ * not counted. */
 void lft_build(const struct topo *t, const struct hoptab *h, enum lft_tie tie,
-               const struct lft_order *ord, int shift, uint32_t scatter, struct lfts *l);
+               const struct lft_order *ord, int shift, uint32_t scatter, const uint8_t *ignore,
+               struct lfts *l);
+
+/* OpenSM's port_prof_ignore_file (`opensm -i`): lines "SWITCH-GUID PORT" (strtoull base 0, #
+ * comments, blank lines skipped); routes through those switch ports are not counted when
+ * balancing. *mask (NULL when path is NULL or "") gets one byte per (node, port) at
+ * node * 256 + port (free it). A switch GUID no switch has, or a port the switch has not, is
+ * skipped as OpenSM skips it (note says how many); a malformed line is an error naming
+ * file:line. */
+int lft_ignore_read(const struct topo *t, const char *path, uint8_t **mask, char *note,
+                    size_t notelen, struct ibn_err *e);
 
 /* lft_build for the engines that take OpenSM's guid_routing_order_file (o->guid_order) and
  * port_shifting (o->port_shifting):

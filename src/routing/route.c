@@ -137,6 +137,12 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
     if (o && o->port_shifting && !uses_order)
         return ibn_err_set(e, "%s %s takes no port_shifting: as in OpenSM, minhop, updn, dnup and dor "
                            "do", what, name);
+    if (o && o->order_no_scatter && !uses_order)
+        return ibn_err_set(e, "%s %s takes no guid_routing_order_no_scatter: as in OpenSM, "
+                           "minhop, updn, dnup and dor do", what, name);
+    if (o && o->prof_ignore && *o->prof_ignore && !uses_order)
+        return ibn_err_set(e, "%s %s takes no port_prof_ignore_file (\"%s\"): as in OpenSM, "
+                           "minhop, updn, dnup and dor balance with it", what, name, o->prof_ignore);
     if (o && o->guid_order && *o->guid_order && !uses_order)
         return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
                            "minhop, updn, dnup and dor route destinations in its order", what, name,

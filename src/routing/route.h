@@ -20,6 +20,8 @@ struct route_opts {
     const char *guid_order; /* minhop, updn, dor: OpenSM's guid_routing_order_file (NULL none) */
     int port_shifting;      /* minhop, updn, dor: OpenSM's port_shifting */
     uint32_t scatter_ports; /* minhop, updn, dor: OpenSM's scatter_ports seed (0 = off) */
+    int order_no_scatter;   /* minhop, updn, dor: OpenSM's guid_routing_order_no_scatter */
+    const char *prof_ignore;/* minhop, updn, dor: OpenSM's port_prof_ignore_file (NULL none) */
 };
 
 /* An engine's return: 0 routed, -1 an error in the input or options (e says it), ROUTE_UNFIT

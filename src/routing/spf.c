@@ -26,7 +26,7 @@ int route_spf(const struct topo *t, const struct route_opts *o, struct lfts *out
     struct hoptab h;
     hoptab_init(&h, t);
     hoptab_minhop(&h, t);
-    lft_build(t, &h, tie, NULL, 0, 0, out);
+    lft_build(t, &h, tie, NULL, 0, 0, NULL, out);
     hoptab_free(&h);
     return 0;
 }

@@ -563,7 +563,7 @@ int route_updn_tree(const struct topo *t, const struct route_opts *o, struct lft
         rc = ibn_err_set(e, "updn_tree: no root gives every CA pair a path");
     } else {
         tree_hops(t, &h, bestc, cas);
-        lft_build(t, &h, LFT_TIE_BALANCE, NULL, 0, 0, out);
+        lft_build(t, &h, LFT_TIE_BALANCE, NULL, 0, 0, NULL, out);
         snprintf(out->note, sizeof out->note, "updn_tree: root %s (average hops by root: %s)",
                  t->node[h.sw[bestc]].name, tried);
     }

@@ -311,8 +311,10 @@ static void write_record(FILE *fp, const struct fabric *f, const struct timeline
     const char *what = r->note == TLN_FECN ? "FECN marked"
                        : r->note == TLN_BECN ? "BECN received"
                        : r->note == TLN_CNP ? "CNP sent"
-                       : r->note == TLN_DROP ? (r->b == 1 ? "drop: HOQ lifetime"
+                       : r->note == TLN_DROP ? (r->b == 1   ? "drop: HOQ lifetime"
                                                 : r->b == 2 ? "drop: switch lifetime"
+                                                : r->b == 3 ? "drop: lost"
+                                                : r->b == 4 ? "discarded by the responder"
                                                             : "drop: no route")
                                              : NULL;
     if (r->note == TLN_SPAN) {

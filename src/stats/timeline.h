@@ -6,7 +6,8 @@
  *    one track (pid = node, tid = port number) per sending port;
  *  - the receive buffer and the sender's credits of every data VL of those links as counters
  *    ("C", in 64-byte credits), and the CCTIs of the flows whose source link is chosen;
- *  - FECN marks, BECNs received, CNPs sent and drops as instant events ("i", thread scope);
+ *  - FECN marks, BECNs received, CNPs sent, drops and packets lost at switch inputs, and packets
+ *    the RC responder discards (out of sequence) as instant events ("i", thread scope);
  *  - metadata ("M") naming nodes (name, alias, LID) and ports (number, peer).
  * Times are simulated microseconds (ps exact: six decimals). Events are collected in memory
  * (at most max_events, a fixed cap: when it is reached the timeline ends there, complete up to

@@ -22,6 +22,10 @@
 #   - OpenSM's port_shifting (the *-shift cases, OpenSM's configuration file, ibnetsim's
 #     --port-shifting) and scatter_ports (the *-scatter cases, seed 7 on both command lines):
 #     byte-identical dumps;
+#   - guid_routing_order_no_scatter (the *-noscatter case: -X and scatter_ports with the order
+#     file's ports not scattered) and port_prof_ignore_file (-i; the *-ignore cases: switch
+#     ports whose routes are not counted, lines OpenSM skips): byte-identical dumps;
+#   - dnup (OpenSM's), including a mesh with hosts on its corners only: byte-identical dumps;
 #   - importing OpenSM's dump and writing it again changes no entry (checked textually too);
 #   - an LFT dump ibnetsim writes is accepted by OpenSM's `file` engine, which installs it
 #     unchanged.
@@ -128,6 +132,27 @@ open(topo, 'w').write('\n\n'.join(out))
 PY
 }
 
+# ignore_file TOPO OUT: an OpenSM port_prof_ignore_file (-i) for TOPO: of the first four
+# switches, the first switch-to-switch port and the first host port, plus lines OpenSM skips (a
+# GUID of no switch, a port 0, a port beyond the switch's).
+ignore_file() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+out = ['# port_prof_ignore_file for ibnetsim e2e/opensm_compare']
+for blk in s.split('\n\n'):
+    m = re.search(r'^switchguid=0x([0-9a-f]+)', blk, re.M)
+    if not m or len(out) > 9: continue
+    g = int(m.group(1), 16)
+    sw = re.findall(r'^\[(\d+)\]\t"S-', blk, re.M)
+    ca = re.findall(r'^\[(\d+)\]\t"H-', blk, re.M)
+    if sw: out.append('0x%016x %s' % (g, sw[0]))
+    if ca: out.append('0x%x %s  # a host port' % (g, ca[0]))
+out += ['0x000000000000beef 1', '0x%016x 0' % g, '0x%016x 200' % g]
+open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
+PY
+}
+
 # order_file TOPO OUT: an OpenSM guid_routing_order_file for TOPO: the CA port GUIDs in reverse
 # order of the file (some with a name after them, some indented and unpadded), the last
 # switch's GUID among them, a GUID of no port and a repeated one (both skipped by OpenSM).
@@ -187,7 +212,10 @@ cases+=("fattree-648|gen:fattree:ports=36,levels=2|0|minhop updn dnup ftree|"
         "torus-4x4-shift|gen:torus:dims=4x4,hosts=2|0|dor|"
         "fattree-648-scatter|gen:fattree:ports=36,levels=2|0|minhop|"
         "irregular-revguid-scatter-lmc1|gen:irregular:switches=8,hosts=2|1|minhop updn|first"
-        "mesh-4x4-scatter|gen:mesh:dims=4x4,hosts=2|0|minhop dor|")
+        "mesh-4x4-scatter|gen:mesh:dims=4x4,hosts=2|0|minhop dor|"
+        "irregular-revguid-order-scatter-noscatter|gen:irregular:switches=8,hosts=2|0|minhop updn|first"
+        "irregular-revguid-ignore|gen:irregular:switches=8,hosts=2|0|minhop updn dnup|first"
+        "irregular10-ignore-lmc1|gen:irregular:switches=10,ports=8,hosts=3|1|minhop updn|first")
 for entry in "${cases[@]}"; do
   IFS='|' read -r name spec lmc engines root <<< "$entry"
   d="$work/$name"
@@ -205,6 +233,11 @@ for entry in "${cases[@]}"; do
     shiftosm=(-F "$d/shift.conf") shiftours=(--port-shifting) ;; esac
   # scatter_ports: a seed on both command lines.
   case $name in *-scatter*) shiftosm+=(--scatter-ports 7) shiftours+=(--scatter-ports 7) ;; esac
+  # guid_routing_order_no_scatter and port_prof_ignore_file (-i): on both command lines.
+  case $name in *-noscatter*) shiftosm+=(--guid_routing_order_no_scatter)
+    shiftours+=(--guid-routing-order-no-scatter) ;; esac
+  case $name in *-ignore*) ignore_file "$d/topo" "$d/ignore"
+    shiftosm+=(-i "$d/ignore") shiftours+=(--ignore-guids "$d/ignore") ;; esac
   for eng in $engines; do
     osm_extra=(-l "$lmc" "${order[@]}" "${shiftosm[@]}")
     our_extra=("${order[@]}" "${shiftours[@]}")

@@ -12,6 +12,9 @@
 #     and CCTI counters; the same with CC off: none of them.
 #  3. The event cap: the file ends where it was reached, complete before, valid, and the run
 #     warns; bad input names the key.
+#  4. Losses under RC (switch.loss_every = 5): one "drop: lost" instant per lost packet at the
+#     switch (every 5th data packet sent), one "discarded by the responder" per discard at H2,
+#     as many as summary.json counts.
 # Args: the ibnetsim binary and the source directory.
 set -uo pipefail
 bin=$1 src=$2
@@ -89,6 +92,25 @@ assert cut is not None and summ["timeline_truncated"] is True and summ["timeline
 timed = lambda d: [e for e in d["traceEvents"] if e["ph"] in "XCi"]
 # exactly the full timeline's events before the cut
 assert timed(cap) == [e for e in timed(full) if e["ts"] < cut], "the capped timeline is not the full one cut at its end"
+PY
+# 4. Losses under RC: switch.loss_every = 5 loses every 5th data packet arriving at the switch,
+#    the responder discards what follows a gap until the retransmission: as instants, one per
+#    packet, at the switch input and at H2, as many as summary.json counts.
+sed 's/switch = { latency = "100 ns"; };/switch = { latency = "100 ns"; loss_every = 5; };\ntransport = { mode = "rc"; };/' "$tmp/one.cfg" > "$tmp/loss.cfg"
+expect 0 "" "$bin" run "$tmp/loss.cfg" -o "$tmp/loss" -q -s "output.timeline_start=0 s" -s "output.timeline_stop=0 s"
+python3 "$check" "$tmp/loss/timeline.json" || failed "loss: the schema check failed"
+python3 - "$tmp/loss/timeline.json" "$tmp/loss/summary.json" <<'PY' || failed "loss instants wrong"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+dropped = json.load(open(sys.argv[2]))["invariants"]["packets_dropped"]
+pname = {e["pid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+inst = lambda name: [e for e in ev if e["ph"] == "i" and e["name"] == name]
+lost, disc = inst("drop: lost"), inst("discarded by the responder")
+sent = [e for e in ev if e["ph"] == "X" and e["cat"] == "data" and pname[e["pid"]].startswith("H1 ")]
+assert len(lost) == dropped["loss"] == len(sent) // 5 > 0, (len(lost), dropped, len(sent))
+assert len(disc) == dropped["discarded_by_responder"] > 0, (len(disc), dropped)
+assert {pname[e["pid"]].split()[0] for e in lost} == {"S1"} and {pname[e["pid"]].split()[0] for e in disc} == {"H2"}
+print("loss: %d data packets sent, %d lost, %d discarded, as counted" % (len(sent), len(lost), len(disc)))
 PY
 expect 2 'output.timeline_ports: "S9" is not a node' "$bin" run "$tmp/one.cfg" -o "$tmp/bad" -s output.timeline_ports=S9
 expect 2 'output.timeline_flows: no flow is named "Z"' "$bin" run "$tmp/one.cfg" -o "$tmp/bad" -s output.timeline_flows=Z

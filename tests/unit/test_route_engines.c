@@ -529,6 +529,63 @@ static void test_dnup(void **state)
     topo_free(&t);
 }
 
+/* OpenSM's port_prof_ignore_file: routes through an ignored port are not counted, so the
+ * balancing keeps choosing it: with a leaf's first up port ignored, every remote destination
+ * of that leaf goes out of it (it always looks unloaded); skipped lines are noted; a malformed
+ * line is an error naming file:line; engines that do not balance refuse the option. */
+static void test_prof_ignore(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts l;
+    struct ibn_err e = { { 0 } };
+    gen("fattree", "ports=4,levels=2", &t); /* 4 leaves of 2 hosts, 2 spines */
+    int leaf = topo_find(&t, "S0_0"), up = -1, nremote = 0;
+    assert_true(leaf >= 0);
+    for (int p = 1; p <= t.node[leaf].nports && up < 0; p++) {
+        int q = t.node[leaf].port[p].peer_node;
+        if (q >= 0 && t.node[q].type == TOPO_SWITCH)
+            up = p;
+    }
+    assert_true(up > 0);
+    char path[] = "/tmp/ibnetsim-ignore-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# ignored\n0x%016llx %d\n0x000000000000beef 1\n0x%llx 0\n",
+            (unsigned long long)t.node[leaf].guid, up, (unsigned long long)t.node[leaf].guid);
+    fclose(f);
+    struct route_opts o = { .prof_ignore = path };
+    route(&t, "minhop", &o, &l);
+    assert_non_null(strstr(l.note, "2 lines naming no switch port"));
+    for (int n = 0; n < t.nnodes; n++) {
+        if (t.node[n].type != TOPO_CA || t.node[n].port[1].peer_node == leaf)
+            continue;
+        nremote++;
+        assert_int_equal(lft_port(&l, leaf, t.node[n].port[1].lid), up);
+    }
+    assert_int_equal(nremote, 6);
+    lfts_free(&l);
+    route(&t, "minhop", NULL, &l); /* without it the leaf spreads them over both up ports */
+    int on_up = 0;
+    for (int n = 0; n < t.nnodes; n++)
+        if (t.node[n].type == TOPO_CA && t.node[n].port[1].peer_node != leaf)
+            on_up += lft_port(&l, leaf, t.node[n].port[1].lid) == up;
+    assert_int_equal(on_up, 3);
+    lfts_free(&l);
+    f = fopen(path, "w");
+    fprintf(f, "0x%llx 1\nnot-a-guid 2\n", (unsigned long long)t.node[leaf].guid);
+    fclose(f);
+    assert_int_equal(route_compute(&t, "minhop", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, ":2: expected a switch GUID and a port number"));
+    lfts_free(&l);
+    assert_int_equal(route_compute(&t, "ftree", &o, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no port_prof_ignore_file"));
+    lfts_free(&l);
+    unlink(path);
+    topo_free(&t);
+}
+
 static void test_updn_tree(void **state)
 {
     (void)state;
@@ -779,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_updn_roots),
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_dnup),
+        cmocka_unit_test(test_prof_ignore),
         cmocka_unit_test(test_spf_ties),
         cmocka_unit_test(test_lmc),
         cmocka_unit_test(test_dor),
