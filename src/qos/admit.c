@@ -225,7 +225,7 @@ enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn
             if (r->bw > a->rate[hop[h]])
                 why = (enum cac_cause)QP_REJ_LINK;
         }
-        for (int h = 0; h < n && why == CAC_OK; h++) {
+        for (int h = 0; h < n && h < CAC_MAX_HOPS && why == CAC_OK; h++) {
             int d = c->sl_dist[r->sl] ? c->sl_dist[r->sl] : 64;
             if (r->deadline > 0 && c->scheme != CAC_SUM && c->scheme != CAC_PROBE) {
                 simtime_t budget = (r->deadline - prop) / n;
