@@ -18,7 +18,8 @@ static void usage(FILE *f)
                "ibnetsim's (the mean over the seeds, with its 95 %% confidence half-width and the\n"
                "number of seeds), the unit, the tolerance and whether it is met, then the summary\n"
                "\"N of M evidence rows within tolerance\"; writes the same table to FILE (default\n"
-               "repro.csv). A number that does not come out is reported as\n"
+               "repro.csv; with several reproductions, also after each, so that a run stopped\n"
+               "half-way keeps the rows it finished). A number that does not come out is reported as\n"
                "it is (docs/cc.md explains the differences). -s overrides a scenario key in every\n"
                "run, after the reproduction's own settings (a sensitivity study: -s\n"
                "cc.cct_scale_us=65); keys under cc. reach only the runs with congestion control.\n"
@@ -93,6 +94,16 @@ int cmd_repro(int argc, char **argv)
             fprintf(stderr, "ibnetsim repro %s: %s\n", sel[i]->name, e.msg);
             repro_table_free(&t);
             return 2;
+        }
+        /* The rows so far, after each reproduction but the last: an interrupted run of
+         * several keeps what it finished. */
+        if (i + 1 < n) {
+            if (repro_write_csv(&t, out, &e)) {
+                fprintf(stderr, "ibnetsim repro: %s\n", e.msg);
+                repro_table_free(&t);
+                return IBN_EXIT_OUTPUT;
+            }
+            fprintf(stderr, "rows of %d of %d reproductions written to %s\n", i + 1, n, out);
         }
     }
     repro_print(stdout, &t);
