@@ -442,6 +442,7 @@ static void test_pipe(void **state)
             qos_desc_defaults(&q);
             if (qos_apply(&q, &s.d.set, &s.err))
                 fail_msg("%s", s.err.msg);
+            params_free(qos_params, &q); /* qos_apply copied what it needs */
             s.d.end = 2 * PS_PER_MS;
             ts_flow(&s, "BE", "*", "uniform", "poisson", "0.5 Gb/s", "1024", 0, 0); /* 20 %: the tree saturates at 50 % */
             const char *ms[6][2] = { { "H4", "mcast:G2" }, { "H6", "mcast:G3" }, { "H10", "mcast:G1" },
