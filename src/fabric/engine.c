@@ -408,8 +408,8 @@ static uint64_t count_found(struct fabric *f)
                     n += nd->port[p].hca->ctrl.n + nd->port[p].hca->sinkq.n;
         }
     }
-    for (size_t k = 0; k < f->q.n; k++) {
-        uint8_t type = eventq_type_at(&f->q, k);
+    for (size_t k = 0; k < f->q.cap; k++) {
+        int type = eventq_slot_type(&f->q, k);
         if (type == EV_ARRIVE || type == EV_SINK_ARRIVE)
             n++;
     }
