@@ -366,6 +366,11 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     memset(f, 0, sizeof *f);
     if (check_settings(&d->set, e))
         return -1;
+    if (l && l->vlmap)
+        return ibn_err_set(e, "routing %s programs path SLs and SL2VL tables, which the simulator "
+                           "does not apply yet: its forwarding tables alone would deadlock-prone "
+                           "dimension-order routing (use `ibnetsim route compute|check` with it)",
+                           l->engine);
     f->set = d->set;
     f->nvs = (int)f->set.nvls + 1;
     f->seed = d->seed;
@@ -679,7 +684,9 @@ void fabric_free(struct fabric *f)
         free(fl->rc.becn_dest);
         free(fl->rc.posted_at);
         free(fl->rc.dout);
-        free(fl->rc.sent);
+        for (uint32_t k = 0; k < fl->rc.nconn; k++)
+            free(fl->rc.conn[k].sent);
+        free(fl->rc.conn);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);
