@@ -742,7 +742,9 @@ void fabric_free(struct fabric *f)
         free(fl->rc.becn_dest);
         free(fl->rc.posted_at);
         free(fl->rc.dout);
-        free(fl->rc.sent);
+        for (uint32_t k = 0; k < fl->rc.nconn; k++)
+            free(fl->rc.conn[k].sent);
+        free(fl->rc.conn);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);

@@ -252,7 +252,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         drop_check(f, ev->obj, ev->a);
         break;
     case EV_RC_TIMER:
-        transport_on_timer(f, ev->obj);
+        transport_on_timer(f, ev->obj, ev->a, ev->b);
         break;
     case EV_ARCH: {
         struct port *p = ev->obj;
@@ -316,6 +316,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     /* Checked here, not at build time: per-port SL2VL maps and tables are set after the build. */
     if (f->events == 0 && vlcheck_fabric(f, e))
         return -1;
+    switch_prepare(f);
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;
     r->outcome = RUN_DRAINED;

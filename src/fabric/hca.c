@@ -280,12 +280,22 @@ static simtime_t isol_hold(struct fabric *f, const struct flow *fl)
     return isol_hca_stopped(h, dst) ? f->now + ISOL_RECHECK : 0;
 }
 
+/* When a destination-paced flow may send its next packet to send again: when the plug-in's
+ * pacing lets it send to that packet's destination (the packet is inside the window). */
+static simtime_t resend_ready(struct fabric *f, struct flow *fl)
+{
+    int h = fabric_host_of_lid(f, transport_resend_peek(fl, NULL)->dst_lid);
+    return f->hooks.dest_ready && h >= 0 ? f->hooks.dest_ready(f, fl, h) : f->now;
+}
+
 /* Put the flow in or out of its ring according to whether it may send now. */
 static void flow_update(struct fabric *f, struct flow *fl)
 {
     int has;
     if (fl->rc.snd != fl->rc.psn_next) {
         has = 1; /* packets to send again (go-back-N): no new message is chosen meanwhile */
+        if (fl->dest_paced) /* at the pacing of the destination they go to (inside its window) */
+            fl->next_ok = resend_ready(f, fl);
     } else if (fl->dest_paced) {
         has = flow_choose(f, fl);
     } else {
@@ -589,7 +599,8 @@ static simtime_t flow_tx_end(const struct fabric *f, const struct flow *fl, cons
  * time, message number, LID, payload and flags), injected now. */
 static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
 {
-    const struct rc_sent *r = &fl->rc.sent[fl->rc.snd & (fl->rc.sent_cap - 1)];
+    uint32_t psn;
+    const struct rc_sent *r = transport_resend_peek(fl, &psn);
     uint32_t idx = pktpool_alloc(&f->pool);
     struct packet *p = pkt(&f->pool, idx);
     memset(p, 0, sizeof *p);
@@ -598,7 +609,7 @@ static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
     p->next = PKT_NIL;
     p->flow = p->about_flow = fl->index;
     p->msg = r->msg;
-    p->psn = fl->rc.snd++;
+    p->psn = psn;
     p->src_lid = fl->src->lid;
     p->dst_lid = r->dst_lid;
     p->payload = r->payload;
@@ -683,8 +694,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 static int32_t flow_next_credits(const struct fabric *f, const struct flow *fl)
 {
     if (fl->rc.snd != fl->rc.psn_next)
-        return (int32_t)bytes_to_credits(
-            pkt_wire_bytes(fl->rc.sent[fl->rc.snd & (fl->rc.sent_cap - 1)].payload, f->set.grh));
+        return (int32_t)bytes_to_credits(pkt_wire_bytes(transport_resend_peek(fl, NULL)->payload, f->set.grh));
     uint32_t left = fl->cur_open ? fl->cur_left
                     : fl->qn    ? fl->mq[fl->qhead].bytes
                                 : (uint32_t)fl->arr.d.msg_bytes;
