@@ -252,7 +252,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         drop_check(f, ev->obj, ev->a);
         break;
     case EV_RC_TIMER:
-        transport_on_timer(f, ev->obj);
+        transport_on_timer(f, ev->obj, ev->a, ev->b);
         break;
     case EV_ARCH: {
         struct port *p = ev->obj;

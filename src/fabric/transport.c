@@ -106,17 +106,17 @@ static int losses_possible(const struct fabric_settings *s)
            s->loss > 0 || s->loss_every > 0;
 }
 
-static void sent_grow(struct flow *fl, uint32_t need)
+static void sent_grow(struct rc_conn *c, uint32_t need)
 {
-    uint32_t cap = fl->rc.sent_cap ? fl->rc.sent_cap : 64;
+    uint32_t cap = c->sent_cap ? c->sent_cap : 16;
     while (cap < need)
         cap *= 2;
     struct rc_sent *r = xcalloc(cap, sizeof *r);
-    for (uint32_t psn = fl->rc.psn_acked; psn != fl->rc.psn_next; psn++)
-        r[psn & (cap - 1)] = fl->rc.sent[psn & (fl->rc.sent_cap - 1)];
-    free(fl->rc.sent);
-    fl->rc.sent = r;
-    fl->rc.sent_cap = cap;
+    for (uint32_t psn = c->psn_acked; c->sent_cap && psn != c->psn_next; psn++)
+        r[psn & (cap - 1)] = c->sent[psn & (c->sent_cap - 1)];
+    free(c->sent);
+    c->sent = r;
+    c->sent_cap = cap;
 }
 
 static int rtx_init(struct fabric *f, struct ibn_err *e)
@@ -135,16 +135,26 @@ static int rtx_init(struct fabric *f, struct ibn_err *e)
                                              : (simtime_t)4096 * PS_PER_NS << f->set.ack_timeout;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
-        if (fl->pattern != 0 || fl->dst_host < 0)
-            return ibn_err_set(e, "transport.retransmit: flow %s sends to many hosts or to a group; "
-                               "go-back-N is modelled for a queue pair to one destination (one PSN "
-                               "sequence, one responder): give it a fixed destination, or use UD",
+        if (fl->pattern == 5)
+            return ibn_err_set(e, "transport.retransmit: flow %s sends to a multicast group (an MLID): "
+                               "IBA's multicast is unreliable datagram only, there is no reliable "
+                               "connection to retransmit on; use UD for it, or replicated unicast",
                                fl->name);
-        fl->rc.tmo_at = SIMTIME_NEVER;
-        if (!fl->rc.sent) {
-            uint32_t need = fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20) ? fl->rc.window : 64;
-            sent_grow(fl, need);
+        if (fl->rc.conn)
+            continue;
+        /* A queue pair, and so a PSN sequence, per destination host (IBA: one RC connection
+         * each); a flow to one host has one. */
+        fl->rc.nconn = fl->pattern == 0 && fl->dst_host >= 0 ? 1 : (uint32_t)f->nhosts;
+        fl->rc.conn = xcalloc(fl->rc.nconn, sizeof *fl->rc.conn);
+        for (uint32_t k = 0; k < fl->rc.nconn; k++) {
+            struct rc_conn *c = &fl->rc.conn[k];
+            c->tmo_at = c->rnr_at = SIMTIME_NEVER;
+            c->back_next = RC_CONN_NIL;
         }
+        fl->rc.back_head = fl->rc.back_tail = RC_CONN_NIL;
+        if (fl->rc.nconn == 1)
+            sent_grow(&fl->rc.conn[0], fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20)
+                                            ? fl->rc.window : 64);
     }
     if (f->ack_timeout == SIMTIME_NEVER && lossy)
         fabric_warn(f, "transport.timeout = 0 (infinite): a queue pair whose last packets are lost "
@@ -221,12 +231,63 @@ void transport_on_data(struct fabric *f, struct port *at, const struct packet *x
 
 /* ---- go-back-N retransmission ---- */
 
-static void timer_arm(struct fabric *f, struct flow *fl, simtime_t t)
+/* The connection of flow fl to host h (its only one for a flow to one host). */
+static inline struct rc_conn *conn_of(struct flow *fl, int h)
 {
-    fl->rc.tmo_at = t;
-    if (t != SIMTIME_NEVER && !fl->rc.tmo_sched) {
-        fl->rc.tmo_sched = 1;
-        fabric_schedule(f, t, EV_RC_TIMER, fl, 0, 0);
+    return fl->rc.nconn == 1 ? &fl->rc.conn[0] : &fl->rc.conn[h];
+}
+
+static inline uint32_t conn_index(const struct flow *fl, const struct rc_conn *c)
+{
+    return (uint32_t)(c - fl->rc.conn);
+}
+
+/* Connection c sends PSN `to` next: the flow's `snd` (psn_next less the packets waiting to be
+ * sent again, over its connections) follows, and c joins (at the tail) or leaves the flow's
+ * list of connections going back. */
+static void conn_go(struct flow *fl, struct rc_conn *c, uint32_t to)
+{
+    struct rc_qp *rc = &fl->rc;
+    rc->snd += to - c->snd;
+    c->snd = to;
+    uint32_t k = conn_index(fl, c);
+    if (c->snd != c->psn_next && !c->back) {
+        c->back = 1;
+        c->back_next = RC_CONN_NIL;
+        if (rc->back_tail == RC_CONN_NIL)
+            rc->back_head = k;
+        else
+            rc->conn[rc->back_tail].back_next = k;
+        rc->back_tail = k;
+    } else if (c->snd == c->psn_next && c->back) {
+        uint32_t prev = RC_CONN_NIL;
+        for (uint32_t j = rc->back_head; j != k; j = rc->conn[j].back_next)
+            prev = j;
+        if (prev == RC_CONN_NIL)
+            rc->back_head = c->back_next;
+        else
+            rc->conn[prev].back_next = c->back_next;
+        if (rc->back_tail == k)
+            rc->back_tail = prev;
+        c->back = 0;
+        c->back_next = RC_CONN_NIL;
+    }
+}
+
+const struct rc_sent *transport_resend_peek(const struct flow *fl, uint32_t *psn)
+{
+    const struct rc_conn *c = &fl->rc.conn[fl->rc.back_head];
+    if (psn)
+        *psn = c->snd;
+    return &c->sent[c->snd & (c->sent_cap - 1)];
+}
+
+static void timer_arm(struct fabric *f, struct flow *fl, struct rc_conn *c, simtime_t t)
+{
+    c->tmo_at = t;
+    if (t != SIMTIME_NEVER && !c->tmo_sched) {
+        c->tmo_sched = 1;
+        fabric_schedule(f, t, EV_RC_TIMER, fl, conn_index(fl, c), 0);
     }
 }
 
@@ -235,23 +296,41 @@ static simtime_t timer_from_now(const struct fabric *f)
     return f->ack_timeout == SIMTIME_NEVER ? SIMTIME_NEVER : f->now + f->ack_timeout;
 }
 
-void transport_sent(struct fabric *f, struct flow *fl, const struct packet *x, int again)
+void transport_sent(struct fabric *f, struct flow *fl, struct packet *x, int again)
 {
+    struct rc_conn *c;
     if (again) {
+        /* The head of the list of connections going back sends its PSN snd again (x->psn,
+         * from transport_resend_peek). */
+        c = &fl->rc.conn[fl->rc.back_head];
         fl->rc.resent++;
+        conn_go(fl, c, c->snd + 1);
     } else {
-        /* A new packet: remember it until it is acknowledged. */
-        if (fl->rc.psn_next - fl->rc.psn_acked > fl->rc.sent_cap)
-            sent_grow(fl, fl->rc.psn_next - fl->rc.psn_acked);
-        struct rc_sent *r = &fl->rc.sent[x->psn & (fl->rc.sent_cap - 1)];
+        /* A new packet: its connection's next PSN; remember it until it is acknowledged. */
+        c = conn_of(fl, fabric_host_of_lid(f, x->dst_lid));
+        x->psn = c->psn_next++;
+        c->snd = c->psn_next;
+        if (!c->making) {
+            c->making = 1;
+            c->msgs_begun++;
+        }
+        if (x->flags & PKT_LAST) {
+            c->making = 0;
+            c->msgs_made++;
+        }
+        if (c->psn_next - c->psn_acked > c->sent_cap)
+            sent_grow(c, c->psn_next - c->psn_acked);
+        struct rc_sent *r = &c->sent[x->psn & (c->sent_cap - 1)];
         r->created = x->t_created;
         r->msg = x->msg;
         r->dst_lid = x->dst_lid;
         r->payload = x->payload;
         r->flags = (uint8_t)(x->flags & (PKT_LAST | PKT_KEEP | PKT_MEASURED));
     }
-    if (fl->rc.tmo_at == SIMTIME_NEVER)
-        timer_arm(f, fl, timer_from_now(f));
+    /* The timer runs from a sending with nothing outstanding (not while an RNR NAK's timer
+     * holds the connection: it starts again with the first packet sent after it). */
+    if (c->tmo_at == SIMTIME_NEVER && c->rnr_at == SIMTIME_NEVER)
+        timer_arm(f, fl, c, timer_from_now(f));
 }
 
 /* The responder answers with an ACK of `psn` (cumulative) or a NAK expecting `psn`. */
@@ -277,43 +356,56 @@ static void respond(struct fabric *f, struct port *at, const struct packet *x, u
 int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
 {
     struct flow *fl = &f->flows[x->flow];
-    struct rc_qp *rc = &fl->rc;
-    if (x->psn == rc->epsn) {
-        rc->epsn++;
-        rc->nak_sent = 0;
-        if (x->msg != rc->emsg)
+    int h = at->hca->host;
+    struct rc_conn *c = conn_of(fl, h);
+    if (x->psn == c->epsn) {
+        c->epsn++;
+        c->nak_sent = 0;
+        /* In message order: inside a message its next packet; else a later message than the
+         * last (the next one for a connection that carries every message of its flow). */
+        if ((c->rin || fl->rc.nconn == 1) ? x->msg != c->emsg : (int32_t)(x->msg - c->emsg) < 0)
             f->cnt.misordered++;
-        if (x->flags & PKT_LAST)
-            rc->emsg = x->msg + 1;
+        if (x->flags & PKT_LAST) {
+            c->emsg = x->msg + 1;
+            c->rin = 0;
+            c->rmsgs++;
+        } else {
+            c->emsg = x->msg;
+            c->rin = 1;
+        }
         return 1;
     }
-    uint8_t *pending = &rc->becn; /* a flow to one host (rtx_init) */
+    uint8_t *pending = fl->rc.becn_dest ? &fl->rc.becn_dest[h] : &fl->rc.becn;
     if (x->flags & PKT_FECN)
         *pending = 1;
     f->cnt.discarded++;
     fabric_timeline(f, TLN_DROP, at, x, 0, 4);
-    if ((int32_t)(x->psn - rc->epsn) < 0) {
+    if ((int32_t)(x->psn - c->epsn) < 0) {
         /* A duplicate: acknowledge again what has arrived (the requester may have timed out
          * early, or gone back further than the loss). */
-        rc->dups++;
-        respond(f, at, x, pending, rc->epsn - 1, 0);
+        fl->rc.dups++;
+        respond(f, at, x, pending, c->epsn - 1, 0);
     } else {
         /* Past a gap: the first one gets a NAK naming the PSN expected; the rest of the
          * requester's packets in flight are discarded silently. */
-        rc->oos++;
-        if (!rc->nak_sent) {
-            rc->nak_sent = 1;
-            respond(f, at, x, pending, rc->epsn, 1);
+        fl->rc.oos++;
+        if (!c->nak_sent) {
+            c->nak_sent = 1;
+            respond(f, at, x, pending, c->epsn, 1);
         }
     }
     return 0;
 }
 
-/* The queue pair's retries ran out: it goes to the error state and sends nothing more. */
-static void qp_fail(struct fabric *f, struct flow *fl)
+/* Connection c's retries ran out: its queue pair goes to the error state. A flow is one
+ * consumer: at the first such connection it stops (sends nothing more on any). */
+static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c)
 {
+    c->failed = RC_RETRY_EXC_ERR;
+    fl->rc.conns_failed++;
     fl->rc.failed = 1;
     f->cnt.qp_errors++;
+    f->cnt.retry_exc++;
     if (f->cnt.qp_errors == 1)
         fabric_warn(f, "flow %s: %lld Local ACK Timeouts in a row (transport.retry_cnt = %lld) at "
                     "%.3f us: its queue pair went to the error state with %u packets "
@@ -326,28 +418,32 @@ static void qp_fail(struct fabric *f, struct flow *fl)
     fl->cur_open = 0;
     fl->nheld = 0;
     fl->active = 0;
-    fl->rc.snd = fl->rc.psn_next;
-    fl->rc.tmo_at = SIMTIME_NEVER;
+    for (uint32_t k = 0; k < fl->rc.nconn; k++) {
+        conn_go(fl, &fl->rc.conn[k], fl->rc.conn[k].psn_next);
+        fl->rc.conn[k].tmo_at = SIMTIME_NEVER;
+    }
     fabric_flow_repace(f, fl);
 }
 
-void transport_on_timer(struct fabric *f, struct flow *fl)
+void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
 {
-    fl->rc.tmo_sched = 0;
-    if (fl->rc.tmo_at == SIMTIME_NEVER || fl->rc.failed)
+    struct rc_conn *c = &fl->rc.conn[k];
+    (void)kind;
+    c->tmo_sched = 0;
+    if (c->tmo_at == SIMTIME_NEVER || fl->rc.failed)
         return;
-    if (f->now < fl->rc.tmo_at) { /* progress since it was queued: wait for the new deadline */
-        timer_arm(f, fl, fl->rc.tmo_at);
+    if (f->now < c->tmo_at) { /* progress since it was queued: wait for the new deadline */
+        timer_arm(f, fl, c, c->tmo_at);
         return;
     }
     fl->rc.timeouts++;
-    if (fl->rc.retries >= f->set.retry_cnt) {
-        qp_fail(f, fl);
+    if (c->retries >= f->set.retry_cnt) {
+        qp_fail(f, fl, c);
         return;
     }
-    fl->rc.retries++;
-    fl->rc.snd = fl->rc.psn_acked; /* go back to the first unacknowledged PSN */
-    fl->rc.tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
+    c->retries++;
+    conn_go(fl, c, c->psn_acked); /* go back to the first unacknowledged PSN */
+    c->tmo_at = SIMTIME_NEVER;    /* the timer starts again as that packet is sent */
     fl->rc.blocked = 0;
     fabric_flow_repace(f, fl);
 }
@@ -358,29 +454,35 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
     struct rc_qp *rc = &fl->rc;
     if (rc->failed)
         return;
+    int h = fabric_host_of_lid(f, x->src_lid);
+    struct rc_conn *c = conn_of(fl, h);
     uint32_t upto = x->nak ? x->psn : x->psn + 1; /* every PSN before it has arrived */
-    uint32_t out = rc->psn_next - rc->psn_acked, adv = upto - rc->psn_acked;
+    uint32_t out = c->psn_next - c->psn_acked, adv = upto - c->psn_acked;
     if (adv > out)
         return; /* from before an earlier ACK (stale) */
     int moved = 0;
     if (adv) {
         uint32_t msgs = 0;
-        for (uint32_t psn = rc->psn_acked; psn != upto; psn++)
-            msgs += (rc->sent[psn & (rc->sent_cap - 1)].flags & PKT_LAST) != 0;
-        rc->psn_acked = upto;
+        for (uint32_t psn = c->psn_acked; psn != upto; psn++)
+            msgs += (c->sent[psn & (c->sent_cap - 1)].flags & PKT_LAST) != 0;
+        c->psn_acked = upto;
+        c->msgs_acked += msgs;
+        rc->psn_acked += adv;
         rc->msg_acked += msgs;
-        rc->retries = 0;
-        timer_arm(f, fl, rc->psn_acked == rc->psn_next ? SIMTIME_NEVER : timer_from_now(f));
-        if ((int32_t)(rc->snd - upto) < 0)
-            rc->snd = upto; /* no need to send again what has arrived */
+        if (rc->dout)
+            rc->dout[h] -= adv;
+        c->retries = 0;
+        timer_arm(f, fl, c, c->psn_acked == c->psn_next ? SIMTIME_NEVER : timer_from_now(f));
+        if ((int32_t)(c->snd - upto) < 0)
+            conn_go(fl, c, upto); /* no need to send again what has arrived */
         if (msgs && rc->win_msgs && !rc->retry)
             fabric_flow_post(f, fl);
     }
     if (x->nak) {
         rc->naks++;
-        if (upto != rc->psn_next && rc->snd != upto) {
-            rc->snd = upto; /* go back N: send again from the PSN the responder expects */
-            rc->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
+        if (upto != c->psn_next && c->snd != upto) {
+            conn_go(fl, c, upto);      /* go back N: send again from the PSN the responder expects */
+            c->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
             moved = 1;
         }
     }
@@ -393,8 +495,11 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
 uint32_t transport_outstanding(const struct fabric *f)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; f->rtx && i < f->nflows; i++)
-        n += !f->flows[i].rc.failed && f->flows[i].rc.psn_acked != f->flows[i].rc.psn_next;
+    for (uint32_t i = 0; f->rtx && i < f->nflows; i++) {
+        const struct rc_qp *rc = &f->flows[i].rc;
+        for (uint32_t k = 0; !rc->failed && k < rc->nconn; k++)
+            n += rc->conn[k].psn_acked != rc->conn[k].psn_next;
+    }
     return n;
 }
 
@@ -410,13 +515,26 @@ int transport_check(const struct fabric *f, char *why, size_t whylen)
         const struct rc_qp *rc = &fl->rc;
         if (rc->failed)
             continue;
-        if (rc->epsn != rc->psn_next || rc->psn_acked != rc->psn_next || rc->emsg != fl->msg_seq) {
+        uint32_t msgs = 0;
+        for (uint32_t k = 0; k < rc->nconn; k++) {
+            const struct rc_conn *c = &rc->conn[k];
+            msgs += c->rmsgs;
+            if (c->epsn != c->psn_next || c->psn_acked != c->psn_next || c->rmsgs != c->msgs_made) {
+                if (n + 1 < whylen)
+                    n += (size_t)snprintf(why + n, whylen - n,
+                                          "reliable connection: flow %s to host %u sent PSNs 0..%u (%u "
+                                          "messages), its responder accepted %u (%u messages), %u "
+                                          "acknowledged\n", fl->name, rc->nconn == 1 ? (unsigned)fl->dst_host : k,
+                                          c->psn_next, c->msgs_made, c->epsn, c->rmsgs, c->psn_acked);
+                bad++;
+            }
+        }
+        if (msgs != fl->msg_seq || rc->psn_acked != rc->psn_next) {
             if (n + 1 < whylen)
                 n += (size_t)snprintf(why + n, whylen - n,
-                                      "reliable connection: flow %s sent PSNs 0..%u (%u messages), its "
-                                      "responder accepted %u (%u messages), %u acknowledged\n",
-                                      fl->name, rc->psn_next, fl->msg_seq, rc->epsn, rc->emsg,
-                                      rc->psn_acked);
+                                      "reliable connection: flow %s made %u messages (%u packets), its "
+                                      "responders accepted %u, %u packets acknowledged\n", fl->name,
+                                      fl->msg_seq, rc->psn_next, msgs, rc->psn_acked);
             bad++;
         }
     }

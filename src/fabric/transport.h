@@ -39,11 +39,15 @@ void transport_on_ack(struct fabric *f, const struct packet *x);
  * is discarded (a duplicate is acknowledged again, the first out-of-sequence packet after the
  * expected one gets a NAK). */
 int transport_accept(struct fabric *f, struct port *at, const struct packet *x);
-/* The requester made packet x of flow fl (new or sent again): remember a new one for
- * retransmission, count a resent one, arm the Local ACK Timeout. */
-void transport_sent(struct fabric *f, struct flow *fl, const struct packet *x, int again);
-/* EV_RC_TIMER. */
-void transport_on_timer(struct fabric *f, struct flow *fl);
+/* The requester made packet x of flow fl (new or sent again): a new one gets its connection's
+ * next PSN and is remembered for retransmission; a resent one (its PSN from
+ * transport_resend_peek) is counted and its connection moves on; the Local ACK Timeout is
+ * armed. */
+void transport_sent(struct fabric *f, struct flow *fl, struct packet *x, int again);
+/* The packet flow fl sends again next (fl->rc.snd != fl->rc.psn_next), and its PSN. */
+const struct rc_sent *transport_resend_peek(const struct flow *fl, uint32_t *psn);
+/* EV_RC_TIMER of connection k of flow fl: kind 0 its Local ACK Timeout, 1 its RNR NAK timer. */
+void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind);
 /* Whether any flow's queue pair broke an RC invariant after a drained run (every packet
  * accepted once, in order): appends what broke to `why` and returns the number of problems. */
 int transport_check(const struct fabric *f, char *why, size_t whylen);
