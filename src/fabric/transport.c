@@ -86,9 +86,11 @@ const struct param transport_params[] = {
       "67.1 ms, perftest's default; 1 = 8.192 us); 0 = infinite (IBA: no timer; a lost last "
       "packet is then never sent again)", NULL, 0, 31 },
     { "retry_cnt", P_INT, OFF(retry_cnt), "7",
-      "rc with retransmission: IBA's retry count: timeouts in a row (with no ACK progress between "
-      "them) that send again; the next one puts the queue pair in the error state (it stops; "
-      "counted as qp_errors and warned)", NULL, 0, 7 },
+      "rc with retransmission: IBA's transport retry count: retries (after a Local ACK Timeout or "
+      "a NAK sequence error alike) with no progress between them (an ACK of something new, or a "
+      "NAK that completes a message); when one more is needed the queue pair goes to the error "
+      "state (IBV_WC_RETRY_EXC_ERR: it stops; counted as qp_errors, retry_exceeded, and warned)",
+      NULL, 0, 7 },
     PARAM_END,
 };
 
@@ -397,21 +399,41 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
     return 0;
 }
 
-/* Connection c's retries ran out: its queue pair goes to the error state. A flow is one
- * consumer: at the first such connection it stops (sends nothing more on any). */
-static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c)
+static const char *const rc_error_names[] = { "", "IBV_WC_RETRY_EXC_ERR", "IBV_WC_RNR_RETRY_EXC_ERR" };
+
+const char *transport_error_name(int why)
 {
-    c->failed = RC_RETRY_EXC_ERR;
+    return why > 0 && why < 3 ? rc_error_names[why] : "";
+}
+
+/* Connection c's retries ran out (`why`, enum rc_error): its queue pair goes to the error
+ * state, its send work request completes in error. A flow is one consumer: at the first such
+ * connection it stops (sends nothing more on any). */
+static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c, int why)
+{
+    c->failed = (uint8_t)why;
     fl->rc.conns_failed++;
-    fl->rc.failed = 1;
+    fl->rc.failed = (uint8_t)why;
     f->cnt.qp_errors++;
-    f->cnt.retry_exc++;
-    if (f->cnt.qp_errors == 1)
-        fabric_warn(f, "flow %s: %lld Local ACK Timeouts in a row (transport.retry_cnt = %lld) at "
-                    "%.3f us: its queue pair went to the error state with %u packets "
-                    "unacknowledged; they and its waiting messages are not delivered (summary: "
-                    "transport.qp_errors counts such queue pairs)", fl->name, f->set.retry_cnt + 1,
-                    f->set.retry_cnt, (double)f->now / PS_PER_US, fl->rc.psn_next - fl->rc.psn_acked);
+    if (why == RC_RNR_RETRY_EXC_ERR)
+        f->cnt.rnr_retry_exc++;
+    else
+        f->cnt.retry_exc++;
+    if (f->cnt.qp_errors == 1) {
+        char cause[160];
+        if (why == RC_RNR_RETRY_EXC_ERR)
+            snprintf(cause, sizeof cause, "%lld RNR NAKs in a row (transport.rnr_retry = %lld)",
+                     f->set.rnr_retry + 1, f->set.rnr_retry);
+        else
+            snprintf(cause, sizeof cause, "%lld retries without progress (Local ACK Timeouts and NAK "
+                     "sequence errors; transport.retry_cnt = %lld) and one more needed",
+                     f->set.retry_cnt, f->set.retry_cnt);
+        fabric_warn(f, "flow %s: %s at %.3f us: its queue pair went to the error state (%s) with %u "
+                    "packets unacknowledged; they and its waiting messages are not delivered "
+                    "(summary: transport.retransmission.qp_errors counts such queue pairs)", fl->name,
+                    cause, (double)f->now / PS_PER_US, rc_error_names[why],
+                    fl->rc.psn_next - fl->rc.psn_acked);
+    }
     flow_queue_account(f, fl);
     fl->qn = 0;
     fl->qposted = 0;
@@ -438,7 +460,7 @@ void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
     }
     fl->rc.timeouts++;
     if (c->retries >= f->set.retry_cnt) {
-        qp_fail(f, fl, c);
+        qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
         return;
     }
     c->retries++;
@@ -471,7 +493,11 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
         rc->msg_acked += msgs;
         if (rc->dout)
             rc->dout[h] -= adv;
-        c->retries = 0;
+        /* The retry counter starts again with an ACK that acknowledges something new, or a
+         * NAK whose implicit acknowledgement completes a message (rxe and hfi1 reset it when a
+         * send work request completes; hfi1 also on every positive ACK). */
+        if (!x->nak || msgs)
+            c->retries = 0;
         timer_arm(f, fl, c, c->psn_acked == c->psn_next ? SIMTIME_NEVER : timer_from_now(f));
         if ((int32_t)(c->snd - upto) < 0)
             conn_go(fl, c, upto); /* no need to send again what has arrived */
@@ -481,6 +507,14 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
     if (x->nak) {
         rc->naks++;
         if (upto != c->psn_next && c->snd != upto) {
+            /* A retry, counted against retry_cnt as a Local ACK Timeout is (IBA; rxe's
+             * COMPST_ERROR_RETRY, hfi1's restart_rc): with none left the QP goes to the error
+             * state (IBV_WC_RETRY_EXC_ERR). */
+            if (c->retries >= f->set.retry_cnt) {
+                qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
+                return;
+            }
+            c->retries++;
             conn_go(fl, c, upto);      /* go back N: send again from the PSN the responder expects */
             c->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
             moved = 1;

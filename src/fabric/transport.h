@@ -54,6 +54,9 @@ int transport_check(const struct fabric *f, char *why, size_t whylen);
 /* Queue pairs (not in error) with packets unacknowledged. */
 uint32_t transport_outstanding(const struct fabric *f);
 
+/* IBA's work completion status of a queue pair's error (enum rc_error), "" for none. */
+const char *transport_error_name(int why);
+
 /* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
 void transport_set_window(struct flow *fl, uint32_t window, int messages);
 

@@ -539,6 +539,7 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(g, "duplicates_discarded", json_integer((json_int_t)dups));
             json_object_set_new(g, "out_of_sequence_discarded", json_integer((json_int_t)oos));
             json_object_set_new(g, "qp_errors", json_integer((json_int_t)f->cnt.qp_errors));
+            json_object_set_new(g, "retry_exceeded", json_integer((json_int_t)f->cnt.retry_exc));
             json_object_set_new(tr, "retransmission", g);
         }
         json_object_set_new(root, "transport", tr);
@@ -612,8 +613,11 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
                 json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.resent));
                 json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.naks));
                 json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.timeouts));
-                if (fl->rc.failed)
+                if (fl->rc.failed) {
                     json_object_set_new(o, "qp_error", json_true());
+                    json_object_set_new(o, "completion_error",
+                                        json_string(transport_error_name(fl->rc.failed)));
+                }
             }
         }
         if (fl->path != PATH_BASE) {

@@ -191,8 +191,9 @@ static void test_retries_exhausted(void **st)
            (unsigned long long)s.f.cnt.dropped_loss, fl->rc.failed, s.f.nwarn ? s.f.warn[0] : "-");
     assert_int_equal(s.rep.outcome, RUN_DRAINED);
     assert_true(s.rep.invariants_ok);
-    assert_int_equal(fl->rc.failed, 1);
+    assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
     assert_int_equal(s.f.cnt.qp_errors, 1);
+    assert_int_equal(s.f.cnt.retry_exc, 1);
     assert_int_equal(fl->rc.timeouts, 4);
     assert_int_equal(fl->rc.resent, 3);
     assert_int_equal(s.f.cnt.dropped_loss, 4);
@@ -200,6 +201,91 @@ static void test_retries_exhausted(void **st)
     assert_int_equal(s.f.nwarn, 1);
     assert_non_null(strstr(s.f.warn[0], "error state"));
     ts_free(&s);
+}
+
+/* IBA's retry counter counts NAK-driven retries as it counts timeouts (rxe, hfi1). A 3-packet
+ * message, an ACK per message, every 2nd data packet arriving at S1 lost: PSN 1 is lost, PSN 2
+ * gets the NAK (retry 1: PSN 1 and 2 sent again), and from then on every PSN 1 sent again is
+ * the lost one (an even arrival) and PSN 2 behind it is discarded without a second NAK (one
+ * per expected PSN): only timeouts follow, each a retry, until retry_cnt retries are used: then
+ * the next needed one puts the QP in the error state. NAKs = 1, timeouts = retry_cnt (where
+ * NAKs that did not count would give retry_cnt + 1), resent = 2 retry_cnt, nothing delivered
+ * but PSN 0 (no message). */
+static void test_nak_counts_as_retry(void **st)
+{
+    (void)st;
+    for (int rc = 1; rc <= 3; rc++) {
+        struct testsim s;
+        line(&s);
+        char r[4];
+        snprintf(r, sizeof r, "%d", rc);
+        TSET(&s, "ack", "message");
+        TSET(&s, "timeout", "1"); /* 8.192 us */
+        TSET(&s, "retry_cnt", r);
+        SSET(&s, "loss_every", "2");
+        s.d.end = 200 * PS_PER_US;
+        ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "6144 B", 0, 1); /* one message */
+        ts_run(&s);
+        struct flow *fl = ts_find(&s, "F");
+        printf("retry_cnt %d: %llu NAKs, %llu timeouts, %llu sent again, error %s; %s\n", rc,
+               (unsigned long long)fl->rc.naks, (unsigned long long)fl->rc.timeouts,
+               (unsigned long long)fl->rc.resent, transport_error_name(fl->rc.failed),
+               s.f.nwarn ? s.f.warn[0] : "-");
+        assert_int_equal(s.rep.outcome, RUN_DRAINED);
+        assert_true(s.rep.invariants_ok);
+        assert_int_equal(fl->rc.naks, 1);
+        assert_int_equal(fl->rc.timeouts, rc);
+        assert_int_equal(fl->rc.resent, 2 * rc);
+        assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+        assert_int_equal(s.f.cnt.qp_errors, 1);
+        assert_int_equal(s.f.cnt.retry_exc, 1);
+        assert_int_equal(fl->rc.conn[0].epsn, 1);
+        assert_int_equal(fl->st.msgs_delivered, 0);
+        assert_non_null(strstr(s.f.warn[0], "IBV_WC_RETRY_EXC_ERR"));
+        ts_free(&s);
+    }
+}
+
+/* NAK sequence errors alone exhaust the counter when nothing resets it: a 64-packet message,
+ * an ACK per message (no positive ACK inside it), no window, every 5th data packet lost. Each
+ * loss of an expected packet is followed by packets in flight, so it brings a NAK; none
+ * completes the message, so the (retry_cnt + 1)-th NAK finds no retry left: NAKs = retry_cnt
+ * + 1, no timeout. With an ACK per packet the accepted packets' ACKs reset the counter and the
+ * same losses deliver the message (more NAKs than retry_cnt + 1, no error). */
+static void test_naks_exhaust_retries(void **st)
+{
+    (void)st;
+    for (int per_packet = 0; per_packet <= 1; per_packet++) {
+        struct testsim s;
+        line(&s);
+        TSET(&s, "ack", per_packet ? "packet" : "message");
+        TSET(&s, "timeout", "10");
+        TSET(&s, "retry_cnt", "3");
+        SSET(&s, "loss_every", "5");
+        s.d.end = 500 * PS_PER_US;
+        ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "128 KiB", 0, 1); /* one message */
+        ts_run(&s);
+        struct flow *fl = ts_find(&s, "F");
+        printf("64 packets, every 5th lost, ACK per %s: %llu lost, %llu NAKs, %llu timeouts, %llu "
+               "sent again, error %s\n", per_packet ? "packet" : "message",
+               (unsigned long long)s.f.cnt.dropped_loss, (unsigned long long)fl->rc.naks,
+               (unsigned long long)fl->rc.timeouts, (unsigned long long)fl->rc.resent,
+               transport_error_name(fl->rc.failed));
+        assert_int_equal(s.rep.outcome, RUN_DRAINED);
+        assert_true(s.rep.invariants_ok);
+        assert_int_equal(fl->rc.timeouts, 0);
+        if (per_packet) {
+            assert_all_delivered(&s, fl);
+            assert_true(fl->rc.naks > 4 && fl->rc.naks <= s.f.cnt.dropped_loss);
+            assert_int_equal(s.f.cnt.qp_errors, 0);
+        } else {
+            assert_int_equal(fl->rc.naks, 4);
+            assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+            assert_int_equal(s.f.cnt.retry_exc, 1);
+            assert_int_equal(fl->st.msgs_delivered, 0);
+        }
+        ts_free(&s);
+    }
 }
 
 /* H1 and H2 saturate H3, whose sink takes half the link: H3's switch port backs up and the
@@ -491,6 +577,8 @@ int main(void)
         cmocka_unit_test(test_tail_loss_timeout),
         cmocka_unit_test(test_early_timeout_duplicates),
         cmocka_unit_test(test_retries_exhausted),
+        cmocka_unit_test(test_nak_counts_as_retry),
+        cmocka_unit_test(test_naks_exhaust_retries),
         cmocka_unit_test(test_hoq_drops_recovered),
         cmocka_unit_test(test_random_loss_deterministic),
         cmocka_unit_test(test_many_destinations_counts),
