@@ -613,7 +613,8 @@ static void test_rnr_backoff(void **st)
 
 /* rnr_retry = 3 and a WQE that never comes back within the run: the second message gets an RNR
  * NAK, waits, is sent again (3 times), and its 4th RNR NAK finds no retry left: the QP goes to
- * the error state (IBV_WC_RNR_RETRY_EXC_ERR) at a_0 + 4 RTT + 3 T_rnr - T_data - 2 d - L. */
+ * the error state (IBV_WC_RNR_RETRY_EXC_ERR) when that NAK reaches H1: at a_0 + 4 RTT + 3 T_rnr
+ * + 2 d + L + T_ack. */
 static void test_rnr_retries_exhausted(void **st)
 {
     (void)st;
