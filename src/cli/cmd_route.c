@@ -15,6 +15,7 @@
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
+#include "routing/torus2qos.h"
 #include "topology/linkspeed.h"
 #include "topology/topo_addr.h"
 
@@ -83,13 +84,17 @@ static void usage(FILE *f)
             "         --guid-routing-order-no-scatter (OpenSM's: the -X ports are not scattered),\n"
             "         --ignore-guids FILE (OpenSM's -i port_prof_ignore_file: lines 'SWITCH-GUID\n"
             "         PORT' whose routes are not counted when balancing), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
-            "         8), --lmc N\n"
+            "         8; torus-2QoS: the switches' data VLs, 2, 4 or 8 as OpenSM uses them),\n"
+            "         --torus-config FILE (torus-2QoS: OpenSM's torus-2QoS.conf; without it the\n"
+            "         torus is derived from S<x>_<y>[_<z>] switch names), --sl2vl FILE (compute,\n"
+            "         torus-2QoS: the SL2VL tables it programs, as OpenSM's opensm-sl2vl.dump),\n"
+            "         --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
 
 struct opts {
     const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
-    const char *table, *mfts;
+    const char *table, *mfts, *sl2vl;
     const char *mcast[64];
     int nmcast;
     int lmc, deadlock_free, sl, offset;
@@ -433,7 +438,19 @@ static int do_check(struct opts *o, const struct topo *t)
     char cycle[2048];
     if (l.dlid_vl)
         printf("virtual lanes: %d (per destination LID)\n", l.nvl);
-    int dl = route_deadlock_check(t, &l, l.dlid_vl, cycle, sizeof cycle);
+    int dl;
+    if (l.vlmap) {
+        /* Per-hop VLs: each QoS level on its own (SL bit 3 picks VLs 0-3 or 4-7). */
+        int n0 = 0, n1 = 0;
+        dl = route_deadlock_check_vlmap(t, &l, 0, cycle, sizeof cycle, &n0);
+        if (!dl)
+            dl = route_deadlock_check_vlmap(t, &l, 1, cycle, sizeof cycle, &n1);
+        printf("virtual lanes: per hop from the path SL and the switches' SL2VL tables (%d "
+               "data VLs programmed); routes use %d at QoS level 0, %d at level 1\n", l.vlmap->nvl,
+               n0, n1);
+    } else {
+        dl = route_deadlock_check(t, &l, l.dlid_vl, cycle, sizeof cycle);
+    }
     printf("deadlock: %s%s\n", dl ? "cycle: " : "none (channel dependency graph acyclic)",
            dl ? cycle : "");
     if (dl && o->deadlock_free)
@@ -593,6 +610,10 @@ int cmd_route(int argc, char **argv)
             o.ro.path_slack = atoi(argv[++i]);
         else if (!strcmp(a, "--table") && more)
             o.table = argv[++i];
+        else if (!strcmp(a, "--torus-config") && more)
+            o.ro.torus_conf = argv[++i];
+        else if (!strcmp(a, "--sl2vl") && more)
+            o.sl2vl = argv[++i];
         else if (!strcmp(a, "--max-vls") && more)
             o.ro.max_vls = atoi(argv[++i]);
         else if (!strcmp(a, "--seed") && more)
@@ -701,6 +722,10 @@ int cmd_route(int argc, char **argv)
                 topo_free(&t);
                 return rc;
             }
+        }
+        if (!rc && o.sl2vl && t2q_sl2vl_dump_write(o.sl2vl, &t, &l, &e)) {
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            rc = e.output ? IBN_EXIT_OUTPUT : 2;
         }
         if (!rc && lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);

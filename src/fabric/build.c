@@ -366,6 +366,11 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     memset(f, 0, sizeof *f);
     if (check_settings(&d->set, e))
         return -1;
+    if (l && l->vlmap)
+        return ibn_err_set(e, "routing %s programs path SLs and SL2VL tables, which the simulator "
+                           "does not apply yet: its forwarding tables alone would deadlock-prone "
+                           "dimension-order routing (use `ibnetsim route compute|check` with it)",
+                           l->engine);
     f->set = d->set;
     f->nvs = (int)f->set.nvls + 1;
     f->seed = d->seed;

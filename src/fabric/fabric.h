@@ -176,6 +176,8 @@ struct sw {
     void *arch_state;        /* anything else the architecture keeps */
     uint8_t retry;           /* the architecture asked to retry stalled outputs after the
                               * current arbitration */
+    uint8_t fast;            /* the common set-up that switch.c's fast path serves (VOQs, one
+                              * data VL, ...: switch_prepare) */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
@@ -675,6 +677,8 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 /* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
+/* Before a run: mark the switches whose set-up the data path's fast path serves. */
+void switch_prepare(struct fabric *f);
 /* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the
  * architecture's read tag of the packet whose read ended (swarch.h, read_done). */
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what);

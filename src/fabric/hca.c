@@ -669,8 +669,10 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->hops = 0;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = fl->cur.created >= f->warmup ? PKT_MEASURED : 0;
-    if (fl->pattern == 5)
+    if (fl->pattern == 5) {
         p->flags |= PKT_MCAST;
+        f->mc->sent++;
+    }
     if (f->drop && fl->cur.ftype) {
         /* Seed 004's protection: an I frame whole, a B or P frame's first and last packet. */
         int first = fl->cur_left == fl->cur.bytes, last = fl->cur_left == payload;
@@ -870,9 +872,13 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         hist_prefetch(&st->net_latency, f->now - x->t_injected);
         hist_prefetch(&st->e2e_latency, f->now - x->t_created);
     }
-    if (x->flags & PKT_MCAST ? !mcast_member(f, x->dst_lid, at->hca->host)
-                             : x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
+    if (x->flags & PKT_MCAST) {
+        f->mc->delivered++;
+        if (!mcast_member(f, x->dst_lid, at->hca->host))
+            f->cnt.misdelivered++;
+    } else if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc)) {
         f->cnt.misdelivered++;
+    }
     port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);
     if (f->hooks.on_receive) {
         f->hooks.on_receive(f, at, x);

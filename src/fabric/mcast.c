@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fabric/build.h"
+#include "fabric/swarch.h"
 #include "routing/mft_dump.h"
 #include "topology/topo_addr.h"
 
@@ -330,6 +331,11 @@ void mcast_report(struct fabric *f, json_t *summary)
         json_object_set_new(o, "dropped", json_integer((json_int_t)mc->dropped));
         json_object_set_new(o, "dropped_partial", json_integer((json_int_t)mc->dropped_partial));
         json_object_set_new(o, "copies_lost", json_integer((json_int_t)mc->copies_lost));
+        int pipe = 0; /* a design that replicates before its output buffers (arch_pipe) */
+        for (int i = 0; i < f->nnodes && !pipe; i++)
+            pipe = f->nodes[i]->is_switch && node_sw(f->nodes[i])->arch->mcast;
+        if (pipe)
+            json_object_set_new(o, "dropped_at_output", json_integer((json_int_t)mc->dropped_output));
     }
     for (int i = 0; i < mc->ngroups; i++) {
         struct mgroup *g = &mc->g[i];

@@ -91,6 +91,14 @@ struct mcast {
     uint64_t dropped_partial;/* of them, async packets dropped from the one-packet buffer after
                               * some of their copies had left */
     uint64_t copies_lost;    /* outputs the dropped packets still needed (one per output) */
+    uint64_t dropped_output; /* of `dropped`, copies dropped at the head of an output VL buffer
+                              * (switch.arch = pipe replicates before its output buffers): one
+                              * packet and one output each */
+    uint64_t dropped_hoq, dropped_sll; /* `dropped` by cause (also in cnt.dropped_hoq / _sll) */
+    uint64_t unroutable;     /* multicast packets dropped for want of an output (in
+                              * cnt.dropped_unroutable) */
+    uint64_t sent;           /* multicast packets (MLID destination) the sources created */
+    uint64_t delivered;      /* multicast packets delivered to adapters, warm-up included */
 };
 
 /* Per switch (sw->mc). */

@@ -133,6 +133,7 @@ static int new_head(struct fabric *f, struct sw *s, int in, int slot)
         pktq_pop(&m->q[qi(f, in, slot)], &f->pool);
         port_return_credits(f, &s->n.port[in], slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        f->mc->unroutable++;
         fabric_timeline(f, TLN_DROP, &s->n.port[in], p, 0, 0);
         pktpool_release(&f->pool, h);
     }
@@ -161,6 +162,7 @@ void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx
     if (!m || p->vl == VL15) {
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        f->mc->unroutable++;
         fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
         return;
@@ -516,9 +518,11 @@ void mcast_drop_check(struct fabric *f, struct sw *s, int in, int slot)
     if (cause_sll) {
         s->drop->sll[in]++;
         f->cnt.dropped_sll++;
+        f->mc->dropped_sll++;
     } else {
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
+        f->mc->dropped_hoq++;
     }
     f->mc->dropped++;
     f->mc->copies_lost += (uint64_t)lost;

@@ -389,6 +389,69 @@ static void test_drop(void **state)
     }
 }
 
+/* Selective dropping of multicast copies in the pipelined switch (switch.arch = pipe), which
+ * replicates at stage 4 and so holds copies in its output VL buffers, where the lifetime limits
+ * look: test_drop's fabric (HV 0, H4 sends 1 Gb/s of unprotected 1 KiB messages to G3 while six
+ * hosts saturate member H7) for sync, async and central. The copies dropped there count as multicast drops by cause
+ * (multicast.dropped_hoq), place (multicast.dropped_output; the per-input counters with the
+ * unicast ones) and output lost, and the invariants' multicast balance (sent + copies =
+ * delivered + dropped + unroutable once drained) holds: without counting them it fails. */
+static void test_pipe_drop(void **state)
+{
+    (void)state;
+    for (int scheme = MC_SYNC; scheme <= MC_CENTRAL; scheme++) {
+        struct testsim s;
+        struct mcast_desc md;
+        struct mgroup_desc gd[3];
+        setup(&s, 1, scheme, &md, gd, "updn_tree");
+        s.d.set.arch = 2; /* pipe */
+        s.d.set.hoq_life = 0;
+        s.d.set.sink_limit_bps = 1e9;
+        s.d.end = 3 * PS_PER_MS;
+        ts_flow(&s, "MV", "H4", "mcast:G3", "constant", "1 Gb/s", "1024", 0, 0);
+        const char *hot[6] = { "H1", "H2", "H5", "H9", "H11", "H13" };
+        for (int i = 0; i < 6; i++) {
+            char name[8];
+            snprintf(name, sizeof name, "U%d", i);
+            ts_flow(&s, name, hot[i], "H7", "saturate", "2.5 Gb/s", "1024", 0, 0);
+        }
+        ts_run(&s);
+        const char *name = variant[scheme];
+        if (s.rep.outcome != RUN_DRAINED)
+            fail_msg("pipe %s: outcome %d", name, s.rep.outcome);
+        if (!s.rep.invariants_ok)
+            fail_msg("pipe %s: %s", name, s.rep.violations);
+        const struct mcast *mc = s.f.mc;
+        struct flow *fl = ts_find(&s, "MV");
+        fprintf(stderr, "pipe %s: multicast sent %llu, copies %llu, delivered %llu, dropped %llu "
+                "(at outputs %llu), all HOQ drops %llu, kept %llu\n", name,
+                (unsigned long long)mc->sent, (unsigned long long)s.f.cnt.replicas,
+                (unsigned long long)mc->delivered, (unsigned long long)mc->dropped,
+                (unsigned long long)mc->dropped_output, (unsigned long long)s.f.cnt.dropped_hoq,
+                (unsigned long long)s.f.cnt.kept_past_limit);
+        if (mc->dropped == 0)
+            fail_msg("pipe %s: no multicast copy dropped", name);
+        assert_int_equal(mc->dropped_output, mc->dropped); /* the pipe drops only there */
+        assert_int_equal(mc->dropped_hoq, mc->dropped);    /* HV 0, no SLL */
+        assert_int_equal(mc->copies_lost, mc->dropped);    /* one output per copy */
+        assert_int_equal(mc->dropped_partial, 0);
+        assert_true(mc->dropped < s.f.cnt.dropped_hoq);    /* the unicast flows lose some too */
+        assert_int_equal(mc->sent + s.f.cnt.replicas, mc->delivered + mc->dropped + mc->unroutable);
+        /* by place: every drop is on some switch input's counter */
+        uint64_t placed = 0;
+        for (int i = 0; i < s.f.nnodes; i++)
+            if (s.f.nodes[i]->is_switch) {
+                struct sw *w = node_sw(s.f.nodes[i]);
+                for (int p = 0; p <= w->n.nports; p++)
+                    placed += w->drop->hoq[p];
+            }
+        assert_int_equal(placed, s.f.cnt.dropped_hoq);
+        assert_true(fl->st.pkts_sent == mc->sent && mc->sent > 100);
+        ts_free(&s);
+        params_free(mcast_params, &md);
+    }
+}
+
 /* Multicast through the 5-stage pipelined switch (switch.arch = pipe, replication at stage 4):
  * - idle fabric, one single-packet message every 200 us from H4 to G2: every member's latency
  *   is exactly hops x (propagation + t1 + ... + t5) + one transmission + one propagation, for
@@ -494,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_bad_group),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_drop),
+        cmocka_unit_test(test_pipe_drop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
