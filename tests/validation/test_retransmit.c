@@ -563,7 +563,8 @@ static void test_rnr_backoff(void **st)
     const double rtt = 2 * (2 * d + L) + t_data + t_ack;
     const struct rnr_case cases[] = {
         { "15 us", "1", "7", 1 },  /* T_rnr 10 us: 4.726 + 14.726 >= 15 */
-        { "30 us", "1", "7", 2 },  /* 4.726 + 2 x 14.726 = 34.178 >= 30 > 19.452 */
+        { "30 us", "1", "2", 2 },  /* 4.726 + 2 x 14.726 = 34.178 >= 30 > 19.452; rnr_retry 2
+                                      suffices only if each message's ACK resets the count */
         { "15 us", "3", "7", 1 },  /* T_rnr 30 us */
         { "200 us", "1", "7", 14 }, /* 14 > 7: rnr_retry 7 is infinite */
         { "4 us", "1", "0", 0 },   /* I <= RTT: the WQE is always back in time */
