@@ -19,6 +19,12 @@ enum transport_retransmit { RTX_AUTO, RTX_ON, RTX_OFF };
 
 extern const struct param transport_params[];
 
+/* The NAKs of an ACK packet's `nak`: a PSN sequence error, receiver not ready (RNR). */
+enum { NAK_SEQ = 1, NAK_RNR = 2 };
+
+/* IBA's RNR NAK timer field `code` (0-31) as a time. */
+simtime_t transport_rnr_timer(int code);
+
 /* Wire size of an ACK under settings s. */
 uint32_t transport_ack_wire(const struct fabric_settings *s);
 /* Set up the flows of a built fabric for its transport (called by fabric_build); -1 (with e)
