@@ -451,6 +451,8 @@ static int run_rc(struct repro_table *t, struct ibn_err *e)
 }
 
 int repro_seed002_paper4(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_p2lot(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_p2tree(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_tables(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_table3(struct repro_table *t, struct ibn_err *e);
 int repro_seed001_table3big(struct repro_table *t, struct ibn_err *e);
@@ -470,6 +472,10 @@ const struct repro repro_list[] = {
     { "s1", "seed 002 Papers I/III scenario 1 with CC on vs off (victim, contributor shares)", run_s1 },
     { "s2", "seed 002 Paper III scenario 2, Table II (CC off vs on: mean, SD, min, max)", run_s2 },
     { "p2", "seed 002 Paper II Type I fairness: one vs two thresholds", run_p2 },
+    { "p2lot", "seed 002 Paper II Type II, the parking lot: CC off (Fig. 9), two thresholds with "
+      "Marking_Rate 1 (Fig. 11) and 10 with CCTI_Timer x10 (Fig. 12)", repro_seed002_p2lot },
+    { "p2tree", "seed 002 Paper II 4.4: worst-case round-robin fractions in k-ary n-trees "
+      "(1/4, 1/64, 1/768 in the 4-ary 3-tree; a 2-ary 4-tree)", repro_seed002_p2tree },
     { "timer", "seed 002 Paper III CCTI_Timer sweep (victim, treatment variation)", run_timer },
     { "rcbecn", "seed 002 scenario 1 and Paper II Type I under RC, BECN in an ACK per packet / per "
       "message (issue 14): which rows move", run_rc },
