@@ -15,6 +15,7 @@
 #include "routing/pathbits.h"
 #include "routing/route.h"
 #include "routing/route_check.h"
+#include "routing/torus2qos.h"
 #include "topology/linkspeed.h"
 #include "topology/topo_addr.h"
 
@@ -83,13 +84,17 @@ static void usage(FILE *f)
             "         --guid-routing-order-no-scatter (OpenSM's: the -X ports are not scattered),\n"
             "         --ignore-guids FILE (OpenSM's -i port_prof_ignore_file: lines 'SWITCH-GUID\n"
             "         PORT' whose routes are not counted when balancing), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
-            "         8), --lmc N\n"
+            "         8; torus-2QoS: the switches' data VLs, 2, 4 or 8 as OpenSM uses them),\n"
+            "         --torus-config FILE (torus-2QoS: OpenSM's torus-2QoS.conf; without it the\n"
+            "         torus is derived from S<x>_<y>[_<z>] switch names), --sl2vl FILE (compute,\n"
+            "         torus-2QoS: the SL2VL tables it programs, as OpenSM's opensm-sl2vl.dump),\n"
+            "         --lmc N\n"
             "         (reassign host LIDs with 2^N per port), --seed N (generators).\n");
 }
 
 struct opts {
     const char *sub, *topo, *engine, *out, *lfts, *lidm, *compare, *dump_a, *dump_b, *ports;
-    const char *table, *mfts;
+    const char *table, *mfts, *sl2vl;
     const char *mcast[64];
     int nmcast;
     int lmc, deadlock_free, sl, offset;
@@ -300,18 +305,25 @@ static int do_trace(struct opts *o, const struct topo *t, const char *src, const
         fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
         return 1;
     }
-    int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl;
+    int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl, sl = o->sl;
+    const struct lft_vlmap *vm = l.vlmap;
+    if (vm) { /* torus-2QoS: the path SL the SA would give (QoS level from --sl's bit 3) */
+        sl = lft_vlmap_path_sl(vm, t, sn, dn, o->sl & 8 ? 1 : 0);
+        sl = sl < 0 ? o->sl : sl;
+        vl = vm->ca[sl & 15];
+    }
     printf("route from %s to %s: DLID %d (0x%04x), SL %d, VL %d%s, %s\n",
-           S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, o->sl, vl,
-           l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
+           S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, sl, vl,
+           vm ? " (the engine's path SL; each hop's VL from its SL2VL table)"
+           : l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
            o->lfts ? o->lfts : l.engine);
     int wa = 5;
     for (int i = 0; i < t->nnodes; i++) {
         int a = (int)strlen(t->node[i].alias ? t->node[i].alias : t->node[i].name);
         wa = a > wa ? a : wa;
     }
-    printf("%-4s %-*s %-5s %-18s %-4s %-4s %-8s %s\n", "hop", wa, "node", "lid", "guid", "in",
-           "out", "link", "name");
+    printf("%-4s %-*s %-5s %-18s %-4s %-4s %-8s %s%s\n", "hop", wa, "node", "lid", "guid", "in",
+           "out", "link", vm ? "vl  " : "", "name");
     int node = sn, in = 0, out = S->type == TOPO_CA ? sp : -1, rc = 0;
     for (int hop = 0;; hop++) {
         const struct topo_node *n = &t->node[node];
@@ -340,8 +352,15 @@ static int do_trace(struct opts *o, const struct topo *t, const char *src, const
                 ib_format_width_speed(x->width, (enum ib_speed)x->speed, link, sizeof link);
         }
         int lid = n->type == TOPO_SWITCH ? n->port[0].lid : n->port[hop ? in : sp].lid;
-        printf("%-4d %-*s %-5d 0x%016" PRIx64 " %-4s %-4s %-8s %s\n", hop, wa,
-               n->alias ? n->alias : n->name, lid, n->guid, ins, outs, link, n->name);
+        char vls[8] = "";
+        if (vm)
+            snprintf(vls, sizeof vls, "%-4s", "-");
+        if (vm && out > 0)
+            snprintf(vls, sizeof vls, "%-4d", n->type == TOPO_SWITCH && vm->sw[node]
+                                                  ? lft_vlmap_vl(vm, t, node, hop ? in : 0, out, sl & 15)
+                                                  : vm->ca[sl & 15]);
+        printf("%-4d %-*s %-5d 0x%016" PRIx64 " %-4s %-4s %-8s %s%s\n", hop, wa,
+               n->alias ? n->alias : n->name, lid, n->guid, ins, outs, link, vls, n->name);
         if (out < 0) {
             if (node != dn) {
                 printf("no route: the path ends at %s, not at %s\n", n->name, D->name);
@@ -433,7 +452,19 @@ static int do_check(struct opts *o, const struct topo *t)
     char cycle[2048];
     if (l.dlid_vl)
         printf("virtual lanes: %d (per destination LID)\n", l.nvl);
-    int dl = route_deadlock_check(t, &l, l.dlid_vl, cycle, sizeof cycle);
+    int dl;
+    if (l.vlmap) {
+        /* Per-hop VLs: each QoS level on its own (SL bit 3 picks VLs 0-3 or 4-7). */
+        int n0 = 0, n1 = 0;
+        dl = route_deadlock_check_vlmap(t, &l, 0, cycle, sizeof cycle, &n0);
+        if (!dl)
+            dl = route_deadlock_check_vlmap(t, &l, 1, cycle, sizeof cycle, &n1);
+        printf("virtual lanes: per hop from the path SL and the switches' SL2VL tables (%d "
+               "data VLs programmed); routes use %d at QoS level 0, %d at level 1\n", l.vlmap->nvl,
+               n0, n1);
+    } else {
+        dl = route_deadlock_check(t, &l, l.dlid_vl, cycle, sizeof cycle);
+    }
     printf("deadlock: %s%s\n", dl ? "cycle: " : "none (channel dependency graph acyclic)",
            dl ? cycle : "");
     if (dl && o->deadlock_free)
@@ -593,6 +624,10 @@ int cmd_route(int argc, char **argv)
             o.ro.path_slack = atoi(argv[++i]);
         else if (!strcmp(a, "--table") && more)
             o.table = argv[++i];
+        else if (!strcmp(a, "--torus-config") && more)
+            o.ro.torus_conf = argv[++i];
+        else if (!strcmp(a, "--sl2vl") && more)
+            o.sl2vl = argv[++i];
         else if (!strcmp(a, "--max-vls") && more)
             o.ro.max_vls = atoi(argv[++i]);
         else if (!strcmp(a, "--seed") && more)
@@ -701,6 +736,10 @@ int cmd_route(int argc, char **argv)
                 topo_free(&t);
                 return rc;
             }
+        }
+        if (!rc && o.sl2vl && t2q_sl2vl_dump_write(o.sl2vl, &t, &l, &e)) {
+            fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
+            rc = e.output ? IBN_EXIT_OUTPUT : 2;
         }
         if (!rc && lft_dump_write(o.out ? o.out : "/dev/stdout", &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);

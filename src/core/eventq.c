@@ -9,8 +9,9 @@
 
 #include "core/error.h"
 
-#define SLOT_NIL UINT32_MAX
-#define SEQ_MASK 0xffffffffffULL
+#define SLOT_NIL EVENTQ_NIL
+#define ESTIMATE_EVERY EVENTQ_ESTIMATE_EVERY
+#define SEQ_MASK EVENTQ_SEQ_MASK
 #define MIN_NBITS 8
 #define MAX_NBITS 22
 #define MAX_SHIFT 48
@@ -21,7 +22,6 @@
  * 4 look-aheads beat 2 and 8. */
 #define TARGET_PER_BUCKET 1
 #define WHEEL_COVER 4
-#define ESTIMATE_EVERY 4096
 
 /* ---- binary heaps of keys, shared by the variants ---- */
 
@@ -98,10 +98,14 @@ static void wheel_alloc(struct eventq *q, unsigned nbits)
     memset(q->bits, 0, nb / 64 * sizeof *q->bits);
 }
 
+/* Slots [from, to) become the free list (which is empty when this is called). */
 static void slots_link(struct eventq *q, size_t from, size_t to)
 {
-    for (size_t i = from; i < to; i++)
-        q->perm[i] = (uint32_t)i;
+    for (size_t i = from; i < to; i++) {
+        q->slot[i].next = i + 1 < to ? (uint32_t)(i + 1) : SLOT_NIL;
+        q->slot[i].live = 0;
+    }
+    q->free_slot = from < to ? (uint32_t)from : SLOT_NIL;
 }
 
 void eventq_init(struct eventq *q, size_t initial_cap)
@@ -111,8 +115,8 @@ void eventq_init(struct eventq *q, size_t initial_cap)
     if (q->cap > EVENTQ_MAX_PENDING)
         q->cap = EVENTQ_MAX_PENDING;
     q->slot = xmalloc(q->cap * sizeof *q->slot);
-    q->perm = xmalloc(q->cap * sizeof *q->perm);
     slots_link(q, 0, q->cap);
+    q->over_bucket = UINT64_MAX;
     q->shift = 10;
     wheel_alloc(q, 12);
 }
@@ -120,7 +124,6 @@ void eventq_init(struct eventq *q, size_t initial_cap)
 void eventq_free(struct eventq *q)
 {
     free(q->slot);
-    free(q->perm);
     free(q->front);
     free(q->over);
     free(q->head);
@@ -128,15 +131,33 @@ void eventq_free(struct eventq *q)
     memset(q, 0, sizeof *q);
 }
 
-static void grow(struct eventq *q)
+/* No free slot is left: double the slots (the free list is empty). */
+void eventq_grow_(struct eventq *q)
 {
     if (q->cap >= EVENTQ_MAX_PENDING)
         ibn_panic("more than %zu events pending", EVENTQ_MAX_PENDING);
     size_t old = q->cap;
     q->cap *= 2;
     q->slot = xrealloc(q->slot, q->cap * sizeof *q->slot);
-    q->perm = xrealloc(q->perm, q->cap * sizeof *q->perm);
     slots_link(q, old, q->cap);
+}
+
+static inline void over_top_changed(struct eventq *q)
+{
+    q->over_bucket = q->nover ? (uint64_t)(q->over[0] >> 64) >> q->shift : UINT64_MAX;
+}
+
+/* Pending slot s is not for the wheel: the front (its bucket is being served) or the overflow
+ * heap (beyond the wheel). */
+void eventq_place_far_(struct eventq *q, uint32_t s)
+{
+    const struct event_payload *pl = &q->slot[s];
+    if ((uint64_t)pl->t >> q->shift <= q->cur) {
+        keys_push(&q->front, &q->nfront, &q->capfront, make_key(pl->t, pl->lo));
+    } else {
+        keys_push(&q->over, &q->nover, &q->capover, make_key(pl->t, pl->lo));
+        over_top_changed(q);
+    }
 }
 
 /* File pending slot s where its bucket says: the front, the wheel or the overflow heap. */
@@ -144,16 +165,14 @@ static inline void place(struct eventq *q, uint32_t s)
 {
     struct event_payload *pl = &q->slot[s];
     uint64_t b = (uint64_t)pl->t >> q->shift;
-    if (b <= q->cur) {
-        keys_push(&q->front, &q->nfront, &q->capfront, make_key(pl->t, pl->lo));
-    } else if (b - q->cur < ((uint64_t)1 << q->nbits)) {
+    if (b > q->cur && b - q->cur < ((uint64_t)1 << q->nbits)) {
         size_t i = (size_t)(b & (((uint64_t)1 << q->nbits) - 1));
         pl->next = q->head[i];
         q->head[i] = s;
         q->bits[i >> 6] |= 1ULL << (i & 63);
         q->nwheel++;
     } else {
-        keys_push(&q->over, &q->nover, &q->capover, make_key(pl->t, pl->lo));
+        eventq_place_far_(q, s);
     }
 }
 
@@ -163,15 +182,17 @@ static void rebuild(struct eventq *q, unsigned shift, unsigned nbits)
     q->shift = shift;
     wheel_alloc(q, nbits);
     q->nfront = q->nover = q->nwheel = 0;
+    q->over_bucket = UINT64_MAX;
     if (!q->n)
         return;
-    simtime_t tmin = q->slot[q->perm[0]].t;
-    for (size_t i = 1; i < q->n; i++)
-        if ((uint64_t)q->slot[q->perm[i]].t < (uint64_t)tmin)
-            tmin = q->slot[q->perm[i]].t;
-    q->cur = (uint64_t)tmin >> shift;
-    for (size_t i = 0; i < q->n; i++)
-        place(q, q->perm[i]);
+    uint64_t tmin = UINT64_MAX;
+    for (size_t i = 0; i < q->cap; i++)
+        if (q->slot[i].live && (uint64_t)q->slot[i].t < tmin)
+            tmin = (uint64_t)q->slot[i].t;
+    q->cur = tmin >> shift;
+    for (size_t i = 0; i < q->cap; i++)
+        if (q->slot[i].live)
+            place(q, (uint32_t)i);
     q->rebuilds++;
 }
 
@@ -218,7 +239,7 @@ static void advance(struct eventq *q)
         wi = w * 64 + (size_t)__builtin_ctzll(word);
         wnext = q->cur + ((wi - q->cur) & mask);
     }
-    uint64_t ob = q->nover ? (uint64_t)(q->over[0] >> 64) >> q->shift : UINT64_MAX;
+    uint64_t ob = q->over_bucket;
     uint64_t next = ob < wnext ? ob : wnext;
     q->cur = next;
     if (wnext == next) {
@@ -232,51 +253,26 @@ static void advance(struct eventq *q)
             s = pl->next;
         }
     }
-    while (q->nover && (uint64_t)(q->over[0] >> 64) >> q->shift == next) {
-        keys_push(&q->front, &q->nfront, &q->capfront, q->over[0]);
-        heap_remove_top(q->over, --q->nover);
+    if (ob == next) {
+        while (q->nover && (uint64_t)(q->over[0] >> 64) >> q->shift == next) {
+            keys_push(&q->front, &q->nfront, &q->capfront, q->over[0]);
+            heap_remove_top(q->over, --q->nover);
+        }
+        over_top_changed(q);
     }
 }
 
-void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, uint8_t type, void *obj, uint32_t a,
-                     uint16_t b)
+void eventq_front_remove_(struct eventq *q)
 {
-    if (q->n == q->cap)
-        grow(q);
-    uint32_t s = q->perm[q->n];
-    struct event_payload *pl = &q->slot[s];
-    *pl = (struct event_payload){ obj, t, (seq & SEQ_MASK) << 24 | s, a, SLOT_NIL, (uint32_t)q->n, b, type, 0 };
-    if (q->n++ == 0)
-        q->cur = (uint64_t)t >> q->shift; /* an empty queue serves the new event's bucket */
-    place(q, s);
-    q->pushes++;
-}
-
-void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
-{
-    eventq_push_seq(q, t, q->next_seq++, type, obj, a, b);
-}
-
-int eventq_pop(struct eventq *q, struct event *out)
-{
-    if (!q->n)
-        return 0;
-    eventkey_t top = q->front[0];
     heap_remove_top(q->front, --q->nfront);
-    uint32_t s = (uint32_t)(top & 0xffffff);
-    fill_out(out, top, &q->slot[s]);
-    /* Free the slot: the last pending slot of perm takes its place. */
-    uint32_t pos = q->slot[s].pos, last = q->perm[--q->n];
-    q->perm[pos] = last;
-    q->slot[last].pos = pos;
-    q->perm[q->n] = s;
-    if (q->est_pops++ == 0)
-        q->est_t0 = out->t;
-    if (q->est_pops >= ESTIMATE_EVERY && q->est_pops >= q->n && adapt(q, out->t))
-        return 1;
+}
+
+void eventq_after_pop_(struct eventq *q, simtime_t t)
+{
+    if (q->est_pops >= ESTIMATE_EVERY && q->est_pops >= q->n && adapt(q, t))
+        return;
     if (!q->nfront && q->n)
         advance(q);
-    return 1;
 }
 
 /* ---- the binary heap of keys over payload slots, for the comparison ---- */
@@ -315,7 +311,7 @@ void eventq_heap_push(struct eventq_heap *q, simtime_t t, uint8_t type, void *ob
     uint32_t s = q->free_slot;
     q->free_slot = q->slot[s].next;
     uint64_t lo = (q->next_seq++ & SEQ_MASK) << 24 | s;
-    q->slot[s] = (struct event_payload){ obj, t, lo, a, SLOT_NIL, 0, b, type, 0 };
+    q->slot[s] = (struct event_payload){ obj, t, lo, a, SLOT_NIL, b, type, 1 };
     heap_up(q->heap, q->n++, make_key(t, lo));
 }
 

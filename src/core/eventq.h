@@ -19,9 +19,14 @@
  * scheduling number now and push the event later with it (eventq_reserve_seq, eventq_push_seq);
  * the event then sorts where it would have sorted had it been pushed at the reservation.
  *
- * Memory. No allocation per event: payload slots, heaps and the wheel grow by doubling. The
- * pending events are also kept dense in a permutation of the slots (perm[0..n) live), so that
- * eventq_type_at can list them in O(1) each.
+ * Memory. No allocation per event: payload slots, heaps and the wheel grow by doubling. Free
+ * payload slots form a list through their `next` field; a slot's `live` byte says whether it
+ * holds a pending event, so that the pending events can be listed (eventq_slot_type) and re-filed
+ * by walking the slots.
+ *
+ * Cost. Pushing into the wheel (the common case) and removing the front's only event are inline
+ * (eventq_push_seq, eventq_pop below); the heaps and the move to the next bucket are out of
+ * line.
  *
  * The binary heap that preceded it (a heap of 16-byte keys over the same payload slots, Floyd's
  * bottom-up removal) and a 4-ary heap of whole events stay as struct eventq_heap and
@@ -55,23 +60,24 @@ struct event_payload {
     uint64_t lo;      /* ... and its low half: scheduling order << 24 | this slot */
     uint32_t a;
     uint32_t next;    /* the next event of its wheel bucket; while free: the next free slot */
-    uint32_t pos;     /* where the slot is in perm */
     uint16_t b;
     uint8_t type;
-    uint8_t pad;
+    uint8_t live;     /* holds a pending event */
 };
 
 struct eventq {
     struct event_payload *slot;
-    uint32_t *perm;         /* perm[0..n): slots of the pending events; perm[n..cap): free */
+    uint32_t free_slot;     /* first free slot, EVENTQ_NIL if none */
     size_t n, cap;          /* events pending; slots */
     uint64_t next_seq;
     /* The bucket being served: a binary heap of keys. */
     eventkey_t *front;
     size_t nfront, capfront;
-    /* Events beyond the wheel: a binary heap of keys. */
+    /* Events beyond the wheel: a binary heap of keys, and its first event's bucket
+     * (UINT64_MAX when empty). */
     eventkey_t *over;
     size_t nover, capover;
+    uint64_t over_bucket;
     /* The wheel: bucket heads (slot lists), a bitmap of non-empty buckets. */
     uint32_t *head;
     uint64_t *bits;
@@ -81,15 +87,23 @@ struct eventq {
     /* Density estimate: removals and the time of the first since the last estimate. */
     uint64_t est_pops;
     simtime_t est_t0;
-    uint64_t pushes, rebuilds; /* statistics */
+    uint64_t rebuilds;      /* statistics */
 };
 
 #define EVENTQ_MAX_PENDING ((size_t)1 << 24)
+#define EVENTQ_NIL UINT32_MAX
+#define EVENTQ_SEQ_MASK 0xffffffffffULL
+#define EVENTQ_ESTIMATE_EVERY 4096 /* removals between density estimates */
 
 void eventq_init(struct eventq *q, size_t initial_cap);
 void eventq_free(struct eventq *q);
 
-void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b);
+/* Out of line, for the inline operations below. */
+void eventq_grow_(struct eventq *q);
+void eventq_place_far_(struct eventq *q, uint32_t s);
+void eventq_front_remove_(struct eventq *q);
+void eventq_after_pop_(struct eventq *q, simtime_t t);
+
 /* Take the next scheduling number now, for an event pushed later with eventq_push_seq. */
 static inline uint64_t eventq_reserve_seq(struct eventq *q)
 {
@@ -97,19 +111,81 @@ static inline uint64_t eventq_reserve_seq(struct eventq *q)
 }
 /* Push an event with a reserved scheduling number; (t, seq) must come after the last event
  * removed. */
-void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, uint8_t type, void *obj, uint32_t a,
-                     uint16_t b);
-/* Remove the earliest event into *out; returns 0 when the queue is empty. */
-int eventq_pop(struct eventq *q, struct event *out);
+static inline void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, uint8_t type, void *obj,
+                                   uint32_t a, uint16_t b)
+{
+    if (__builtin_expect(q->free_slot == EVENTQ_NIL, 0))
+        eventq_grow_(q);
+    uint32_t s = q->free_slot;
+    struct event_payload *pl = &q->slot[s];
+    q->free_slot = pl->next;
+    pl->obj = obj;
+    pl->t = t;
+    pl->lo = (seq & EVENTQ_SEQ_MASK) << 24 | s;
+    pl->a = a;
+    pl->b = b;
+    pl->type = type;
+    pl->live = 1;
+    uint64_t bucket = (uint64_t)t >> q->shift;
+    if (q->n++ == 0)
+        q->cur = bucket; /* an empty queue serves the new event's bucket */
+    /* In the wheel when cur < bucket < cur + 2^nbits (one unsigned comparison). */
+    uint64_t d = bucket - q->cur, len = (uint64_t)1 << q->nbits;
+    if (__builtin_expect(d - 1 < len - 1, 1)) {
+        size_t i = (size_t)(bucket & (len - 1));
+        pl->next = q->head[i];
+        q->head[i] = s;
+        q->bits[i >> 6] |= 1ULL << (i & 63);
+        q->nwheel++;
+    } else {
+        eventq_place_far_(q, s);
+    }
+}
+static inline void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
+{
+    eventq_push_seq(q, t, q->next_seq++, type, obj, a, b);
+}
+/* Remove the earliest event into *out; returns 0 when the queue is empty. Out of line: a
+ * front of more than one event, the next bucket once the front is empty, and every
+ * EVENTQ_ESTIMATE_EVERY removals the density estimate (which may rebuild the queue). */
+static inline int eventq_pop(struct eventq *q, struct event *out)
+{
+    if (!q->n)
+        return 0;
+    eventkey_t top = q->front[0];
+    if (q->nfront > 1)
+        eventq_front_remove_(q);
+    else
+        q->nfront = 0;
+    uint32_t s = (uint32_t)(top & 0xffffff);
+    struct event_payload *pl = &q->slot[s];
+    out->t = (simtime_t)(uint64_t)(top >> 64);
+    out->seq = (uint64_t)(top >> 24) & EVENTQ_SEQ_MASK;
+    out->obj = pl->obj;
+    out->a = pl->a;
+    out->b = pl->b;
+    out->type = pl->type;
+    out->pad = 0;
+    pl->live = 0; /* the slot goes back to the free list */
+    pl->next = q->free_slot;
+    q->free_slot = s;
+    q->n--;
+    if (q->est_pops++ == 0)
+        q->est_t0 = out->t;
+    if (q->est_pops >= EVENTQ_ESTIMATE_EVERY || (!q->nfront && q->n))
+        eventq_after_pop_(q, out->t);
+    return 1;
+}
 /* The front heap holds the earliest event whenever the queue is not empty. */
 static inline simtime_t eventq_peek_time(const struct eventq *q)
 {
     return q->n ? (simtime_t)(uint64_t)(q->front[0] >> 64) : SIMTIME_NEVER;
 }
-/* The type of the i-th pending event (0 <= i < n, any order), for counting what is in flight. */
-static inline uint8_t eventq_type_at(const struct eventq *q, size_t i)
+/* Listing the pending events: for each slot i < q->cap, the type of the event it holds, or -1
+ * if it is free. */
+static inline int eventq_slot_type(const struct eventq *q, size_t i)
 {
-    return q->slot[q->perm[i]].type;
+    return q->slot[i].live ? q->slot[i].type : -1;
 }
 
 /* ---- for the comparison in bench_eventq ---- */

@@ -113,6 +113,15 @@ void drop_check(struct fabric *f, struct port *ip, uint32_t key)
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
     }
+    if (p->flags & PKT_MCAST) { /* a copy in the pipelined switch's output VL buffer */
+        f->mc->dropped++;
+        f->mc->dropped_output++;
+        f->mc->copies_lost++;
+        if (cause_sll)
+            f->mc->dropped_sll++;
+        else
+            f->mc->dropped_hoq++;
+    }
     fabric_timeline(f, TLN_DROP, ip, p, 0, cause_sll ? 2 : 1);
     /* Its space frees once its tail is in (the rest of a cut-through packet is discarded as
      * it arrives); those credits go back upstream. */

@@ -252,7 +252,7 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         drop_check(f, ev->obj, ev->a);
         break;
     case EV_RC_TIMER:
-        transport_on_timer(f, ev->obj);
+        transport_on_timer(f, ev->obj, ev->a, ev->b);
         break;
     case EV_ARCH: {
         struct port *p = ev->obj;
@@ -316,6 +316,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     /* Checked here, not at build time: per-port SL2VL maps and tables are set after the build. */
     if (f->events == 0 && vlcheck_fabric(f, e))
         return -1;
+    switch_prepare(f);
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;
     r->outcome = RUN_DRAINED;
@@ -408,8 +409,8 @@ static uint64_t count_found(struct fabric *f)
                     n += nd->port[p].hca->ctrl.n + nd->port[p].hca->sinkq.n;
         }
     }
-    for (size_t k = 0; k < f->q.n; k++) {
-        uint8_t type = eventq_type_at(&f->q, k);
+    for (size_t k = 0; k < f->q.cap; k++) {
+        int type = eventq_slot_type(&f->q, k);
         if (type == EV_ARRIVE || type == EV_SINK_ARRIVE)
             n++;
     }
@@ -435,6 +436,26 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
     if (f->cnt.misdelivered)
         violation(r, "%llu packets were delivered to a port that does not own their LID",
                   (unsigned long long)f->cnt.misdelivered);
+    if (f->mc) {
+        /* Multicast packets on their own: every one a source sent or a switch copied is
+         * delivered, dropped (counted in multicast.dropped, wherever it was: an input's
+         * multicast queue, async's buffer, a pipelined switch's output buffer), unroutable, or
+         * still in the fabric (none once drained). */
+        const struct mcast *mc = f->mc;
+        uint64_t in = mc->sent + f->cnt.replicas, out = mc->delivered + mc->dropped + mc->unroutable;
+        if (out > in || (drained && out != in))
+            violation(r, "multicast packets: %llu sent + %llu copies != %llu delivered + %llu "
+                      "dropped + %llu unroutable%s", (unsigned long long)mc->sent,
+                      (unsigned long long)f->cnt.replicas, (unsigned long long)mc->delivered,
+                      (unsigned long long)mc->dropped, (unsigned long long)mc->unroutable,
+                      drained ? " in a drained fabric" : "");
+        if (mc->dropped_hoq + mc->dropped_sll != mc->dropped ||
+            mc->dropped_hoq > f->cnt.dropped_hoq || mc->dropped_sll > f->cnt.dropped_sll)
+            violation(r, "multicast drops: %llu by HOQ + %llu by SLL != %llu dropped, or more "
+                      "than all packets' (%llu, %llu)", (unsigned long long)mc->dropped_hoq,
+                      (unsigned long long)mc->dropped_sll, (unsigned long long)mc->dropped,
+                      (unsigned long long)f->cnt.dropped_hoq, (unsigned long long)f->cnt.dropped_sll);
+    }
     if (drained) {
         char why[1024];
         if (transport_check(f, why, sizeof why))

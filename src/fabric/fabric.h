@@ -176,6 +176,8 @@ struct sw {
     void *arch_state;        /* anything else the architecture keeps */
     uint8_t retry;           /* the architecture asked to retry stalled outputs after the
                               * current arbitration */
+    uint8_t fast;            /* the common set-up that switch.c's fast path serves (VOQs, one
+                              * data VL, ...: switch_prepare) */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint16_t *rr;            /* [out][slot] last input served */
@@ -242,8 +244,52 @@ struct rc_sent {
     uint16_t payload;
     uint8_t flags;           /* PKT_LAST, PKT_KEEP, PKT_MEASURED */
 };
+/* One reliable connection (a queue pair to one destination host) of a flow with go-back-N
+ * retransmission (transport.c; fabric.rtx set): IBA gives each RC connection its own PSN
+ * sequence, Local ACK Timeout, retry counters and error state, and its responder its own
+ * expected PSN and receive queue. A flow to one host has one; a flow to many hosts one per
+ * destination host. */
+struct rc_conn {
+    /* The requester: PSNs [psn_acked, psn_next) are unacknowledged; it sends PSN `snd` next
+     * (snd < psn_next: again, from the ring `sent`, at psn & (sent_cap - 1)). */
+    uint32_t psn_next, psn_acked, snd;
+    struct rc_sent *sent;
+    uint32_t sent_cap;       /* a power of two, or 0 */
+    uint32_t back_next;      /* next connection of the flow's list of those with packets to send
+                                again (RC_CONN_NIL ends it) */
+    uint32_t msgs_made;      /* messages whose last packet was made on this connection */
+    uint32_t msgs_acked;     /* ... and acknowledged */
+    uint32_t msgs_begun;     /* messages whose first packet was made on this connection */
+    simtime_t tmo_at;        /* Local ACK Timeout: due then unless an ACK makes progress first;
+                                SIMTIME_NEVER while nothing is outstanding */
+    simtime_t rnr_at;        /* waiting out an RNR NAK's timer until then, else SIMTIME_NEVER */
+    uint32_t rnr_psn;        /* ... and then sending again from this PSN */
+    uint8_t tmo_sched;       /* an EV_RC_TIMER for its Local ACK Timeout is queued */
+    uint8_t retries;         /* retries (timeouts, NAK sequence errors) since the counter was
+                                last reset, against transport.retry_cnt */
+    uint8_t rnr_retries;     /* RNR NAK retries since the last reset, against rnr_retry */
+    uint8_t failed;          /* 0, or why the QP went to the error state (enum rc_error) */
+    uint8_t back;            /* linked in the flow's list of connections going back */
+    uint8_t making;          /* a message's first packet was made and its last not yet */
+    /* The responder. */
+    uint8_t nak_sent;        /* a NAK for epsn was sent, none again until it arrives */
+    uint8_t rin;             /* inside a message: the last packet accepted was not its last */
+    uint32_t epsn;           /* the PSN it expects next */
+    uint32_t emsg;           /* the message number expected next (rin: the current one) */
+    uint32_t rmsgs;          /* messages accepted whole */
+    uint32_t rq_avail;       /* receive WQEs posted (transport.rq_depth > 0) */
+    simtime_t rq_next;       /* when the application posts the next one (while not full) */
+};
+#define RC_CONN_NIL UINT32_MAX
+
+/* Why a queue pair went to the error state (a completion error, as IBA's work completion
+ * status names it). */
+enum rc_error { RC_OK, RC_RETRY_EXC_ERR, RC_RNR_RETRY_EXC_ERR };
+
 /* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
- * responder's pending BECN (kept with the flow for convenience; the destination sets it). */
+ * responder's pending BECN (kept with the flow for convenience; the destination sets it). With
+ * retransmission the PSNs and message counts here are the flow's totals over its connections
+ * (conn[]), and `snd` is psn_next less the packets waiting to be sent again. */
 struct rc_qp {
     uint32_t psn_next;       /* PSN of the next data packet */
     uint32_t psn_acked;      /* packets acknowledged (cumulative: every PSN below it) */
@@ -270,23 +316,20 @@ struct rc_qp {
     int32_t retries_max;
     uint64_t drops;          /* posting attempts refused */
     uint64_t lost;           /* messages given up */
-    /* Go-back-N retransmission (transport.c; fabric.rtx set). The requester sends PSN `snd`
-     * next: snd == psn_next sends a new packet, snd < psn_next sends packet snd again from the
-     * ring `sent` (PSNs [psn_acked, psn_next) at psn & (sent_cap - 1)). Without retransmission
-     * snd follows psn_next and nothing else here is used. */
+    /* Go-back-N retransmission (transport.c; fabric.rtx set). Without it snd follows psn_next
+     * and nothing else here is used. */
     uint32_t snd;
-    struct rc_sent *sent;
-    uint32_t sent_cap;       /* a power of two, or 0 */
-    simtime_t tmo_at;        /* Local ACK Timeout: due then unless an ACK makes progress first;
-                                SIMTIME_NEVER while nothing is outstanding */
-    uint8_t tmo_sched;       /* an EV_RC_TIMER for this flow is queued */
-    uint8_t retries;         /* timeouts since the last progress (against transport.retry_cnt) */
-    uint8_t failed;          /* retries exhausted: the QP is in the error state, sends nothing */
-    uint8_t nak_sent;        /* responder: a NAK for epsn was sent, none again until it arrives */
-    uint32_t epsn;           /* responder: the PSN it expects next */
-    uint32_t emsg;           /* responder: the message number it expects next (an order check) */
+    struct rc_conn *conn;    /* [nconn]: one for a flow to one host, else one per host */
+    uint32_t nconn;
+    uint32_t back_head, back_tail; /* connections with packets to send again, in order */
+    uint32_t rnr_hold;       /* connections waiting out an RNR NAK's timer */
+    uint8_t failed;          /* a flow to one host: its QP is in the error state, sends nothing */
+    uint32_t conns_failed;   /* connections in the error state */
+    uint64_t msgs_flushed;   /* messages not sent because their connection was in error */
     uint64_t resent;         /* packets sent again */
     uint64_t naks;           /* NAKs (sequence error) received */
+    uint64_t rnr_naks;       /* RNR NAKs received */
+    uint64_t rnr_discards;   /* responder: first packets refused for want of a receive WQE */
     uint64_t timeouts;       /* Local ACK Timeouts */
     uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
     uint64_t oos;            /* responder: out-of-sequence packets discarded */
@@ -436,7 +479,12 @@ struct fabric_settings {
     long long window_held;   /* per destination: started messages a flow may set aside */
     int retransmit;          /* enum transport_retransmit: auto, on, off */
     long long ack_timeout;   /* IBA Local ACK Timeout exponent: 4.096 us x 2^v; 0 = infinite */
-    long long retry_cnt;     /* timeouts in a row before the QP goes to the error state */
+    long long retry_cnt;     /* retries (timeouts, NAK sequence errors) without progress before the
+                                QP goes to the error state */
+    long long rnr_retry;     /* RNR NAK retries before the error state; 7 = infinite */
+    long long min_rnr_timer; /* the responder's RNR NAK timer, IBA's 5-bit code (0 = 655.36 ms) */
+    long long rq_depth;      /* receive WQEs a responder QP holds; 0 = always one (no RNR) */
+    simtime_t rq_interval;   /* the application posts one every this while fewer are posted */
     double loss;             /* probability that a switch input loses a data packet (CRC error) */
     long long loss_every;    /* every N-th data packet arriving at a switch input is lost; 0 off */
     uint8_t sl2vl[16];       /* default SL-to-VL map of switches */
@@ -458,8 +506,11 @@ struct fabric_counts {
     uint64_t discarded;      /* reliable connection: duplicates and out-of-sequence packets the
                                 responders discarded */
     uint64_t naks_created;   /* NAKs (sequence error) the responders sent */
+    uint64_t rnr_naks_created; /* RNR NAKs the responders sent (no receive WQE posted) */
     uint64_t misordered;     /* accepted in PSN order but not in message order (must stay 0) */
-    uint64_t qp_errors;      /* queue pairs whose retries ran out */
+    uint64_t qp_errors;      /* queue pairs (connections) whose retries ran out */
+    uint64_t retry_exc;      /* ... because transport retries (timeouts, NAK sequence errors) did */
+    uint64_t rnr_retry_exc;  /* ... because RNR retries did */
 };
 
 enum fabric_event {
@@ -481,7 +532,8 @@ enum fabric_event {
     EV_HOQ,          /* obj: switch input port; a: output * VL slots + slot. A head's lifetime
                       * limit (drop.c) */
     EV_ARCH,         /* obj: switch port; a, b: the switch architecture's own (its on_event) */
-    EV_RC_TIMER,     /* obj: flow. Its Local ACK Timeout may be due (transport.c) */
+    EV_RC_TIMER,     /* obj: flow; a: its connection; b: 0 its Local ACK Timeout may be due,
+                      * 1 its RNR NAK timer ends (transport.c) */
     EV_ISLIP,        /* obj: a switch's port 0. An iSLIP matching (islip.c) */
 };
 
@@ -500,6 +552,10 @@ struct host {
 
 struct fabric {
     int **dsets;             /* destination groups of flows (pattern 3), freed with the fabric */
+    uint8_t **host_sl;       /* an engine's path SLs (torus-2QoS): [host][DLID] the SL at QoS
+                              * level 0 of a packet from that host (bit 3, the level, comes from
+                              * the flow's SL); NULL = packets carry their flow's SL */
+    uint8_t *sl_rows;        /* the rows host_sl points into, one per source switch */
     int ndsets;
     simtime_t now;
     uint64_t now_seq;        /* scheduling number of the event being handled */
@@ -526,6 +582,7 @@ struct fabric {
     uint8_t rtx;             /* RC with go-back-N retransmission (transport.c) */
     uint8_t loss_on;         /* switch inputs lose data packets (switch.loss, loss_every) */
     simtime_t ack_timeout;   /* rtx: the Local ACK Timeout, SIMTIME_NEVER if infinite */
+    simtime_t rnr_timer;     /* rtx: the responders' minimum RNR NAK timer (min_rnr_timer) */
     uint64_t loss_rng;       /* switch.loss: splitmix64 state */
     uint64_t loss_seen;      /* data packets that arrived at switch inputs (loss_every) */
     struct mcast *mc;        /* multicast groups, tables and statistics (mcast.h), NULL if none */
@@ -624,6 +681,8 @@ static inline int fabric_slot_vl(const struct fabric *f, int slot)
 /* Pieces of the data path, in switch.c and hca.c, used by engine.c. */
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx);
 void switch_try_send(struct fabric *f, struct sw *s, int out);
+/* Before a run: mark the switches whose set-up the data path's fast path serves. */
+void switch_prepare(struct fabric *f);
 /* EV_READ_DONE: bit 0 of `what` frees a read port of `in`; what >> 1, if not 0, is 1 + the
  * architecture's read tag of the packet whose read ended (swarch.h, read_done). */
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what);

@@ -77,6 +77,11 @@ static uint32_t next_msg_bytes(const struct flow *fl)
  * plug-in's pacing (hooks.dest_ready). SIMTIME_NEVER: only an ACK can open it. */
 static simtime_t dest_ready_host(struct fabric *f, struct flow *fl, int h)
 {
+    if (fl->rc.rnr_hold) { /* that host's connection waits out an RNR NAK's timer */
+        simtime_t r = fl->rc.conn[fl->rc.nconn == 1 ? 0 : h].rnr_at;
+        if (r != SIMTIME_NEVER)
+            return r;
+    }
     if (fl->rc.dout && fl->rc.dout[h] >= fl->rc.window) {
         fl->rc.blocked = 1;
         return SIMTIME_NEVER;
@@ -280,12 +285,28 @@ static simtime_t isol_hold(struct fabric *f, const struct flow *fl)
     return isol_hca_stopped(h, dst) ? f->now + ISOL_RECHECK : 0;
 }
 
+/* When a destination-paced flow may send its next packet to send again: when the plug-in's
+ * pacing lets it send to that packet's destination (the packet is inside the window). */
+static simtime_t resend_ready(struct fabric *f, struct flow *fl)
+{
+    int h = fabric_host_of_lid(f, transport_resend_peek(fl, NULL)->dst_lid);
+    return f->hooks.dest_ready && h >= 0 ? f->hooks.dest_ready(f, fl, h) : f->now;
+}
+
 /* Put the flow in or out of its ring according to whether it may send now. */
 static void flow_update(struct fabric *f, struct flow *fl)
 {
     int has;
     if (fl->rc.snd != fl->rc.psn_next) {
         has = 1; /* packets to send again (go-back-N): no new message is chosen meanwhile */
+        if (fl->dest_paced) /* at the pacing of the destination they go to (inside its window) */
+            fl->next_ok = resend_ready(f, fl);
+    } else if (fl->rc.rnr_hold && !fl->dest_paced) {
+        /* An RNR NAK's timer holds one of its connections: nothing new until it ends (the
+         * timer re-paces the flow; a flow paced per destination holds only that host's). */
+        if (fl->ready)
+            ring_remove(f, fl);
+        return;
     } else if (fl->dest_paced) {
         has = flow_choose(f, fl);
     } else {
@@ -589,7 +610,8 @@ static simtime_t flow_tx_end(const struct fabric *f, const struct flow *fl, cons
  * time, message number, LID, payload and flags), injected now. */
 static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
 {
-    const struct rc_sent *r = &fl->rc.sent[fl->rc.snd & (fl->rc.sent_cap - 1)];
+    uint32_t psn;
+    const struct rc_sent *r = transport_resend_peek(fl, &psn);
     uint32_t idx = pktpool_alloc(&f->pool);
     struct packet *p = pkt(&f->pool, idx);
     memset(p, 0, sizeof *p);
@@ -598,13 +620,14 @@ static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
     p->next = PKT_NIL;
     p->flow = p->about_flow = fl->index;
     p->msg = r->msg;
-    p->psn = fl->rc.snd++;
+    p->psn = psn;
     p->src_lid = fl->src->lid;
     p->dst_lid = r->dst_lid;
     p->payload = r->payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(r->payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
-    p->sl = fl->sl;
+    p->sl = f->host_sl && p->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[fl->src_host][p->dst_lid] | (fl->sl & 8)) : fl->sl;
     p->vl = fl->vl;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = r->flags;
@@ -642,13 +665,18 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->payload = (uint16_t)payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
-    p->sl = fl->sl;
+    /* An engine's path SL (torus-2QoS): as the SA's path record gives it per destination; the
+     * adapter's VL depends on the QoS bit only, so the flow's VL holds. */
+    p->sl = f->host_sl && p->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[fl->src_host][p->dst_lid] | (fl->sl & 8)) : fl->sl;
     p->vl = fl->vl;
     p->hops = 0;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = fl->cur.created >= f->warmup ? PKT_MEASURED : 0;
-    if (fl->pattern == 5)
+    if (fl->pattern == 5) {
         p->flags |= PKT_MCAST;
+        f->mc->sent++;
+    }
     if (f->drop && fl->cur.ftype) {
         /* Seed 004's protection: an I frame whole, a B or P frame's first and last packet. */
         int first = fl->cur_left == fl->cur.bytes, last = fl->cur_left == payload;
@@ -677,8 +705,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
 static int32_t flow_next_credits(const struct fabric *f, const struct flow *fl)
 {
     if (fl->rc.snd != fl->rc.psn_next)
-        return (int32_t)bytes_to_credits(
-            pkt_wire_bytes(fl->rc.sent[fl->rc.snd & (fl->rc.sent_cap - 1)].payload, f->set.grh));
+        return (int32_t)bytes_to_credits(pkt_wire_bytes(transport_resend_peek(fl, NULL)->payload, f->set.grh));
     uint32_t left = fl->cur_open ? fl->cur_left
                     : fl->qn    ? fl->mq[fl->qhead].bytes
                                 : (uint32_t)fl->arr.d.msg_bytes;
@@ -799,8 +826,9 @@ uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_li
     c->payload = 0;
     c->wire_bytes = (uint16_t)(wire_bytes ? wire_bytes : pkt_wire_bytes(0, f->set.grh));
     c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
-    c->sl = sl;
-    c->vl = f->set.sl2vl_ca[sl & 15];
+    c->sl = f->host_sl && from->hca && c->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[from->hca->host][c->dst_lid] | (sl & 8)) : sl;
+    c->vl = f->set.sl2vl_ca[c->sl & 15];
     c->flags = flags;
     f->cnt.created++;
     f->cnt.ctrl_created++;
@@ -849,9 +877,13 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         hist_prefetch(&st->net_latency, f->now - x->t_injected);
         hist_prefetch(&st->e2e_latency, f->now - x->t_created);
     }
-    if (x->flags & PKT_MCAST ? !mcast_member(f, x->dst_lid, at->hca->host)
-                             : x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc))
+    if (x->flags & PKT_MCAST) {
+        f->mc->delivered++;
+        if (!mcast_member(f, x->dst_lid, at->hca->host))
+            f->cnt.misdelivered++;
+    } else if (x->dst_lid < at->lid || x->dst_lid >= at->lid + (1u << at->lmc)) {
         f->cnt.misdelivered++;
+    }
     port_return_credits(f, at, fabric_slot(f, x->vl), x->credits, f->now);
     if (f->hooks.on_receive) {
         f->hooks.on_receive(f, at, x);

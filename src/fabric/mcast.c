@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fabric/build.h"
+#include "fabric/swarch.h"
 #include "routing/mft_dump.h"
 #include "topology/topo_addr.h"
 
@@ -18,6 +19,7 @@ const char *const mc_scheme_names[] = { "unicast", "sync", "async", "central", N
 static const char *const async_buffer_names[] = { "input", "switch", NULL };
 static const char *const sync_outputs_names[] = { "buffer", "hold", NULL };
 static const char *const tree_names[] = { "source", "opensm", NULL };
+static const char *const sync_order_names[] = { "switch", "source", "none", NULL };
 
 #define OFF(field) offsetof(struct mcast_desc, field)
 const struct param mcast_params[] = {
@@ -36,6 +38,14 @@ const struct param mcast_params[] = {
       "(buffer, seed 004's stage-5 output buffers), or straight onto the links, which must all be "
       "idle with credits, an owned link sending nothing else (hold; deadlock-prone)",
       sync_outputs_names, 0, 0 },
+    { "sync_order", P_ENUM, OFF(sync_order), "source",
+      "scheme sync with sync_outputs = buffer: seed 004's FCFS priority among multicast packets for outputs, an older waiting packet "
+      "reserving all its outputs against younger ones, by injection at the source, then source "
+      "LID and PSN (source: one order across the network) or by arrival at this switch (switch: "
+      "neighbours can order the same packets oppositely and their reservations wait for each "
+      "other's input buffers: deadlocks on Fig. 10's networks); or none: nothing reserved, a "
+      "head goes when all its outputs are free at once, oldest first by arrival "
+      "(docs/multicast.md)", sync_order_names, 0, 0 },
     { "tree", P_ENUM, OFF(tree), "source",
       "multicast trees: source (seed 004: a source-based tree per group and source, source k of a "
       "group sending to mlid + k) or opensm (OpenSM's spanning tree per group over min-hop counts, "
@@ -85,6 +95,8 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     mc->cb_cap = (int32_t)(d->central_buffer / CREDIT_BYTES);
     mc->async_switch = d->async_buffer == 1;
     mc->fifo_mode = d->scheme == MC_CENTRAL || (d->scheme == MC_SYNC && d->sync_outputs == 0);
+    mc->by_source = d->scheme == MC_SYNC && !d->sync_outputs && d->sync_order == 1;
+    mc->no_reserve = d->scheme == MC_SYNC && !d->sync_outputs && d->sync_order == 2;
     mc->ngroups = d->ngroups;
     mc->g = xcalloc((size_t)d->ngroups, sizeof *mc->g);
     int max_mlid = MLID_FIRST, shared = d->tree == 1;
@@ -330,6 +342,11 @@ void mcast_report(struct fabric *f, json_t *summary)
         json_object_set_new(o, "dropped", json_integer((json_int_t)mc->dropped));
         json_object_set_new(o, "dropped_partial", json_integer((json_int_t)mc->dropped_partial));
         json_object_set_new(o, "copies_lost", json_integer((json_int_t)mc->copies_lost));
+        int pipe = 0; /* a design that replicates before its output buffers (arch_pipe) */
+        for (int i = 0; i < f->nnodes && !pipe; i++)
+            pipe = f->nodes[i]->is_switch && node_sw(f->nodes[i])->arch->mcast;
+        if (pipe)
+            json_object_set_new(o, "dropped_at_output", json_integer((json_int_t)mc->dropped_output));
     }
     for (int i = 0; i < mc->ngroups; i++) {
         struct mgroup *g = &mc->g[i];

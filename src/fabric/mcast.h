@@ -55,6 +55,10 @@ struct mcast_desc {
     uint64_t central_buffer; /* central: bytes of each output's multicast FIFO */
     int async_buffer;        /* async: 0 a one-packet buffer per input VL, 1 one per switch */
     int sync_outputs;        /* sync: 0 one-packet output buffers, 1 hold the links themselves */
+    int sync_order;          /* sync: 0 switch: FCFS reservations by arrival at the switch;
+                              * 1 source: by injection at the source (one order across the
+                              * network); 2 none: no reservation, a head goes when all its
+                              * outputs are free at once (tried oldest first by arrival) */
     char *mft_file;          /* forwarding tables from an OpenSM dump instead of trees, "" */
     int tree;                /* 0 source: a tree and an MLID per (group, source); 1 opensm: one
                               * MLID per group, OpenSM's spanning tree shared by its sources */
@@ -86,11 +90,21 @@ struct mcast {
     int32_t cb_cap;          /* central buffer per output, credits */
     int async_switch;        /* async: one buffer per switch rather than per input VL */
     int fifo_mode;           /* copies wait in output FIFOs (central; sync with output buffers) */
+    int by_source;           /* sync with sync_order = source: FCFS by injection at the source */
+    int no_reserve;          /* sync with sync_order = none: waiting heads reserve nothing */
     uint64_t waits;          /* sync: times an owned output stayed idle for its multicast */
     uint64_t dropped;        /* multicast packets dropped by a lifetime limit (in cnt.dropped_*) */
     uint64_t dropped_partial;/* of them, async packets dropped from the one-packet buffer after
                               * some of their copies had left */
     uint64_t copies_lost;    /* outputs the dropped packets still needed (one per output) */
+    uint64_t dropped_output; /* of `dropped`, copies dropped at the head of an output VL buffer
+                              * (switch.arch = pipe replicates before its output buffers): one
+                              * packet and one output each */
+    uint64_t dropped_hoq, dropped_sll; /* `dropped` by cause (also in cnt.dropped_hoq / _sll) */
+    uint64_t unroutable;     /* multicast packets dropped for want of an output (in
+                              * cnt.dropped_unroutable) */
+    uint64_t sent;           /* multicast packets (MLID destination) the sources created */
+    uint64_t delivered;      /* multicast packets delivered to adapters, warm-up included */
 };
 
 /* Per switch (sw->mc). */

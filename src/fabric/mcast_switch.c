@@ -133,6 +133,7 @@ static int new_head(struct fabric *f, struct sw *s, int in, int slot)
         pktq_pop(&m->q[qi(f, in, slot)], &f->pool);
         port_return_credits(f, &s->n.port[in], slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        f->mc->unroutable++;
         fabric_timeline(f, TLN_DROP, &s->n.port[in], p, 0, 0);
         pktpool_release(&f->pool, h);
     }
@@ -161,6 +162,7 @@ void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx
     if (!m || p->vl == VL15) {
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        f->mc->unroutable++;
         fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
         return;
@@ -185,6 +187,21 @@ void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx
     }
 }
 
+/* The FCFS order among multicast packets (seed 004: "the lowest timestamp" wins): by the tail's
+ * arrival at this switch, or, under sync with sync_order = source, by the packet's injection at
+ * its source, then its source LID and PSN, the same order at every switch (copies keep them).
+ * Whether a comes strictly before b; callers break ties by input, then VL. */
+static inline int mc_before(const struct fabric *f, const struct packet *a, const struct packet *b)
+{
+    if (!f->mc->by_source)
+        return a->t_tail < b->t_tail;
+    if (a->t_injected != b->t_injected)
+        return a->t_injected < b->t_injected;
+    if (a->src_lid != b->src_lid)
+        return a->src_lid < b->src_lid;
+    return a->psn < b->psn;
+}
+
 /* The packet (in, slot) works on: the one whose copies are under way (async's buffer), else
  * its queue's head; PKT_NIL if none. */
 static inline uint32_t active(const struct fabric *f, const struct sw_mc *m, int in, int slot)
@@ -193,7 +210,7 @@ static inline uint32_t active(const struct fabric *f, const struct sw_mc *m, int
     return b != PKT_NIL ? b : m->q[qi(f, in, slot)].head;
 }
 
-/* The oldest active multicast packet (FCFS by tail arrival, then input, then VL) that needs
+/* The oldest active multicast packet (FCFS by mc_before, then input, then VL) that needs
  * output o (with want_slot >= 0: whose copy there goes on that VL slot). With `startable`, a
  * head not started yet counts only if it may start (async with one buffer per switch: when
  * that buffer is free). Returns its input, or -1; *slot_out gets its VL slot. */
@@ -202,7 +219,7 @@ static int oldest_for(const struct fabric *f, const struct sw *s, int o, int wan
 {
     const struct sw_mc *m = s->mc;
     int best = -1, bslot = -1;
-    simtime_t bt = 0;
+    const struct packet *bp = NULL;
     int blocked = startable && f->mc->async_switch && m->nbuf > 0;
     for (int in = 0; in <= s->n.nports; in++)
         for (int sl = 0; sl < f->nvs; sl++) {
@@ -214,8 +231,8 @@ static int oldest_for(const struct fabric *f, const struct sw *s, int o, int wan
             const struct packet *p = pkt(&f->pool, h);
             if (want_slot >= 0 && fabric_slot(f, copy_vl(f, s, in, o, p)) != want_slot)
                 continue;
-            if (best < 0 || p->t_tail < bt) {
-                best = in, bslot = sl, bt = p->t_tail;
+            if (best < 0 || mc_before(f, p, bp)) {
+                best = in, bslot = sl, bp = p;
             }
         }
     *slot_out = bslot;
@@ -351,8 +368,9 @@ static int try_move(struct fabric *f, struct sw *s, int in, int slot, const uint
     return 1;
 }
 
-/* Move every head that may, oldest first (FCFS by tail arrival); under sync an older head that
- * cannot move reserves its outputs against younger ones. Repeats until nothing moves. */
+/* Move every head that may, oldest first (FCFS by mc_before, then input, then VL); under sync
+ * an older head that cannot move reserves its outputs against younger ones. Repeats until
+ * nothing moves. */
 static void moves(struct fabric *f, struct sw *s)
 {
     struct sw_mc *m = s->mc;
@@ -362,30 +380,34 @@ static void moves(struct fabric *f, struct sw *s)
         for (int k = 0; k < 4; k++)
             reserved[k] = 0;
         int tried = 0, n = m->nheads;
-        simtime_t last_t = -1;
+        struct packet lk; /* a copy of the head tried last, at (last_in, last_sl) (try_move may
+                           * grow the pool) */
+        const struct packet *lp = NULL;
         int last_in = -1, last_sl = -1;
         while (tried < n) {
-            /* the next oldest head after (last_t, last_in, last_sl) */
+            /* the next oldest head after (lp, last_in, last_sl) */
             int bi = -1, bs = -1;
-            simtime_t bt = 0;
+            const struct packet *bp = NULL;
             for (int in = 0; in <= s->n.nports; in++)
                 for (int sl = 0; sl < f->nvs; sl++) {
                     uint32_t h = m->q[qi(f, in, sl)].head;
                     if (h == PKT_NIL)
                         continue;
-                    simtime_t t = pkt(&f->pool, h)->t_tail;
-                    int after = t > last_t || (t == last_t && (in > last_in || (in == last_in && sl > last_sl)));
-                    int before = bi < 0 || t < bt || (t == bt && (in < bi || (in == bi && sl < bs)));
+                    const struct packet *p = pkt(&f->pool, h);
+                    int after = !lp || mc_before(f, lp, p) ||
+                                (!mc_before(f, p, lp) && (in > last_in || (in == last_in && sl > last_sl)));
+                    int before = bi < 0 || mc_before(f, p, bp) ||
+                                 (!mc_before(f, bp, p) && (in < bi || (in == bi && sl < bs)));
                     if (after && before)
-                        bi = in, bs = sl, bt = t;
+                        bi = in, bs = sl, bp = p;
                 }
             if (bi < 0)
                 break;
             tried++;
-            last_t = bt, last_in = bi, last_sl = bs;
+            lk = *bp, lp = &lk, last_in = bi, last_sl = bs;
             if (try_move(f, s, bi, bs, reserved)) {
                 moved = 1;
-            } else if (f->mc->scheme == MC_SYNC) {
+            } else if (f->mc->scheme == MC_SYNC && !f->mc->no_reserve) {
                 const uint64_t *r = rem_of(f, m, bi, bs);
                 for (int k = 0; k < m->words && k < 4; k++)
                     reserved[k] |= r[k];
@@ -516,9 +538,11 @@ void mcast_drop_check(struct fabric *f, struct sw *s, int in, int slot)
     if (cause_sll) {
         s->drop->sll[in]++;
         f->cnt.dropped_sll++;
+        f->mc->dropped_sll++;
     } else {
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
+        f->mc->dropped_hoq++;
     }
     f->mc->dropped++;
     f->mc->copies_lost += (uint64_t)lost;

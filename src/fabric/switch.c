@@ -7,7 +7,14 @@
  * with a sendable packet. Inputs feed the crossbar through a limited number of read ports;
  * speedup shortens how long a packet holds its read port. A packet for an output faster than its
  * input either starts at once and holds the output until its tail has arrived (cut_through =
- * hold) or is queued only once it can be sent without waiting for its tail (late). */
+ * hold) or is queued only once it can be sent without waiting for its tail (late).
+ *
+ * The fast path. Most runs use the same switch: virtual output queues, one data VL, an input
+ * bitset in one word, no read-port limit, no multicast, dropping, iSLIP or speedup. For such a
+ * switch (sw.fast, set by switch_prepare) enqueue_fast and arbitrate_fast below do what the
+ * general code does, with the same decisions and the same state changes in the same order,
+ * without the per-VL loops, the architecture's indirect calls and the read-port bookkeeping
+ * that cannot bind; a request on VL15 sends the output to the general code. */
 #include <string.h>
 
 #include "core/error.h"
@@ -26,6 +33,25 @@ static int switch_loses(struct fabric *f)
         return 0;
     f->loss_rng += 0x9e3779b97f4a7c15ULL;
     return (double)(rng_mix64(f->loss_rng) >> 11) * 0x1p-53 < f->set.loss;
+}
+
+extern const struct sw_arch sw_arch_voq;
+
+/* The fast path's VOQ of (in, out) on the one data VL (slot 0; VL15 is slot 1). */
+static inline struct pktq *voq_fast(struct sw *s, int in, int out)
+{
+    return &s->q[((size_t)in * (size_t)(s->n.nports + 1) + (size_t)out) * 2];
+}
+
+/* arch_voq.c's enqueue for a fast switch (no dropping: no head lifetime to start). */
+static inline void enqueue_fast(struct fabric *f, struct sw *s, int in, uint32_t pidx)
+{
+    const struct packet *p = pkt(&f->pool, pidx);
+    int out = p->out_port, slot = fabric_slot(f, p->out_vl);
+    struct pktq *q = &s->q[((size_t)in * (size_t)(s->n.nports + 1) + (size_t)out) * 2 + (size_t)slot];
+    pktq_push(q, &f->pool, pidx);
+    if (q->n == 1)
+        s->req[(size_t)out * 2 + (size_t)slot] |= 1ULL << in;
 }
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
@@ -87,8 +113,11 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         pktpool_release(&f->pool, pidx);
         return;
     }
-    if (s->arch->enqueue(f, s, in->num, pidx) != SW_QUEUED)
+    if (s->fast) {
+        enqueue_fast(f, s, in->num, pidx);
+    } else if (s->arch->enqueue(f, s, in->num, pidx) != SW_QUEUED) {
         return;
+    }
     if (f->hooks.on_enqueue)
         f->hooks.on_enqueue(f, in, &s->n.port[out], p);
     if (port_busy(f, &s->n.port[out]))
@@ -272,6 +301,82 @@ void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, 
     send_packet(f, s, out, slot, in, vl, move_rr);
 }
 
+/* arbitrate() and send_packet() for a fast switch whose output `out` (idle, credits up to date)
+ * has no request on VL15. Returns whether any input holds a packet for it. */
+static int arbitrate_fast(struct fabric *f, struct sw *s, int out)
+{
+    struct port *op = &s->n.port[out];
+    uint64_t *req = &s->req[(size_t)out * 2];
+    uint64_t bits = req[0];
+    if (op->waiting & 2) /* VL15 never waits for credits; as arbitrate() does */
+        port_wait_end(op, 1, f->now);
+    if (!bits) {
+        port_wait_end(op, 0, f->now);
+        return 0;
+    }
+    /* Round robin: the inputs after the last one served, then from the first up to it. */
+    uint16_t *rr = &s->rr[(size_t)out * 2];
+    int32_t credits = op->vl[0].credits;
+    uint64_t after = bits & (~1ULL << *rr), order[2] = { after, bits & ~after };
+    int in = -1;
+    for (int pass = 0; pass < 2 && in < 0; pass++) {
+        for (uint64_t w = order[pass]; w; w &= w - 1) {
+            int i = __builtin_ctzll(w);
+            uint32_t h = voq_fast(s, i, out)->head;
+            if (h == PKT_NIL)
+                ibn_panic("switch %s: request bit set for input %d output %d with no packet",
+                          s->n.name, i, out);
+            if (pkt(&f->pool, h)->credits <= credits) {
+                in = i;
+                break;
+            }
+        }
+    }
+    if (in < 0) { /* every candidate lacks credits */
+        port_wait_begin(op, 0, f->now);
+        return 1;
+    }
+    port_wait_end(op, 0, f->now);
+    if (vlarb_pick(op->vlarb, &op->arb, 1u) != 0)
+        return 1; /* VL 0 has no weight in either table: it waits (reported at drain) */
+    /* send_packet(f, s, out, 0, in, 0, 1) */
+    struct port *ip = &s->n.port[in];
+    struct pktq *q = voq_fast(s, in, out);
+    uint32_t pidx = pktq_pop(q, &f->pool);
+    if (!q->n)
+        req[0] &= ~(1ULL << in);
+    *rr = (uint16_t)in;
+    struct packet *p = pkt(&f->pool, pidx);
+    vlarb_charge(op->vlarb, &op->arb, 0, p->wire_bytes);
+    if (f->hooks.on_dequeue)
+        f->hooks.on_dequeue(f, ip, op, p);
+    int in_slot = fabric_slot(f, p->vl), ncred = p->credits;
+    simtime_t tail_here = p->t_tail;
+    simtime_t read_end = f->now + byterate_time(op->rate, p->wire_bytes);
+    if (read_end < tail_here)
+        read_end = tail_here;
+    p->vl = p->out_vl;
+    port_transmit(f, op, pidx, tail_here);
+    port_return_credits(f, ip, in_slot, ncred, read_end);
+    if (s->retry) {
+        s->retry = 0;
+        retry_stalled(f, s);
+    }
+    return 1;
+}
+
+void switch_prepare(struct fabric *f)
+{
+    for (int i = 0; i < f->nnodes; i++) {
+        if (!f->nodes[i]->is_switch)
+            continue;
+        struct sw *s = node_sw(f->nodes[i]);
+        s->fast = s->arch == &sw_arch_voq && f->nvs == 2 && s->words == 1 &&
+                  s->read_ports >= s->n.nports && s->speedup == 1.0 && !s->drop && !s->mc &&
+                  !s->islip && !s->arch->departed && !s->arch->read_done;
+    }
+}
+
 void switch_try_send(struct fabric *f, struct sw *s, int out)
 {
     struct port *op = &s->n.port[out];
@@ -289,6 +394,14 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     if (s->islip) { /* slotted: the output waits for the next matching (islip.c) */
         if (sw_has_request(f, s, out))
             islip_request(f, s);
+        return;
+    }
+    if (s->fast && !s->req[(size_t)out * 2 + 1]) {
+        int work = arbitrate_fast(f, s, out);
+        if (!op->tx_busy)
+            port_watch_credits(f, op, work);
+        else if (s->req[(size_t)out * 2] | s->req[(size_t)out * 2 + 1])
+            port_need_done(f, op);
         return;
     }
     int work = arbitrate(f, s, out);

@@ -86,11 +86,44 @@ const struct param transport_params[] = {
       "67.1 ms, perftest's default; 1 = 8.192 us); 0 = infinite (IBA: no timer; a lost last "
       "packet is then never sent again)", NULL, 0, 31 },
     { "retry_cnt", P_INT, OFF(retry_cnt), "7",
-      "rc with retransmission: IBA's retry count: timeouts in a row (with no ACK progress between "
-      "them) that send again; the next one puts the queue pair in the error state (it stops; "
-      "counted as qp_errors and warned)", NULL, 0, 7 },
+      "rc with retransmission: IBA's transport retry count: retries (after a Local ACK Timeout or "
+      "a NAK sequence error alike) with no progress between them (an ACK of something new, or a "
+      "NAK that completes a message); when one more is needed the queue pair goes to the error "
+      "state (IBV_WC_RETRY_EXC_ERR: it stops; counted as qp_errors, retry_exceeded, and warned)",
+      NULL, 0, 7 },
+    { "rnr_retry", P_INT, OFF(rnr_retry), "7",
+      "rc with retransmission: IBA's RNR retry count: RNR NAKs in a row (no positive ACK between "
+      "them) after which the requester sends again; the next one puts the queue pair in the error "
+      "state (IBV_WC_RNR_RETRY_EXC_ERR); 7 = infinite, as in IBA", NULL, 0, 7 },
+    { "min_rnr_timer", P_INT, OFF(min_rnr_timer), "12",
+      "rc: the responder's minimum RNR NAK timer, IBA's 5-bit code (its Table 45): 1 = 0.01 ms, "
+      "2 = 0.02, 3 = 0.03, 4 = 0.04, 5 = 0.06, 6 = 0.08, 7 = 0.12, ... doubling every two codes "
+      "... 31 = 491.52 ms, 0 = 655.36 ms; 12 = 0.64 ms (rdma-core's ibv_rc_pingpong). An RNR NAK "
+      "carries it; the requester waits that long before it sends the packet again", NULL, 0, 31 },
+    { "rq_depth", P_INT, OFF(rq_depth), "0",
+      "rc: receive WQEs a responder queue pair (a connection) holds posted; each message (a Send) "
+      "consumes one when its first packet arrives, and with none posted the responder answers "
+      "with an RNR NAK (receiver not ready) and discards it. 0 = a receive WQE is always posted "
+      "(no RNR NAK)", NULL, 0, 1e9 },
+    { "rq_post_interval", P_TIME, OFF(rq_interval), "0 s",
+      "rc with rq_depth: the application posts one receive WQE every this while fewer than "
+      "rq_depth are posted (the first one this long after a full queue loses one); 0 = at once",
+      NULL, 0, 0 },
     PARAM_END,
 };
+
+/* IBA's RNR NAK timer field (Table 45 "Encoding for RNR NAK Timer Field"), in units of
+ * 0.01 ms. */
+static const uint32_t rnr_timer_10us[32] = {
+    65536, 1,    2,    3,    4,    6,    8,     12,    16,    24,    32,
+    48,    64,   96,   128,  192,  256,  384,   512,   768,   1024,  1536,
+    2048,  3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
+};
+
+simtime_t transport_rnr_timer(int code)
+{
+    return (simtime_t)rnr_timer_10us[code & 31] * 10 * PS_PER_US;
+}
 
 uint32_t transport_ack_wire(const struct fabric_settings *s)
 {
@@ -106,45 +139,68 @@ static int losses_possible(const struct fabric_settings *s)
            s->loss > 0 || s->loss_every > 0;
 }
 
-static void sent_grow(struct flow *fl, uint32_t need)
+/* Whether a responder can refuse a message for want of a receive WQE (an RNR NAK). */
+static int rnr_possible(const struct fabric_settings *s)
 {
-    uint32_t cap = fl->rc.sent_cap ? fl->rc.sent_cap : 64;
+    return s->rq_depth > 0 && s->rq_interval > 0;
+}
+
+static void sent_grow(struct rc_conn *c, uint32_t need)
+{
+    uint32_t cap = c->sent_cap ? c->sent_cap : 16;
     while (cap < need)
         cap *= 2;
     struct rc_sent *r = xcalloc(cap, sizeof *r);
-    for (uint32_t psn = fl->rc.psn_acked; psn != fl->rc.psn_next; psn++)
-        r[psn & (cap - 1)] = fl->rc.sent[psn & (fl->rc.sent_cap - 1)];
-    free(fl->rc.sent);
-    fl->rc.sent = r;
-    fl->rc.sent_cap = cap;
+    for (uint32_t psn = c->psn_acked; c->sent_cap && psn != c->psn_next; psn++)
+        r[psn & (cap - 1)] = c->sent[psn & (c->sent_cap - 1)];
+    free(c->sent);
+    c->sent = r;
+    c->sent_cap = cap;
 }
 
 static int rtx_init(struct fabric *f, struct ibn_err *e)
 {
-    int lossy = losses_possible(&f->set);
-    f->rtx = (uint8_t)(f->set.retransmit == RTX_ON || (f->set.retransmit == RTX_AUTO && lossy));
+    int lossy = losses_possible(&f->set), rnr = rnr_possible(&f->set);
+    f->rtx = (uint8_t)(f->set.retransmit == RTX_ON || (f->set.retransmit == RTX_AUTO && (lossy || rnr)));
     if (!f->rtx) {
         if (lossy)
             return ibn_err_set(e, "transport.retransmit = off, but packets can be lost (switch.hoq_life, "
                                "switch.switch_life, switch.loss or switch.loss_every): a lost packet "
                                "would stall its queue pair for ever; use retransmit = on (or auto), "
                                "UD, or a lossless fabric");
+        if (rnr)
+            return ibn_err_set(e, "transport.retransmit = off, but transport.rq_depth = %lld with "
+                               "rq_post_interval > 0 lets a responder refuse a message (RNR NAK), "
+                               "after which the requester must send it again; use retransmit = on "
+                               "(or auto), or rq_depth = 0", f->set.rq_depth);
         return 0;
     }
+    f->rnr_timer = transport_rnr_timer((int)f->set.min_rnr_timer);
     f->ack_timeout = f->set.ack_timeout == 0 ? SIMTIME_NEVER
                                              : (simtime_t)4096 * PS_PER_NS << f->set.ack_timeout;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
-        if (fl->pattern != 0 || fl->dst_host < 0)
-            return ibn_err_set(e, "transport.retransmit: flow %s sends to many hosts or to a group; "
-                               "go-back-N is modelled for a queue pair to one destination (one PSN "
-                               "sequence, one responder): give it a fixed destination, or use UD",
+        if (fl->pattern == 5)
+            return ibn_err_set(e, "transport.retransmit: flow %s sends to a multicast group (an MLID): "
+                               "IBA's multicast is unreliable datagram only, there is no reliable "
+                               "connection to retransmit on; use UD for it, or replicated unicast",
                                fl->name);
-        fl->rc.tmo_at = SIMTIME_NEVER;
-        if (!fl->rc.sent) {
-            uint32_t need = fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20) ? fl->rc.window : 64;
-            sent_grow(fl, need);
+        if (fl->rc.conn)
+            continue;
+        /* A queue pair, and so a PSN sequence, per destination host (IBA: one RC connection
+         * each); a flow to one host has one. */
+        fl->rc.nconn = fl->pattern == 0 && fl->dst_host >= 0 ? 1 : (uint32_t)f->nhosts;
+        fl->rc.conn = xcalloc(fl->rc.nconn, sizeof *fl->rc.conn);
+        for (uint32_t k = 0; k < fl->rc.nconn; k++) {
+            struct rc_conn *c = &fl->rc.conn[k];
+            c->tmo_at = c->rnr_at = SIMTIME_NEVER;
+            c->back_next = RC_CONN_NIL;
+            c->rq_avail = (uint32_t)f->set.rq_depth;
         }
+        fl->rc.back_head = fl->rc.back_tail = RC_CONN_NIL;
+        if (fl->rc.nconn == 1)
+            sent_grow(&fl->rc.conn[0], fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20)
+                                            ? fl->rc.window : 64);
     }
     if (f->ack_timeout == SIMTIME_NEVER && lossy)
         fabric_warn(f, "transport.timeout = 0 (infinite): a queue pair whose last packets are lost "
@@ -221,12 +277,63 @@ void transport_on_data(struct fabric *f, struct port *at, const struct packet *x
 
 /* ---- go-back-N retransmission ---- */
 
-static void timer_arm(struct fabric *f, struct flow *fl, simtime_t t)
+/* The connection of flow fl to host h (its only one for a flow to one host). */
+static inline struct rc_conn *conn_of(struct flow *fl, int h)
 {
-    fl->rc.tmo_at = t;
-    if (t != SIMTIME_NEVER && !fl->rc.tmo_sched) {
-        fl->rc.tmo_sched = 1;
-        fabric_schedule(f, t, EV_RC_TIMER, fl, 0, 0);
+    return fl->rc.nconn == 1 ? &fl->rc.conn[0] : &fl->rc.conn[h];
+}
+
+static inline uint32_t conn_index(const struct flow *fl, const struct rc_conn *c)
+{
+    return (uint32_t)(c - fl->rc.conn);
+}
+
+/* Connection c sends PSN `to` next: the flow's `snd` (psn_next less the packets waiting to be
+ * sent again, over its connections) follows, and c joins (at the tail) or leaves the flow's
+ * list of connections going back. */
+static void conn_go(struct flow *fl, struct rc_conn *c, uint32_t to)
+{
+    struct rc_qp *rc = &fl->rc;
+    rc->snd += to - c->snd;
+    c->snd = to;
+    uint32_t k = conn_index(fl, c);
+    if (c->snd != c->psn_next && !c->back) {
+        c->back = 1;
+        c->back_next = RC_CONN_NIL;
+        if (rc->back_tail == RC_CONN_NIL)
+            rc->back_head = k;
+        else
+            rc->conn[rc->back_tail].back_next = k;
+        rc->back_tail = k;
+    } else if (c->snd == c->psn_next && c->back) {
+        uint32_t prev = RC_CONN_NIL;
+        for (uint32_t j = rc->back_head; j != k; j = rc->conn[j].back_next)
+            prev = j;
+        if (prev == RC_CONN_NIL)
+            rc->back_head = c->back_next;
+        else
+            rc->conn[prev].back_next = c->back_next;
+        if (rc->back_tail == k)
+            rc->back_tail = prev;
+        c->back = 0;
+        c->back_next = RC_CONN_NIL;
+    }
+}
+
+const struct rc_sent *transport_resend_peek(const struct flow *fl, uint32_t *psn)
+{
+    const struct rc_conn *c = &fl->rc.conn[fl->rc.back_head];
+    if (psn)
+        *psn = c->snd;
+    return &c->sent[c->snd & (c->sent_cap - 1)];
+}
+
+static void timer_arm(struct fabric *f, struct flow *fl, struct rc_conn *c, simtime_t t)
+{
+    c->tmo_at = t;
+    if (t != SIMTIME_NEVER && !c->tmo_sched) {
+        c->tmo_sched = 1;
+        fabric_schedule(f, t, EV_RC_TIMER, fl, conn_index(fl, c), 0);
     }
 }
 
@@ -235,23 +342,41 @@ static simtime_t timer_from_now(const struct fabric *f)
     return f->ack_timeout == SIMTIME_NEVER ? SIMTIME_NEVER : f->now + f->ack_timeout;
 }
 
-void transport_sent(struct fabric *f, struct flow *fl, const struct packet *x, int again)
+void transport_sent(struct fabric *f, struct flow *fl, struct packet *x, int again)
 {
+    struct rc_conn *c;
     if (again) {
+        /* The head of the list of connections going back sends its PSN snd again (x->psn,
+         * from transport_resend_peek). */
+        c = &fl->rc.conn[fl->rc.back_head];
         fl->rc.resent++;
+        conn_go(fl, c, c->snd + 1);
     } else {
-        /* A new packet: remember it until it is acknowledged. */
-        if (fl->rc.psn_next - fl->rc.psn_acked > fl->rc.sent_cap)
-            sent_grow(fl, fl->rc.psn_next - fl->rc.psn_acked);
-        struct rc_sent *r = &fl->rc.sent[x->psn & (fl->rc.sent_cap - 1)];
+        /* A new packet: its connection's next PSN; remember it until it is acknowledged. */
+        c = conn_of(fl, fabric_host_of_lid(f, x->dst_lid));
+        x->psn = c->psn_next++;
+        c->snd = c->psn_next;
+        if (!c->making) {
+            c->making = 1;
+            c->msgs_begun++;
+        }
+        if (x->flags & PKT_LAST) {
+            c->making = 0;
+            c->msgs_made++;
+        }
+        if (c->psn_next - c->psn_acked > c->sent_cap)
+            sent_grow(c, c->psn_next - c->psn_acked);
+        struct rc_sent *r = &c->sent[x->psn & (c->sent_cap - 1)];
         r->created = x->t_created;
         r->msg = x->msg;
         r->dst_lid = x->dst_lid;
         r->payload = x->payload;
         r->flags = (uint8_t)(x->flags & (PKT_LAST | PKT_KEEP | PKT_MEASURED));
     }
-    if (fl->rc.tmo_at == SIMTIME_NEVER)
-        timer_arm(f, fl, timer_from_now(f));
+    /* The timer runs from a sending with nothing outstanding (not while an RNR NAK's timer
+     * holds the connection: it starts again with the first packet sent after it). */
+    if (c->tmo_at == SIMTIME_NEVER && c->rnr_at == SIMTIME_NEVER)
+        timer_arm(f, fl, c, timer_from_now(f));
 }
 
 /* The responder answers with an ACK of `psn` (cumulative) or a NAK expecting `psn`. */
@@ -267,87 +392,174 @@ static void respond(struct fabric *f, struct port *at, const struct packet *x, u
     struct packet *a = pkt(&f->pool, idx);
     a->psn = psn;
     a->nak = (uint8_t)nak;
-    if (nak)
+    if (nak == NAK_RNR) {
+        a->msg = (uint32_t)f->set.min_rnr_timer; /* the AETH's timer field */
+        f->cnt.rnr_naks_created++;
+    } else if (nak) {
         f->cnt.naks_created++;
-    else
+    } else {
         f->cnt.acks_created++;
+    }
     fabric_control_queue(f, at, idx);
+}
+
+/* The responder's receive queue: a receive WQE for a message starting now? The application
+ * posts one every rq_post_interval while fewer than rq_depth are posted (worked out lazily
+ * from the time of the next posting). */
+static int rq_take(const struct fabric *f, struct rc_conn *c)
+{
+    uint32_t depth = (uint32_t)f->set.rq_depth;
+    simtime_t every = f->set.rq_interval;
+    while (c->rq_avail < depth && c->rq_next <= f->now) {
+        c->rq_avail++;
+        c->rq_next += every;
+    }
+    if (!c->rq_avail)
+        return 0;
+    if (c->rq_avail == depth) /* the poster was idle: its next posting is one interval away */
+        c->rq_next = f->now + every;
+    c->rq_avail--;
+    return 1;
 }
 
 int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
 {
     struct flow *fl = &f->flows[x->flow];
-    struct rc_qp *rc = &fl->rc;
-    if (x->psn == rc->epsn) {
-        rc->epsn++;
-        rc->nak_sent = 0;
-        if (x->msg != rc->emsg)
+    int h = at->hca->host;
+    struct rc_conn *c = conn_of(fl, h);
+    uint8_t *pending = fl->rc.becn_dest ? &fl->rc.becn_dest[h] : &fl->rc.becn;
+    if (x->psn == c->epsn) {
+        if (!c->rin && f->set.rq_depth > 0 && !rq_take(f, c)) {
+            /* A message's first packet and no receive WQE posted: receiver not ready. It is
+             * discarded and answered with an RNR NAK naming its PSN (acknowledging those before
+             * it) and the responder's timer; what follows it is discarded silently until it
+             * comes again. */
+            if (x->flags & PKT_FECN)
+                *pending = 1;
+            f->cnt.discarded++;
+            fl->rc.rnr_discards++;
+            fabric_timeline(f, TLN_DROP, at, x, 0, 4);
+            c->nak_sent = 1;
+            respond(f, at, x, pending, c->epsn, NAK_RNR);
+            return 0;
+        }
+        c->epsn++;
+        c->nak_sent = 0;
+        /* In message order: inside a message its next packet; else a later message than the
+         * last (the next one for a connection that carries every message of its flow). */
+        if ((c->rin || fl->rc.nconn == 1) ? x->msg != c->emsg : (int32_t)(x->msg - c->emsg) < 0)
             f->cnt.misordered++;
-        if (x->flags & PKT_LAST)
-            rc->emsg = x->msg + 1;
+        if (x->flags & PKT_LAST) {
+            c->emsg = x->msg + 1;
+            c->rin = 0;
+            c->rmsgs++;
+        } else {
+            c->emsg = x->msg;
+            c->rin = 1;
+        }
         return 1;
     }
-    uint8_t *pending = &rc->becn; /* a flow to one host (rtx_init) */
     if (x->flags & PKT_FECN)
         *pending = 1;
     f->cnt.discarded++;
     fabric_timeline(f, TLN_DROP, at, x, 0, 4);
-    if ((int32_t)(x->psn - rc->epsn) < 0) {
+    if ((int32_t)(x->psn - c->epsn) < 0) {
         /* A duplicate: acknowledge again what has arrived (the requester may have timed out
          * early, or gone back further than the loss). */
-        rc->dups++;
-        respond(f, at, x, pending, rc->epsn - 1, 0);
+        fl->rc.dups++;
+        respond(f, at, x, pending, c->epsn - 1, 0);
     } else {
         /* Past a gap: the first one gets a NAK naming the PSN expected; the rest of the
          * requester's packets in flight are discarded silently. */
-        rc->oos++;
-        if (!rc->nak_sent) {
-            rc->nak_sent = 1;
-            respond(f, at, x, pending, rc->epsn, 1);
+        fl->rc.oos++;
+        if (!c->nak_sent) {
+            c->nak_sent = 1;
+            respond(f, at, x, pending, c->epsn, NAK_SEQ);
         }
     }
     return 0;
 }
 
-/* The queue pair's retries ran out: it goes to the error state and sends nothing more. */
-static void qp_fail(struct fabric *f, struct flow *fl)
+static const char *const rc_error_names[] = { "", "IBV_WC_RETRY_EXC_ERR", "IBV_WC_RNR_RETRY_EXC_ERR" };
+
+const char *transport_error_name(int why)
 {
-    fl->rc.failed = 1;
+    return why > 0 && why < 3 ? rc_error_names[why] : "";
+}
+
+/* Connection c's retries ran out (`why`, enum rc_error): its queue pair goes to the error
+ * state, its send work request completes in error. A flow is one consumer: at the first such
+ * connection it stops (sends nothing more on any). */
+static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c, int why)
+{
+    c->failed = (uint8_t)why;
+    fl->rc.conns_failed++;
+    fl->rc.failed = (uint8_t)why;
     f->cnt.qp_errors++;
-    if (f->cnt.qp_errors == 1)
-        fabric_warn(f, "flow %s: %lld Local ACK Timeouts in a row (transport.retry_cnt = %lld) at "
-                    "%.3f us: its queue pair went to the error state with %u packets "
-                    "unacknowledged; they and its waiting messages are not delivered (summary: "
-                    "transport.qp_errors counts such queue pairs)", fl->name, f->set.retry_cnt + 1,
-                    f->set.retry_cnt, (double)f->now / PS_PER_US, fl->rc.psn_next - fl->rc.psn_acked);
+    if (why == RC_RNR_RETRY_EXC_ERR)
+        f->cnt.rnr_retry_exc++;
+    else
+        f->cnt.retry_exc++;
+    if (f->cnt.qp_errors == 1) {
+        char cause[160];
+        if (why == RC_RNR_RETRY_EXC_ERR)
+            snprintf(cause, sizeof cause, "%lld RNR NAKs in a row (transport.rnr_retry = %lld)",
+                     f->set.rnr_retry + 1, f->set.rnr_retry);
+        else
+            snprintf(cause, sizeof cause, "%lld retries without progress (Local ACK Timeouts and NAK "
+                     "sequence errors; transport.retry_cnt = %lld) and one more needed",
+                     f->set.retry_cnt, f->set.retry_cnt);
+        fabric_warn(f, "flow %s: %s at %.3f us: its queue pair went to the error state (%s) with %u "
+                    "packets unacknowledged; they and its waiting messages are not delivered "
+                    "(summary: transport.retransmission.qp_errors counts such queue pairs)", fl->name,
+                    cause, (double)f->now / PS_PER_US, rc_error_names[why],
+                    fl->rc.psn_next - fl->rc.psn_acked);
+    }
     flow_queue_account(f, fl);
     fl->qn = 0;
     fl->qposted = 0;
     fl->cur_open = 0;
     fl->nheld = 0;
     fl->active = 0;
-    fl->rc.snd = fl->rc.psn_next;
-    fl->rc.tmo_at = SIMTIME_NEVER;
+    for (uint32_t k = 0; k < fl->rc.nconn; k++) {
+        conn_go(fl, &fl->rc.conn[k], fl->rc.conn[k].psn_next);
+        fl->rc.conn[k].tmo_at = SIMTIME_NEVER;
+        fl->rc.conn[k].rnr_at = SIMTIME_NEVER;
+    }
+    fl->rc.rnr_hold = 0;
     fabric_flow_repace(f, fl);
 }
 
-void transport_on_timer(struct fabric *f, struct flow *fl)
+void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
 {
-    fl->rc.tmo_sched = 0;
-    if (fl->rc.tmo_at == SIMTIME_NEVER || fl->rc.failed)
+    struct rc_conn *c = &fl->rc.conn[k];
+    if (kind == 1) { /* an RNR NAK's timer ended: send again from the PSN it named */
+        if (c->rnr_at == SIMTIME_NEVER || f->now < c->rnr_at || fl->rc.failed)
+            return;
+        c->rnr_at = SIMTIME_NEVER;
+        fl->rc.rnr_hold--;
+        uint32_t from = (int32_t)(c->psn_acked - c->rnr_psn) > 0 ? c->psn_acked : c->rnr_psn;
+        if (from != c->psn_next)
+            conn_go(fl, c, from); /* the Local ACK Timeout starts again as it is sent */
+        fl->rc.blocked = 0;
+        fabric_flow_repace(f, fl);
         return;
-    if (f->now < fl->rc.tmo_at) { /* progress since it was queued: wait for the new deadline */
-        timer_arm(f, fl, fl->rc.tmo_at);
+    }
+    c->tmo_sched = 0;
+    if (c->tmo_at == SIMTIME_NEVER || fl->rc.failed)
+        return;
+    if (f->now < c->tmo_at) { /* progress since it was queued: wait for the new deadline */
+        timer_arm(f, fl, c, c->tmo_at);
         return;
     }
     fl->rc.timeouts++;
-    if (fl->rc.retries >= f->set.retry_cnt) {
-        qp_fail(f, fl);
+    if (c->retries >= f->set.retry_cnt) {
+        qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
         return;
     }
-    fl->rc.retries++;
-    fl->rc.snd = fl->rc.psn_acked; /* go back to the first unacknowledged PSN */
-    fl->rc.tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
+    c->retries++;
+    conn_go(fl, c, c->psn_acked); /* go back to the first unacknowledged PSN */
+    c->tmo_at = SIMTIME_NEVER;    /* the timer starts again as that packet is sent */
     fl->rc.blocked = 0;
     fabric_flow_repace(f, fl);
 }
@@ -358,29 +570,71 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
     struct rc_qp *rc = &fl->rc;
     if (rc->failed)
         return;
+    int h = fabric_host_of_lid(f, x->src_lid);
+    struct rc_conn *c = conn_of(fl, h);
     uint32_t upto = x->nak ? x->psn : x->psn + 1; /* every PSN before it has arrived */
-    uint32_t out = rc->psn_next - rc->psn_acked, adv = upto - rc->psn_acked;
+    uint32_t out = c->psn_next - c->psn_acked, adv = upto - c->psn_acked;
     if (adv > out)
         return; /* from before an earlier ACK (stale) */
     int moved = 0;
     if (adv) {
         uint32_t msgs = 0;
-        for (uint32_t psn = rc->psn_acked; psn != upto; psn++)
-            msgs += (rc->sent[psn & (rc->sent_cap - 1)].flags & PKT_LAST) != 0;
-        rc->psn_acked = upto;
+        for (uint32_t psn = c->psn_acked; psn != upto; psn++)
+            msgs += (c->sent[psn & (c->sent_cap - 1)].flags & PKT_LAST) != 0;
+        c->psn_acked = upto;
+        c->msgs_acked += msgs;
+        rc->psn_acked += adv;
         rc->msg_acked += msgs;
-        rc->retries = 0;
-        timer_arm(f, fl, rc->psn_acked == rc->psn_next ? SIMTIME_NEVER : timer_from_now(f));
-        if ((int32_t)(rc->snd - upto) < 0)
-            rc->snd = upto; /* no need to send again what has arrived */
+        if (rc->dout)
+            rc->dout[h] -= adv;
+        /* The retry counter starts again with an ACK that acknowledges something new, or a
+         * NAK whose implicit acknowledgement completes a message (rxe and hfi1 reset it when a
+         * send work request completes; hfi1 also on every positive ACK). */
+        if (!x->nak || msgs)
+            c->retries = 0;
+        if (!x->nak)
+            c->rnr_retries = 0; /* IBA, hfi1: the RNR retry counter too, on a positive ACK */
+        if (c->rnr_at == SIMTIME_NEVER)
+            timer_arm(f, fl, c, c->psn_acked == c->psn_next ? SIMTIME_NEVER : timer_from_now(f));
+        if ((int32_t)(c->snd - upto) < 0)
+            conn_go(fl, c, upto); /* no need to send again what has arrived */
         if (msgs && rc->win_msgs && !rc->retry)
             fabric_flow_post(f, fl);
     }
-    if (x->nak) {
+    if (x->nak == NAK_RNR) {
+        rc->rnr_naks++;
+        if (upto != c->psn_next && c->rnr_at == SIMTIME_NEVER) {
+            /* Receiver not ready: with rnr_retry (not 7, infinite) RNR NAKs in a row already
+             * retried the QP goes to the error state; else it stops sending on this
+             * connection, its Local ACK Timeout stopped, until the NAK's timer has passed,
+             * then sends again from the NAK's PSN (IBA 9.7.5.2.8; hfi1's rvt_add_rnr_timer). */
+            if (f->set.rnr_retry != 7 && c->rnr_retries >= f->set.rnr_retry) {
+                qp_fail(f, fl, c, RC_RNR_RETRY_EXC_ERR);
+                return;
+            }
+            if (c->rnr_retries < 255)
+                c->rnr_retries++;
+            conn_go(fl, c, c->psn_next);
+            c->rnr_psn = upto;
+            c->tmo_at = SIMTIME_NEVER;
+            c->rnr_at = f->now + transport_rnr_timer((int)x->msg);
+            rc->rnr_hold++;
+            fabric_schedule(f, c->rnr_at, EV_RC_TIMER, fl, conn_index(fl, c), 1);
+            moved = 1;
+        }
+    } else if (x->nak) {
         rc->naks++;
-        if (upto != rc->psn_next && rc->snd != upto) {
-            rc->snd = upto; /* go back N: send again from the PSN the responder expects */
-            rc->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
+        if (upto != c->psn_next && c->snd != upto && c->rnr_at == SIMTIME_NEVER) {
+            /* A retry, counted against retry_cnt as a Local ACK Timeout is (IBA; rxe's
+             * COMPST_ERROR_RETRY, hfi1's restart_rc): with none left the QP goes to the error
+             * state (IBV_WC_RETRY_EXC_ERR). */
+            if (c->retries >= f->set.retry_cnt) {
+                qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
+                return;
+            }
+            c->retries++;
+            conn_go(fl, c, upto);      /* go back N: send again from the PSN the responder expects */
+            c->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
             moved = 1;
         }
     }
@@ -393,8 +647,11 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
 uint32_t transport_outstanding(const struct fabric *f)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; f->rtx && i < f->nflows; i++)
-        n += !f->flows[i].rc.failed && f->flows[i].rc.psn_acked != f->flows[i].rc.psn_next;
+    for (uint32_t i = 0; f->rtx && i < f->nflows; i++) {
+        const struct rc_qp *rc = &f->flows[i].rc;
+        for (uint32_t k = 0; !rc->failed && k < rc->nconn; k++)
+            n += rc->conn[k].psn_acked != rc->conn[k].psn_next;
+    }
     return n;
 }
 
@@ -410,13 +667,26 @@ int transport_check(const struct fabric *f, char *why, size_t whylen)
         const struct rc_qp *rc = &fl->rc;
         if (rc->failed)
             continue;
-        if (rc->epsn != rc->psn_next || rc->psn_acked != rc->psn_next || rc->emsg != fl->msg_seq) {
+        uint32_t msgs = 0;
+        for (uint32_t k = 0; k < rc->nconn; k++) {
+            const struct rc_conn *c = &rc->conn[k];
+            msgs += c->rmsgs;
+            if (c->epsn != c->psn_next || c->psn_acked != c->psn_next || c->rmsgs != c->msgs_made) {
+                if (n + 1 < whylen)
+                    n += (size_t)snprintf(why + n, whylen - n,
+                                          "reliable connection: flow %s to host %u sent PSNs 0..%u (%u "
+                                          "messages), its responder accepted %u (%u messages), %u "
+                                          "acknowledged\n", fl->name, rc->nconn == 1 ? (unsigned)fl->dst_host : k,
+                                          c->psn_next, c->msgs_made, c->epsn, c->rmsgs, c->psn_acked);
+                bad++;
+            }
+        }
+        if (msgs != fl->msg_seq || rc->psn_acked != rc->psn_next) {
             if (n + 1 < whylen)
                 n += (size_t)snprintf(why + n, whylen - n,
-                                      "reliable connection: flow %s sent PSNs 0..%u (%u messages), its "
-                                      "responder accepted %u (%u messages), %u acknowledged\n",
-                                      fl->name, rc->psn_next, fl->msg_seq, rc->epsn, rc->emsg,
-                                      rc->psn_acked);
+                                      "reliable connection: flow %s made %u messages (%u packets), its "
+                                      "responders accepted %u, %u packets acknowledged\n", fl->name,
+                                      fl->msg_seq, rc->psn_next, msgs, rc->psn_acked);
             bad++;
         }
     }

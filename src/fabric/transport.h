@@ -19,6 +19,12 @@ enum transport_retransmit { RTX_AUTO, RTX_ON, RTX_OFF };
 
 extern const struct param transport_params[];
 
+/* The NAKs of an ACK packet's `nak`: a PSN sequence error, receiver not ready (RNR). */
+enum { NAK_SEQ = 1, NAK_RNR = 2 };
+
+/* IBA's RNR NAK timer field `code` (0-31) as a time. */
+simtime_t transport_rnr_timer(int code);
+
 /* Wire size of an ACK under settings s. */
 uint32_t transport_ack_wire(const struct fabric_settings *s);
 /* Set up the flows of a built fabric for its transport (called by fabric_build); -1 (with e)
@@ -39,16 +45,23 @@ void transport_on_ack(struct fabric *f, const struct packet *x);
  * is discarded (a duplicate is acknowledged again, the first out-of-sequence packet after the
  * expected one gets a NAK). */
 int transport_accept(struct fabric *f, struct port *at, const struct packet *x);
-/* The requester made packet x of flow fl (new or sent again): remember a new one for
- * retransmission, count a resent one, arm the Local ACK Timeout. */
-void transport_sent(struct fabric *f, struct flow *fl, const struct packet *x, int again);
-/* EV_RC_TIMER. */
-void transport_on_timer(struct fabric *f, struct flow *fl);
+/* The requester made packet x of flow fl (new or sent again): a new one gets its connection's
+ * next PSN and is remembered for retransmission; a resent one (its PSN from
+ * transport_resend_peek) is counted and its connection moves on; the Local ACK Timeout is
+ * armed. */
+void transport_sent(struct fabric *f, struct flow *fl, struct packet *x, int again);
+/* The packet flow fl sends again next (fl->rc.snd != fl->rc.psn_next), and its PSN. */
+const struct rc_sent *transport_resend_peek(const struct flow *fl, uint32_t *psn);
+/* EV_RC_TIMER of connection k of flow fl: kind 0 its Local ACK Timeout, 1 its RNR NAK timer. */
+void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind);
 /* Whether any flow's queue pair broke an RC invariant after a drained run (every packet
  * accepted once, in order): appends what broke to `why` and returns the number of problems. */
 int transport_check(const struct fabric *f, char *why, size_t whylen);
 /* Queue pairs (not in error) with packets unacknowledged. */
 uint32_t transport_outstanding(const struct fabric *f);
+
+/* IBA's work completion status of a queue pair's error (enum rc_error), "" for none. */
+const char *transport_error_name(int why);
 
 /* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
 void transport_set_window(struct flow *fl, uint32_t window, int messages);

@@ -11,6 +11,7 @@ void lfts_init(struct lfts *l, const struct topo *t)
     l->engine[0] = 0;
     l->dlid_vl = NULL;
     l->pb_local = NULL;
+    l->vlmap = NULL;
     l->nvl = 1;
     l->max_lid = topo_max_lid(t);
     l->table = xcalloc((size_t)t->nnodes, sizeof *l->table);
@@ -29,7 +30,45 @@ void lfts_free(struct lfts *l)
     free(l->table);
     free(l->dlid_vl);
     free(l->pb_local);
+    lft_vlmap_free(l->vlmap);
     memset(l, 0, sizeof *l);
+}
+
+void lft_vlmap_free(struct lft_vlmap *m)
+{
+    if (!m)
+        return;
+    if (m->sw)
+        for (int i = 0; i < m->nnodes; i++)
+            free(m->sw[i]);
+    free(m->swidx);
+    free(m->path_sl);
+    free(m->sw);
+    free(m);
+}
+
+/* The switch a node stands for: itself, or for a CA the switch behind its first cabled port. */
+static int vlmap_switch(const struct lft_vlmap *m, const struct topo *t, int n)
+{
+    if (n < 0 || n >= t->nnodes)
+        return -1;
+    if (t->node[n].type != TOPO_SWITCH)
+        for (int p = 1; p <= t->node[n].nports; p++) {
+            int q = t->node[n].port[p].peer_node;
+            if (q >= 0 && t->node[q].type == TOPO_SWITCH) {
+                n = q;
+                break;
+            }
+        }
+    return t->node[n].type == TOPO_SWITCH ? m->swidx[n] : -1;
+}
+
+int lft_vlmap_path_sl(const struct lft_vlmap *m, const struct topo *t, int src, int dst, int qos)
+{
+    int a = vlmap_switch(m, t, src), b = vlmap_switch(m, t, dst);
+    if (a < 0 || b < 0)
+        return -1;
+    return m->path_sl[(size_t)a * (size_t)m->nsw + (size_t)b] | (qos ? 8 : 0);
 }
 
 int lfts_validate(const struct topo *t, const struct lfts *l, int *max_hops, struct ibn_err *e)

@@ -10,6 +10,21 @@
 
 #define LFT_NONE 255
 
+/* Per-hop virtual lanes of an engine that programs SL-to-VL tables (torus-2QoS): the SL of a
+ * path (chosen by the source switch and the destination switch, as an SA path record query
+ * gives it) and every switch's SL2VL table per (input port, output port). */
+struct lft_vlmap {
+    int nvl;           /* data VLs used: 0..nvl-1 */
+    int nnodes;        /* the topology's nodes */
+    int nsw;           /* switches; swidx[node] is a switch's index, -1 for CAs */
+    int *swidx;
+    uint8_t *path_sl;  /* [src switch * nsw + dst switch]: the SL of a path at QoS level 0
+                        * (the level is SL bit 3, which the engine keeps) */
+    uint8_t **sw;      /* [node]: (nports+1)^2 x 16 entries, index ((in * (nports+1)) + out) * 16
+                        * + SL; NULL for CAs */
+    uint8_t ca[16];    /* SL -> VL on CA ports */
+};
+
 struct lfts {
     int nnodes;
     int max_lid;
@@ -21,11 +36,25 @@ struct lfts {
     int nvl;         /* VLs used when dlid_vl is set */
     uint8_t *pb_local; /* pathbits: [node] the LMC bits (cycles) a switch's entries depend on;
                         * NULL = any bit may matter */
+    struct lft_vlmap *vlmap; /* torus-2QoS: path SLs and SL2VL tables; NULL = none */
 };
 
 /* Tables for every switch of t, sized to t's largest LID, all entries LFT_NONE. */
 void lfts_init(struct lfts *l, const struct topo *t);
 void lfts_free(struct lfts *l);
+void lft_vlmap_free(struct lft_vlmap *m);
+
+/* The VL a packet of a path with SL sl takes leaving switch `node` by port out, having entered by
+ * port in (vlmap set). */
+static inline int lft_vlmap_vl(const struct lft_vlmap *m, const struct topo *t, int node, int in,
+                               int out, int sl)
+{
+    int np = t->node[node].nports + 1;
+    return m->sw[node][((size_t)in * (size_t)np + (size_t)out) * 16 + (size_t)sl];
+}
+/* The SL of a path from CA or switch node src to node dst at QoS level qos (0 or 1), -1 when
+ * either has no switch in the map. */
+int lft_vlmap_path_sl(const struct lft_vlmap *m, const struct topo *t, int src, int dst, int qos);
 
 static inline int lft_port(const struct lfts *l, int node, int lid)
 {

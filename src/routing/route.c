@@ -35,12 +35,18 @@ static const struct route_engine dfsssp = {
     "dfsssp", "sssp made deadlock-free with virtual lanes, one VL per destination LID "
     "(max_vls, default 8)", route_dfsssp };
 
+static const struct route_engine torus2qos = {
+    "torus-2QoS", "OpenSM's torus-2QoS: dimension-order routing on 2-D/3-D tori and meshes, "
+    "deadlock-free by dateline VLs (path SL bits per dimension, SL2VL per port pair), 2 QoS "
+    "levels (torus_config = torus-2QoS.conf, or derived from S<x>_<y> names)", route_torus2qos };
+
 static const struct route_engine pathbits = {
     "pathbits", "seed 004's multipath: one path bit per independent cycle, the DLID's LMC bits "
     "select the path (needs LMC = cycles <= 7; path_bits=K the first K cycles)", route_pathbits };
 
 const struct route_engine *const route_engines[] = { &minhop, &spf, &updn, &dnup, &updn_tree, &ftree,
-                                                     &dor, &sssp, &dfsssp, &pathbits, NULL };
+                                                     &dor, &sssp, &dfsssp, &torus2qos,
+                                                     &pathbits, NULL };
 
 const struct route_engine *route_engine_find(const char *name)
 {
@@ -117,6 +123,9 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
         uses_tie |= in_list(r[i]->name, tied);
         uses_order |= in_list(r[i]->name, ordered);
     }
+    int uses_torus = 0;
+    for (int i = 0; i < n; i++)
+        uses_torus |= !strcmp(r[i]->name, "torus-2QoS");
     const char *what = n > 1 ? "routing engine chain" : "routing engine";
     const char *name = n > 1 ? engine : r[0]->name;
     int has_ftree = 0;
@@ -147,10 +156,15 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
         return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
                            "minhop, updn, dnup and dor route destinations in its order", what, name,
                            o->guid_order);
+    if (o && o->torus_conf && *o->torus_conf && !uses_torus)
+        return ibn_err_set(e, "%s %s takes no torus_config (\"%s\"): only torus-2QoS does", what,
+                           name, o->torus_conf);
     struct route_opts def = { 0 };
-    /* OpenSM's fallback: minhop when no engine of the chain could route. */
+    /* OpenSM's fallback: minhop when no engine of the chain could route. Not after torus-2QoS
+     * (OpenSM's man page asks for no_fallback there: minhop on a torus can deadlock and the
+     * SLs granted under torus-2QoS would be wrong), so that a torus it cannot route is refused. */
     int tried = n;
-    if (strcmp(r[n - 1]->name, "minhop"))
+    if (strcmp(r[n - 1]->name, "minhop") && strcmp(r[n - 1]->name, "torus-2QoS"))
         r[n++] = route_engine_find("minhop");
     char why[sizeof out->note] = "";
     for (int i = 0; i < n; i++) {
@@ -172,6 +186,11 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
         lfts_free(out);
         if (rc != ROUTE_UNFIT)
             return -1;
+        if (i == n - 1 && n == tried) { /* nothing to fall back to (torus-2QoS last) */
+            if (*why)
+                ibn_err_prefix(e, "no routing engine could route the fabric: %s; ", why);
+            return -1;
+        }
         size_t k = strlen(why);
         snprintf(why + k, sizeof why - k, "%s%.180s", k ? "; " : "", e ? e->msg : r[i]->name);
         if (e)

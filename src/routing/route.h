@@ -22,6 +22,8 @@ struct route_opts {
     uint32_t scatter_ports; /* minhop, updn, dor: OpenSM's scatter_ports seed (0 = off) */
     int order_no_scatter;   /* minhop, updn, dor: OpenSM's guid_routing_order_no_scatter */
     const char *prof_ignore;/* minhop, updn, dor: OpenSM's port_prof_ignore_file (NULL none) */
+    const char *torus_conf; /* torus-2QoS: OpenSM's torus-2QoS.conf (NULL: derived from the
+                             * S<x>_<y>[_<z>] switch names of ibnetsim's generators) */
 };
 
 /* An engine's return: 0 routed, -1 an error in the input or options (e says it), ROUTE_UNFIT
@@ -66,5 +68,7 @@ int route_pathbits(const struct topo *t, const struct route_opts *o, struct lfts
                    struct ibn_err *e);
 int route_dfsssp(const struct topo *t, const struct route_opts *o, struct lfts *out,
                  struct ibn_err *e);
+int route_torus2qos(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                    struct ibn_err *e);
 
 #endif

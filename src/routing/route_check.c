@@ -338,3 +338,91 @@ int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8
     free(used);
     return found;
 }
+
+int route_deadlock_check_vlmap(const struct topo *t, const struct lfts *l, int qos, char *cycle,
+                               size_t len, int *nvl_used)
+{
+    const struct lft_vlmap *m = l->vlmap;
+    int maxlid = l->max_lid;
+    int *on = xmalloc(((size_t)maxlid + 1) * sizeof *on), *op = xmalloc(((size_t)maxlid + 1) * sizeof *op);
+    ca_lids(t, maxlid, on, op);
+    int *off = xmalloc(((size_t)t->nnodes + 1) * sizeof *off);
+    off[0] = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        off[i + 1] = off[i] + t->node[i].nports + 1;
+    int nch = off[t->nnodes] * 16; /* channel = (switch output port, VL) */
+    size_t nd = 0, cap = 0;
+    struct dep *dep = NULL;
+    uint16_t used = 0;
+    if (cycle && len)
+        cycle[0] = 0;
+    /* Every CA port to every CA LID, hop by hop: the VL of each hop is the switch's SL2VL entry
+     * for (input port, output port) and the path's SL. */
+    for (int s = 0; s < t->nnodes; s++) {
+        const struct topo_node *src = &t->node[s];
+        if (src->type != TOPO_CA)
+            continue;
+        for (int sp = 1; sp <= src->nports; sp++) {
+            if (src->port[sp].peer_node < 0)
+                continue;
+            for (int lid = 1; lid <= maxlid; lid++) {
+                if (on[lid] < 0 || (on[lid] == s && op[lid] == sp))
+                    continue;
+                int sl = lft_vlmap_path_sl(m, t, s, on[lid], qos);
+                if (sl < 0)
+                    continue;
+                int u = src->port[sp].peer_node, in = src->port[sp].peer_port, prev = -1;
+                for (int steps = 0; u >= 0 && t->node[u].type == TOPO_SWITCH && m->sw[u] &&
+                                    steps <= t->nnodes; steps++) {
+                    int q = lft_port(l, u, lid);
+                    if (q == LFT_NONE || q < 1 || q > t->node[u].nports)
+                        break;
+                    int vl = lft_vlmap_vl(m, t, u, in, q, sl);
+                    used |= (uint16_t)(1u << vl);
+                    int ch = (off[u] + q) * 16 + vl;
+                    if (prev >= 0) {
+                        if (nd == cap) {
+                            cap = cap ? 2 * cap : 1024;
+                            dep = xrealloc(dep, cap * sizeof *dep);
+                        }
+                        dep[nd++] = (struct dep){ prev, ch };
+                    }
+                    prev = ch;
+                    in = t->node[u].port[q].peer_port;
+                    u = t->node[u].port[q].peer_node;
+                }
+            }
+        }
+    }
+    if (nd)
+        qsort(dep, nd, sizeof *dep, route_cmp_dep);
+    size_t w = 0;
+    for (size_t i = 0; i < nd; i++)
+        if (!w || dep[i].from != dep[w - 1].from || dep[i].to != dep[w - 1].to)
+            dep[w++] = dep[i];
+    int *cyc = xmalloc(((size_t)nch + 1) * sizeof *cyc), clen = 0;
+    int found = route_find_cycle(nch, dep, w, cyc, &clen);
+    if (found && cycle && len) {
+        size_t k = 0;
+        for (int i = 0; i <= clen && k + 1 < len; i++) {
+            int c = cyc[i % clen] / 16, vl = cyc[i % clen] % 16, node = 0;
+            while (off[node + 1] <= c)
+                node++;
+            k += (size_t)snprintf(cycle + k, len - k, "%s%s port %d VL %d", i ? " -> " : "",
+                                  t->node[node].name, c - off[node], vl);
+            if (k >= len)
+                k = len - 1;
+        }
+    }
+    if (nvl_used) {
+        *nvl_used = 0;
+        for (int v = 0; v < 16; v++)
+            *nvl_used += used >> v & 1;
+    }
+    free(cyc);
+    free(dep);
+    free(on);
+    free(op);
+    free(off);
+    return found;
+}

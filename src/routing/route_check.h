@@ -37,6 +37,14 @@ void route_stats_free(struct route_stats *s);
 int route_deadlock_check(const struct topo *t, const struct lfts *l, const uint8_t *vl_of_dlid,
                          char *cycle, size_t len);
 
+/* The same check for tables with per-hop VLs (l->vlmap, torus-2QoS): every CA-port-to-CA-LID
+ * route is followed with its path SL at QoS level qos (0 or 1), each hop on the VL the switch's
+ * SL2VL table gives for its (input port, output port); a channel is (switch output port, VL).
+ * Returns 1 with the cycle ("S0_0 port 3 VL 0 -> ... -> S0_0 port 3 VL 0"), 0 if none;
+ * *nvl_used (if non-NULL) gets the number of distinct VLs the routes use. */
+int route_deadlock_check_vlmap(const struct topo *t, const struct lfts *l, int qos, char *cycle,
+                               size_t len, int *nvl_used);
+
 /* Building blocks of the check, for engines that assign VLs (dfsssp). A dependency is a pair
  * of channels, each indexed off[node] + port (off: prefix sums of nports + 1 per node). */
 struct dep {

@@ -5,7 +5,10 @@
 # every packet once (the run drains, the invariants hold, which includes every queue pair's PSNs
 # accepted once and in order), reports its retransmissions in summary.json, and the counts add
 # up: lost + discarded by the responder + delivered data = first sendings + retransmissions.
-# The same scenario with transport.retransmit = off and losses is refused naming the reason.
+# Seed 003's Fig. 3 mesh (every host to uniformly random others: a connection, and a PSN
+# sequence, per destination) with the host credits and 1 % loss passes the same checks.
+# The same scenario with transport.retransmit = off and losses is refused naming the reason, and
+# so is seed 004's multicast scenario under RC (its MLID flows: IBA's multicast is UD only).
 # Arguments: the ibnetsim binary, the source directory.
 set -euo pipefail
 bin=$1 src=$2
@@ -13,8 +16,15 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cfg=$src/scenarios/seed000/cc-pipd.cfg
 short=(-s simulation.duration="3 ms" -s simulation.warmup="1 ms" -s simulation.sample_interval="1 ms"
        -s transport.timeout=4)
-for loss in "switch.loss=0.01" "switch.hoq_life=0"; do
-  "$bin" run "$cfg" -o "$tmp/r" -q "${short[@]}" -s "$loss"
+mesh=$src/scenarios/seed003/fig3-mesh4x4.cfg
+for loss in "switch.loss=0.01" "switch.hoq_life=0" "mesh switch.loss=0.01"; do
+  if [[ $loss == mesh* ]]; then
+    loss=${loss#mesh }
+    "$bin" run "$mesh" -o "$tmp/r" -q -s simulation.duration="2 ms" -s simulation.warmup="1 ms" \
+      -s cc.plugin=hostcredit -s cc.credits=8 -s transport.timeout=8 -s "$loss"
+  else
+    "$bin" run "$cfg" -o "$tmp/r" -q "${short[@]}" -s "$loss"
+  fi
   python3 - "$tmp/r/summary.json" "$loss" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); what = sys.argv[2]
@@ -47,3 +57,9 @@ if "$bin" run "$cfg" -o "$tmp/x" -q "${short[@]}" -s switch.loss=0.01 -s transpo
 fi
 grep -q "stall its queue pair" "$tmp/err" || { echo "FAIL: refusal does not say why: $(cat "$tmp/err")"; exit 1; }
 echo "ok: retransmit = off with losses refused"
+if "$bin" run "$src/scenarios/seed004/fig10.cfg" -o "$tmp/m" -q -s simulation.duration="40 ms" \
+     -s transport.mode=rc 2> "$tmp/err"; then
+  echo "FAIL: a multicast flow under RC with losses was accepted"; exit 1
+fi
+grep -q "multicast is unreliable datagram only" "$tmp/err" || { echo "FAIL: refusal does not say why: $(cat "$tmp/err")"; exit 1; }
+echo "ok: multicast flows with retransmission refused"

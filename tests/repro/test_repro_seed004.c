@@ -2,7 +2,8 @@
 /* test_repro_seed004.c: seed 004's reproductions (`ibnetsim repro seed004`, src/repro/seed004.c):
  * the worked example of Figs. 4 and 5, the 15-node network's path bits, the HLL law, dropping
  * breaking an SPF deadlock, the best-effort-only claims, and Figs. 7-9 with the MPEG-2 mix on
- * generated irregular networks (3 topology seeds; the paper's are not printed). Two checks per
+ * generated irregular networks (3 topology seeds; the paper's are not printed), and Fig. 10's
+ * multicast rows (docs/multicast.md). Two checks per
  * row, as for seed 002:
  *  - its kind is the one listed below (unlisted rows: evidence), so a change of classification
  *    is made in docs/seed004.md and here;
@@ -41,6 +42,14 @@ static const struct repro_kind_of kinds[] = {
     { "fig8-credit-be", REPRO_TREND },
     { "fig9-be-20-up", REPRO_TREND },
     { "fig9-rt-ct-20-down", REPRO_TREND },
+    { "fig10c-unicast-worst", REPRO_TREND },
+    { "fig10c-sync-eq-async", REPRO_TREND },
+    { "fig10c-central-best", REPRO_TREND },
+    { "fig10a-dmp", REPRO_TREND },
+    { "fig10e-best-effort", REPRO_TREND },
+    { "fig10d-control", REPRO_TREND },
+    { "fig10f-policy1-best", REPRO_TREND },
+    { "fig10f-log-best", REPRO_TREND },
 };
 
 /* Rows that miss the paper (docs/seed004.md section "Known misses" gives the cause of each). */
@@ -52,6 +61,9 @@ static const char *const misses[] = {
     "fig7-dmt60-credit-drop", "fig7-mp-half-lfu", "fig7-mp-half-credit", /* multipath worse */
     "fig7-lfu-rt-ct", "fig7-credit-be", "fig8-mpdrop-dmp", "fig8-credit-be",
     "fig9-rt-28", "fig9-ct-28", "fig9-be-28", "fig9-be-20-up", "fig9-rt-ct-20-down",
+    "fig10a-dmp",     /* 1.16 on network 1 (docs/multicast.md, Fig. 10 reproduction) */
+    "fig10d-control", /* 1.03 on network 2 */
+    "fig10f-policy1-best", "fig10f-log-best", /* a VL of its own helps multicast here */
 };
 
 static void test_seed004(void **st)

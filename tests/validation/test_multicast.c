@@ -389,6 +389,69 @@ static void test_drop(void **state)
     }
 }
 
+/* Selective dropping of multicast copies in the pipelined switch (switch.arch = pipe), which
+ * replicates at stage 4 and so holds copies in its output VL buffers, where the lifetime limits
+ * look: test_drop's fabric (HV 0, H4 sends 1 Gb/s of unprotected 1 KiB messages to G3 while six
+ * hosts saturate member H7) for sync, async and central. The copies dropped there count as multicast drops by cause
+ * (multicast.dropped_hoq), place (multicast.dropped_output; the per-input counters with the
+ * unicast ones) and output lost, and the invariants' multicast balance (sent + copies =
+ * delivered + dropped + unroutable once drained) holds: without counting them it fails. */
+static void test_pipe_drop(void **state)
+{
+    (void)state;
+    for (int scheme = MC_SYNC; scheme <= MC_CENTRAL; scheme++) {
+        struct testsim s;
+        struct mcast_desc md;
+        struct mgroup_desc gd[3];
+        setup(&s, 1, scheme, &md, gd, "updn_tree");
+        s.d.set.arch = 2; /* pipe */
+        s.d.set.hoq_life = 0;
+        s.d.set.sink_limit_bps = 1e9;
+        s.d.end = 3 * PS_PER_MS;
+        ts_flow(&s, "MV", "H4", "mcast:G3", "constant", "1 Gb/s", "1024", 0, 0);
+        const char *hot[6] = { "H1", "H2", "H5", "H9", "H11", "H13" };
+        for (int i = 0; i < 6; i++) {
+            char name[8];
+            snprintf(name, sizeof name, "U%d", i);
+            ts_flow(&s, name, hot[i], "H7", "saturate", "2.5 Gb/s", "1024", 0, 0);
+        }
+        ts_run(&s);
+        const char *name = variant[scheme];
+        if (s.rep.outcome != RUN_DRAINED)
+            fail_msg("pipe %s: outcome %d", name, s.rep.outcome);
+        if (!s.rep.invariants_ok)
+            fail_msg("pipe %s: %s", name, s.rep.violations);
+        const struct mcast *mc = s.f.mc;
+        struct flow *fl = ts_find(&s, "MV");
+        fprintf(stderr, "pipe %s: multicast sent %llu, copies %llu, delivered %llu, dropped %llu "
+                "(at outputs %llu), all HOQ drops %llu, kept %llu\n", name,
+                (unsigned long long)mc->sent, (unsigned long long)s.f.cnt.replicas,
+                (unsigned long long)mc->delivered, (unsigned long long)mc->dropped,
+                (unsigned long long)mc->dropped_output, (unsigned long long)s.f.cnt.dropped_hoq,
+                (unsigned long long)s.f.cnt.kept_past_limit);
+        if (mc->dropped == 0)
+            fail_msg("pipe %s: no multicast copy dropped", name);
+        assert_int_equal(mc->dropped_output, mc->dropped); /* the pipe drops only there */
+        assert_int_equal(mc->dropped_hoq, mc->dropped);    /* HV 0, no SLL */
+        assert_int_equal(mc->copies_lost, mc->dropped);    /* one output per copy */
+        assert_int_equal(mc->dropped_partial, 0);
+        assert_true(mc->dropped < s.f.cnt.dropped_hoq);    /* the unicast flows lose some too */
+        assert_int_equal(mc->sent + s.f.cnt.replicas, mc->delivered + mc->dropped + mc->unroutable);
+        /* by place: every drop is on some switch input's counter */
+        uint64_t placed = 0;
+        for (int i = 0; i < s.f.nnodes; i++)
+            if (s.f.nodes[i]->is_switch) {
+                struct sw *w = node_sw(s.f.nodes[i]);
+                for (int p = 0; p <= w->n.nports; p++)
+                    placed += w->drop->hoq[p];
+            }
+        assert_int_equal(placed, s.f.cnt.dropped_hoq);
+        assert_true(fl->st.pkts_sent == mc->sent && mc->sent > 100);
+        ts_free(&s);
+        params_free(mcast_params, &md);
+    }
+}
+
 /* Multicast through the 5-stage pipelined switch (switch.arch = pipe, replication at stage 4):
  * - idle fabric, one single-packet message every 200 us from H4 to G2: every member's latency
  *   is exactly hops x (propagation + t1 + ... + t5) + one transmission + one propagation, for
@@ -486,6 +549,94 @@ static void test_pipe(void **state)
         }
 }
 
+/* Two switches X and Y joined by their port 3, each with a source host on port 1 (HX1, HY1) and
+ * members on ports 2 and 4; group G = HX2, HX4, HY2, HY4 with sources HX1 and HY1, both sending
+ * 1 KiB packets to G as fast as they can into members that sink at a fraction of the link rate.
+ * At X, HX1's packets need outputs 2, 3, 4 and HY1's (arriving on 3) need 2 and 4; at Y the other
+ * way round. Synchronous replication with output buffers (sync_outputs = buffer) and its FCFS
+ * reservations by arrival at the switch: an older head waiting for the link to the other switch
+ * reserves ports 2 and 4 against the head from that switch, whose input buffer the link's copy
+ * waits for, and the same happens at the other switch: the fabric deadlocks with multicast
+ * packets held in both switches (no packet moves; the run ends stuck). By injection at the
+ * source (one order at both switches) that wait cannot close (the head from the other switch
+ * was injected before the local head behind it, at X and at Y: the orders cannot disagree) and
+ * the run drains, as it does without reservations (none). */
+static void twosw(struct testsim *s, const char *order, struct mcast_desc *md, struct mgroup_desc *gd)
+{
+    memset(s, 0, sizeof *s);
+    struct topo *t = &s->topo;
+    topo_init(t);
+    int x = topo_add_node(t, TOPO_SWITCH, "X", 4), y = topo_add_node(t, TOPO_SWITCH, "Y", 4);
+    const char *hn[2][3] = { { "HX1", "HX2", "HX4" }, { "HY1", "HY2", "HY4" } };
+    static const int port[3] = { 1, 2, 4 };
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 3; i++)
+            if (topo_connect(t, k ? y : x, port[i], topo_add_node(t, TOPO_CA, hn[k][i], 1), 1, 1,
+                             IB_SDR, 2.5e9, 0, &s->err))
+                fail_msg("%s", s->err.msg);
+    if (topo_connect(t, x, 3, y, 3, 1, IB_SDR, 1e9, 0, &s->err)) /* the slow link */
+        fail_msg("%s", s->err.msg);
+    topo_assign_lids(t, 0);
+    if (route_compute(t, "minhop", NULL, &s->lfts, &s->err))
+        fail_msg("%s", s->err.msg);
+    fabric_settings_defaults(&s->d.set);
+    s->d.set.mtu = 1024;
+    s->d.set.switch_buffer = 4200;
+    s->d.set.hca_buffer = 4200;
+    s->d.seed = 1;
+    s->d.end = 5 * PS_PER_MS;
+    s->d.drain_limit = 100 * PS_PER_MS;
+    mcast_desc_defaults(md);
+    char why[256];
+    if (param_set(params_find(mcast_params, "sync_order"), md, order, why, sizeof why))
+        fail_msg("%s", why);
+    md->scheme = MC_SYNC;
+    gd[0].name = (char *)"G";
+    gd[0].mlid = MLID_FIRST;
+    gd[0].members = (char *)"HX2,HX4,HY2,HY4";
+    gd[0].sources = (char *)"HX1,HY1";
+    gd[0].file = "test";
+    gd[0].line = 1;
+    md->groups = gd;
+    md->ngroups = 1;
+    s->d.mc = md;
+    ts_flow(s, "PX", "HX1", "mcast:G", "saturate", "2.5 Gb/s", "1024", 0, 0);
+    ts_flow(s, "PY", "HY1", "mcast:G", "saturate", "2.5 Gb/s", "1024", 0, 0);
+}
+
+static void test_sync_order(void **state)
+{
+    (void)state;
+    static const char *const order[3] = { "switch", "source", "none" };
+    for (int o = 0; o < 3; o++) {
+        struct testsim s;
+        struct mcast_desc md;
+        struct mgroup_desc gd[1];
+        twosw(&s, order[o], &md, gd);
+        ts_run(&s);
+        uint64_t held = 0;
+        for (int i = 0; i < s.f.nnodes; i++)
+            if (s.f.nodes[i]->is_switch)
+                held += mcast_held(&s.f, node_sw(s.f.nodes[i]));
+        fprintf(stderr, "sync_order %s: outcome %d, %llu packets left, %llu multicast packets held "
+                "in switches, %llu sent\n", order[o], s.rep.outcome,
+                (unsigned long long)s.rep.in_flight, (unsigned long long)held,
+                (unsigned long long)s.f.mc->sent);
+        assert_true(s.rep.invariants_ok);
+        if (o == 0) {
+            if (s.rep.outcome != RUN_STUCK || held == 0)
+                fail_msg("sync_order switch: outcome %d, %llu held: the deadlock did not form",
+                         s.rep.outcome, (unsigned long long)held);
+        } else if (s.rep.outcome != RUN_DRAINED || s.f.mc->sent < 1000) {
+            fail_msg("sync_order %s: outcome %d, %llu packets left, %llu sent", order[o],
+                     s.rep.outcome, (unsigned long long)s.rep.in_flight,
+                     (unsigned long long)s.f.mc->sent);
+        }
+        ts_free(&s);
+        params_free(mcast_params, &md);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,6 +645,8 @@ int main(void)
         cmocka_unit_test(test_bad_group),
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_drop),
+        cmocka_unit_test(test_pipe_drop),
+        cmocka_unit_test(test_sync_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
