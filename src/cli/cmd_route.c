@@ -305,18 +305,25 @@ static int do_trace(struct opts *o, const struct topo *t, const char *src, const
         fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
         return 1;
     }
-    int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl;
+    int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl, sl = o->sl;
+    const struct lft_vlmap *vm = l.vlmap;
+    if (vm) { /* torus-2QoS: the path SL the SA would give (QoS level from --sl's bit 3) */
+        sl = lft_vlmap_path_sl(vm, t, sn, dn, o->sl & 8 ? 1 : 0);
+        sl = sl < 0 ? o->sl : sl;
+        vl = vm->ca[sl & 15];
+    }
     printf("route from %s to %s: DLID %d (0x%04x), SL %d, VL %d%s, %s\n",
-           S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, o->sl, vl,
-           l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
+           S->alias ? S->alias : S->name, D->alias ? D->alias : D->name, dlid, dlid, sl, vl,
+           vm ? " (the engine's path SL; each hop's VL from its SL2VL table)"
+           : l.dlid_vl ? " (the engine's)" : " (SL2VL identity)",
            o->lfts ? o->lfts : l.engine);
     int wa = 5;
     for (int i = 0; i < t->nnodes; i++) {
         int a = (int)strlen(t->node[i].alias ? t->node[i].alias : t->node[i].name);
         wa = a > wa ? a : wa;
     }
-    printf("%-4s %-*s %-5s %-18s %-4s %-4s %-8s %s\n", "hop", wa, "node", "lid", "guid", "in",
-           "out", "link", "name");
+    printf("%-4s %-*s %-5s %-18s %-4s %-4s %-8s %s%s\n", "hop", wa, "node", "lid", "guid", "in",
+           "out", "link", vm ? "vl  " : "", "name");
     int node = sn, in = 0, out = S->type == TOPO_CA ? sp : -1, rc = 0;
     for (int hop = 0;; hop++) {
         const struct topo_node *n = &t->node[node];
@@ -345,8 +352,15 @@ static int do_trace(struct opts *o, const struct topo *t, const char *src, const
                 ib_format_width_speed(x->width, (enum ib_speed)x->speed, link, sizeof link);
         }
         int lid = n->type == TOPO_SWITCH ? n->port[0].lid : n->port[hop ? in : sp].lid;
-        printf("%-4d %-*s %-5d 0x%016" PRIx64 " %-4s %-4s %-8s %s\n", hop, wa,
-               n->alias ? n->alias : n->name, lid, n->guid, ins, outs, link, n->name);
+        char vls[8] = "";
+        if (vm)
+            snprintf(vls, sizeof vls, "%-4s", "-");
+        if (vm && out > 0)
+            snprintf(vls, sizeof vls, "%-4d", n->type == TOPO_SWITCH && vm->sw[node]
+                                                  ? lft_vlmap_vl(vm, t, node, hop ? in : 0, out, sl & 15)
+                                                  : vm->ca[sl & 15]);
+        printf("%-4d %-*s %-5d 0x%016" PRIx64 " %-4s %-4s %-8s %s%s\n", hop, wa,
+               n->alias ? n->alias : n->name, lid, n->guid, ins, outs, link, vls, n->name);
         if (out < 0) {
             if (node != dn) {
                 printf("no route: the path ends at %s, not at %s\n", n->name, D->name);

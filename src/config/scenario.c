@@ -102,6 +102,12 @@ const struct param topo_params[] = {
       "routing = minhop, updn, dnup, dor: OpenSM's scatter_ports seed (0 = off): each base-LID entry "
       "goes to a random one of the least-loaded least-hop ports, drawn as OpenSM draws it",
       NULL, 0, 4294967295.0 },
+    { "torus_config", P_STRING, TOFF(torus_config), "",
+      "routing = torus-2QoS: OpenSM's torus-2QoS.conf (the radices, torus or mesh, the seed "
+      "switches and datelines; relative to the scenario); \"\" = derived from S<x>_<y>[_<z>] switch "
+      "names (the mesh and torus generators). The engine programs VLs by fabric.vls as OpenSM "
+      "by the switches' VLCap: 2 (datelines), 4 (+ turns), 8 (+ 2 QoS levels, SL bit 3)",
+      NULL, 0, 0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
       "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
       "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
@@ -921,8 +927,8 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
     if (!rc) {
         char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file,
                            &sc->mc.mft_file, &sc->topo.guid_routing_order_file,
-                           &sc->topo.port_prof_ignore_file };
-        for (int i = 0; i < 6; i++) {
+                           &sc->topo.port_prof_ignore_file, &sc->topo.torus_config };
+        for (int i = 0; i < 7; i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -1182,7 +1188,11 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                             .scatter_ports = (uint32_t)d->scatter_ports,
                             .order_no_scatter = d->order_no_scatter,
                             .prof_ignore = d->port_prof_ignore_file,
+                            .torus_conf = d->torus_config,
                             .path_slack = (int)d->path_slack };
+    /* torus-2QoS programs as many VL bits as the fabric has data VLs (OpenSM: the VLCap). */
+    if (strstr(engine, "torus-2QoS"))
+        o.max_vls = (int)sc->set.nvls;
     if (route_compute(t, engine, &o, l, e))
         return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
     return scenario_connections(sc, t, l, e);

@@ -360,17 +360,73 @@ static int add_split(struct fabric *f, const struct flow_desc *d, const char *na
     return add_flow(f, d, NULL, qp, src, 0, e);
 }
 
+/* An engine that programs SL2VL tables and path SLs (torus-2QoS, l->vlmap): every switch gets
+ * its table per (input port, output port), adapter ports the engine's SL-to-VL map (qos.sl2vl
+ * and qos.ca_sl2vl give way, as OpenSM ignores them under torus-2QoS), and each host a row of
+ * path SLs by DLID (shared by the hosts of one switch). */
+static int apply_vlmap(struct fabric *f, const struct topo *t, const struct lfts *l,
+                       struct ibn_err *e)
+{
+    const struct lft_vlmap *m = l->vlmap;
+    if (f->set.nvls < m->nvl)
+        return ibn_err_set(e, "routing %s programs VLs 0-%d, but only %lld data VLs are in use: "
+                           "set fabric.vls (or qos.max_vls) to %d", l->engine, m->nvl - 1,
+                           (long long)f->set.nvls, m->nvl);
+    memcpy(f->set.sl2vl_ca, m->ca, 16);
+    for (int i = 0; i < t->nnodes; i++) {
+        if (t->node[i].type != TOPO_SWITCH || !m->sw[i])
+            continue;
+        struct sw *s = node_sw(f->nodes[i]);
+        size_t n = (size_t)(s->n.nports + 1) * (size_t)(s->n.nports + 1) * 16;
+        free(s->sl2vl);
+        s->sl2vl = xmalloc(n);
+        memcpy(s->sl2vl, m->sw[i], n);
+    }
+    size_t row = (size_t)f->max_lid + 1;
+    int *owner = xmalloc(row * sizeof *owner); /* LID -> node */
+    for (size_t k = 0; k < row; k++)
+        owner[k] = -1;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int p = 0; p <= t->node[i].nports; p++) {
+            const struct topo_port *x = &t->node[i].port[p];
+            if (!x->lid || (t->node[i].type == TOPO_SWITCH) != (p == 0))
+                continue;
+            for (int k = x->lid; k < x->lid + (1 << x->lmc) && (size_t)k < row; k++)
+                owner[k] = i;
+        }
+    f->sl_rows = xcalloc((size_t)m->nsw * row, 1);
+    for (int i = 0; i < t->nnodes; i++) {
+        if (m->swidx[i] < 0)
+            continue;
+        uint8_t *r = f->sl_rows + (size_t)m->swidx[i] * row;
+        for (size_t k = 0; k < row; k++) {
+            int sl = owner[k] >= 0 ? lft_vlmap_path_sl(m, t, i, owner[k], 0) : -1;
+            r[k] = (uint8_t)(sl < 0 ? 0 : sl);
+        }
+    }
+    free(owner);
+    f->host_sl = xcalloc((size_t)f->nhosts + 1, sizeof *f->host_sl);
+    for (int h = 0; h < f->nhosts; h++) {
+        struct port *pt = f->hosts[h].port;
+        int sw = -1;
+        for (int i = 0; i < t->nnodes && sw < 0; i++)
+            if (f->nodes[i] == pt->peer->node)
+                sw = i;
+        if (sw < 0 || m->swidx[sw] < 0)
+            return ibn_err_set(e, "routing %s: adapter %s is not cabled to a switch of its torus",
+                               l->engine, f->hosts[h].node->name);
+        f->host_sl[h] = f->sl_rows + (size_t)m->swidx[sw] * row;
+    }
+    return 0;
+}
+
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                  const struct run_desc *d, struct ibn_err *e)
 {
     memset(f, 0, sizeof *f);
     if (check_settings(&d->set, e))
         return -1;
-    if (l && l->vlmap)
-        return ibn_err_set(e, "routing %s programs path SLs and SL2VL tables, which the simulator "
-                           "does not apply yet: its forwarding tables alone would deadlock-prone "
-                           "dimension-order routing (use `ibnetsim route compute|check` with it)",
-                           l->engine);
+
     f->set = d->set;
     f->nvs = (int)f->set.nvls + 1;
     f->seed = d->seed;
@@ -487,6 +543,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         for (int lid = pt->lid; lid < pt->lid + (1 << pt->lmc) && lid <= f->max_lid; lid++)
             f->host_of_lid[lid] = h;
     }
+    if (l->vlmap && apply_vlmap(f, t, l, e))
+        return -1;
     /* The switches' input memories, now that cables, buffers and hosts are known. */
     for (int i = 0; i < f->nnodes; i++)
         if (f->nodes[i]->is_switch) {
@@ -706,6 +764,8 @@ void fabric_free(struct fabric *f)
     for (int i = 0; i < f->ndsets; i++)
         free(f->dsets[i]);
     free(f->dsets);
+    free(f->host_sl);
+    free(f->sl_rows);
     drop_free(f);
     mcast_free(f);
     period_free(f);

@@ -329,6 +329,7 @@ struct rc_qp {
     uint64_t resent;         /* packets sent again */
     uint64_t naks;           /* NAKs (sequence error) received */
     uint64_t rnr_naks;       /* RNR NAKs received */
+    uint64_t rnr_discards;   /* responder: first packets refused for want of a receive WQE */
     uint64_t timeouts;       /* Local ACK Timeouts */
     uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
     uint64_t oos;            /* responder: out-of-sequence packets discarded */
@@ -551,6 +552,10 @@ struct host {
 
 struct fabric {
     int **dsets;             /* destination groups of flows (pattern 3), freed with the fabric */
+    uint8_t **host_sl;       /* an engine's path SLs (torus-2QoS): [host][DLID] the SL at QoS
+                              * level 0 of a packet from that host (bit 3, the level, comes from
+                              * the flow's SL); NULL = packets carry their flow's SL */
+    uint8_t *sl_rows;        /* the rows host_sl points into, one per source switch */
     int ndsets;
     simtime_t now;
     uint64_t now_seq;        /* scheduling number of the event being handled */

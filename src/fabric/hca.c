@@ -77,6 +77,11 @@ static uint32_t next_msg_bytes(const struct flow *fl)
  * plug-in's pacing (hooks.dest_ready). SIMTIME_NEVER: only an ACK can open it. */
 static simtime_t dest_ready_host(struct fabric *f, struct flow *fl, int h)
 {
+    if (fl->rc.rnr_hold) { /* that host's connection waits out an RNR NAK's timer */
+        simtime_t r = fl->rc.conn[fl->rc.nconn == 1 ? 0 : h].rnr_at;
+        if (r != SIMTIME_NEVER)
+            return r;
+    }
     if (fl->rc.dout && fl->rc.dout[h] >= fl->rc.window) {
         fl->rc.blocked = 1;
         return SIMTIME_NEVER;
@@ -296,6 +301,12 @@ static void flow_update(struct fabric *f, struct flow *fl)
         has = 1; /* packets to send again (go-back-N): no new message is chosen meanwhile */
         if (fl->dest_paced) /* at the pacing of the destination they go to (inside its window) */
             fl->next_ok = resend_ready(f, fl);
+    } else if (fl->rc.rnr_hold && !fl->dest_paced) {
+        /* An RNR NAK's timer holds one of its connections: nothing new until it ends (the
+         * timer re-paces the flow; a flow paced per destination holds only that host's). */
+        if (fl->ready)
+            ring_remove(f, fl);
+        return;
     } else if (fl->dest_paced) {
         has = flow_choose(f, fl);
     } else {
@@ -615,7 +626,8 @@ static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
     p->payload = r->payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(r->payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
-    p->sl = fl->sl;
+    p->sl = f->host_sl && p->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[fl->src_host][p->dst_lid] | (fl->sl & 8)) : fl->sl;
     p->vl = fl->vl;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = r->flags;
@@ -653,7 +665,10 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     p->payload = (uint16_t)payload;
     p->wire_bytes = (uint16_t)pkt_wire_bytes(payload, f->set.grh);
     p->credits = (uint8_t)bytes_to_credits(p->wire_bytes);
-    p->sl = fl->sl;
+    /* An engine's path SL (torus-2QoS): as the SA's path record gives it per destination; the
+     * adapter's VL depends on the QoS bit only, so the flow's VL holds. */
+    p->sl = f->host_sl && p->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[fl->src_host][p->dst_lid] | (fl->sl & 8)) : fl->sl;
     p->vl = fl->vl;
     p->hops = 0;
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
@@ -811,8 +826,9 @@ uint32_t fabric_control_new(struct fabric *f, struct port *from, uint16_t dst_li
     c->payload = 0;
     c->wire_bytes = (uint16_t)(wire_bytes ? wire_bytes : pkt_wire_bytes(0, f->set.grh));
     c->credits = (uint8_t)bytes_to_credits(c->wire_bytes);
-    c->sl = sl;
-    c->vl = f->set.sl2vl_ca[sl & 15];
+    c->sl = f->host_sl && from->hca && c->dst_lid <= f->max_lid
+                ? (uint8_t)(f->host_sl[from->hca->host][c->dst_lid] | (sl & 8)) : sl;
+    c->vl = f->set.sl2vl_ca[c->sl & 15];
     c->flags = flags;
     f->cnt.created++;
     f->cnt.ctrl_created++;
