@@ -10,6 +10,7 @@
 #include "core/error.h"
 
 #define SLOT_NIL EVENTQ_NIL
+#define ESTIMATE_EVERY EVENTQ_ESTIMATE_EVERY
 #define SEQ_MASK EVENTQ_SEQ_MASK
 #define MIN_NBITS 8
 #define MAX_NBITS 22
@@ -21,7 +22,6 @@
  * 4 look-aheads beat 2 and 8. */
 #define TARGET_PER_BUCKET 1
 #define WHEEL_COVER 4
-#define ESTIMATE_EVERY 4096
 
 /* ---- binary heaps of keys, shared by the variants ---- */
 
@@ -262,26 +262,17 @@ static void advance(struct eventq *q)
     }
 }
 
-int eventq_pop(struct eventq *q, struct event *out)
+void eventq_front_remove_(struct eventq *q)
 {
-    if (!q->n)
-        return 0;
-    eventkey_t top = q->front[0];
     heap_remove_top(q->front, --q->nfront);
-    uint32_t s = (uint32_t)(top & 0xffffff);
-    struct event_payload *pl = &q->slot[s];
-    fill_out(out, top, pl);
-    pl->live = 0; /* the slot goes back to the free list */
-    pl->next = q->free_slot;
-    q->free_slot = s;
-    q->n--;
-    if (q->est_pops++ == 0)
-        q->est_t0 = out->t;
-    if (q->est_pops >= ESTIMATE_EVERY && q->est_pops >= q->n && adapt(q, out->t))
-        return 1;
+}
+
+void eventq_after_pop_(struct eventq *q, simtime_t t)
+{
+    if (q->est_pops >= ESTIMATE_EVERY && q->est_pops >= q->n && adapt(q, t))
+        return;
     if (!q->nfront && q->n)
         advance(q);
-    return 1;
 }
 
 /* ---- the binary heap of keys over payload slots, for the comparison ---- */

@@ -24,8 +24,9 @@
  * holds a pending event, so that the pending events can be listed (eventq_slot_type) and re-filed
  * by walking the slots.
  *
- * Cost. Pushing into the wheel (the common case) is inline (eventq_push_seq below); the front and
- * overflow heaps are reached out of line.
+ * Cost. Pushing into the wheel (the common case) and removing the front's only event are inline
+ * (eventq_push_seq, eventq_pop below); the heaps and the move to the next bucket are out of
+ * line.
  *
  * The binary heap that preceded it (a heap of 16-byte keys over the same payload slots, Floyd's
  * bottom-up removal) and a 4-ary heap of whole events stay as struct eventq_heap and
@@ -92,6 +93,7 @@ struct eventq {
 #define EVENTQ_MAX_PENDING ((size_t)1 << 24)
 #define EVENTQ_NIL UINT32_MAX
 #define EVENTQ_SEQ_MASK 0xffffffffffULL
+#define EVENTQ_ESTIMATE_EVERY 4096 /* removals between density estimates */
 
 void eventq_init(struct eventq *q, size_t initial_cap);
 void eventq_free(struct eventq *q);
@@ -99,6 +101,8 @@ void eventq_free(struct eventq *q);
 /* Out of line, for the inline operations below. */
 void eventq_grow_(struct eventq *q);
 void eventq_place_far_(struct eventq *q, uint32_t s);
+void eventq_front_remove_(struct eventq *q);
+void eventq_after_pop_(struct eventq *q, simtime_t t);
 
 /* Take the next scheduling number now, for an event pushed later with eventq_push_seq. */
 static inline uint64_t eventq_reserve_seq(struct eventq *q)
@@ -141,8 +145,37 @@ static inline void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void
 {
     eventq_push_seq(q, t, q->next_seq++, type, obj, a, b);
 }
-/* Remove the earliest event into *out; returns 0 when the queue is empty. */
-int eventq_pop(struct eventq *q, struct event *out);
+/* Remove the earliest event into *out; returns 0 when the queue is empty. Out of line: a
+ * front of more than one event, the next bucket once the front is empty, and every
+ * EVENTQ_ESTIMATE_EVERY removals the density estimate (which may rebuild the queue). */
+static inline int eventq_pop(struct eventq *q, struct event *out)
+{
+    if (!q->n)
+        return 0;
+    eventkey_t top = q->front[0];
+    if (q->nfront > 1)
+        eventq_front_remove_(q);
+    else
+        q->nfront = 0;
+    uint32_t s = (uint32_t)(top & 0xffffff);
+    struct event_payload *pl = &q->slot[s];
+    out->t = (simtime_t)(uint64_t)(top >> 64);
+    out->seq = (uint64_t)(top >> 24) & EVENTQ_SEQ_MASK;
+    out->obj = pl->obj;
+    out->a = pl->a;
+    out->b = pl->b;
+    out->type = pl->type;
+    out->pad = 0;
+    pl->live = 0; /* the slot goes back to the free list */
+    pl->next = q->free_slot;
+    q->free_slot = s;
+    q->n--;
+    if (q->est_pops++ == 0)
+        q->est_t0 = out->t;
+    if (q->est_pops >= EVENTQ_ESTIMATE_EVERY || (!q->nfront && q->n))
+        eventq_after_pop_(q, out->t);
+    return 1;
+}
 /* The front heap holds the earliest event whenever the queue is not empty. */
 static inline simtime_t eventq_peek_time(const struct eventq *q)
 {

@@ -329,6 +329,7 @@ struct rc_qp {
     uint64_t resent;         /* packets sent again */
     uint64_t naks;           /* NAKs (sequence error) received */
     uint64_t rnr_naks;       /* RNR NAKs received */
+    uint64_t rnr_discards;   /* responder: first packets refused for want of a receive WQE */
     uint64_t timeouts;       /* Local ACK Timeouts */
     uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
     uint64_t oos;            /* responder: out-of-sequence packets discarded */

@@ -141,7 +141,7 @@ static void test_eventq_order(void **state)
         eventq_heap4_push(&h4, (simtime_t)(s % 1000), 1, NULL, i, 0);
     }
     assert_int_equal(q.n, N);
-    struct event e, eh, e4;
+    struct event e = { 0 }, eh = { 0 }, e4 = { 0 };
     for (uint32_t i = 0; i < N; i++) {
         assert_true(eventq_pop(&q, &e));
         assert_true(eventq_heap_pop(&h, &eh));
