@@ -20,16 +20,27 @@ int adapt_route(struct fabric *f, struct sw *s, struct packet *p, int out)
     /* Every setting of the bits in m, the others as the packet has them: distinct ports, each
      * with the first offset giving it. */
     int cand[64], off[64], n = 0;
-    unsigned sub = 0;
+    unsigned sub = 0, base = cur & ~m;
+    uint64_t seen = 0; /* ports below 64 already looked at (taken or not cabled) */
     do {
-        unsigned k = (cur & ~m) | sub;
+        unsigned k = base | sub;
         int port = s->lft[d->lid + (int)k];
-        int seen = 0;
-        for (int i = 0; i < n && !seen; i++)
-            seen = cand[i] == port;
-        if (!seen && port >= 1 && port <= s->n.nports && s->n.port[port].peer && n < 64) {
-            cand[n] = port;
-            off[n++] = (int)k;
+        if (port < 64) {
+            if (!(seen >> port & 1)) {
+                seen |= 1ULL << port;
+                if (port >= 1 && port <= s->n.nports && s->n.port[port].peer) {
+                    cand[n] = port;
+                    off[n++] = (int)k;
+                }
+            }
+        } else { /* ports 64-254: a scan of the candidates */
+            int dup = 0;
+            for (int i = 0; i < n && !dup; i++)
+                dup = cand[i] == port;
+            if (!dup && port <= s->n.nports && s->n.port[port].peer && n < 64) {
+                cand[n] = port;
+                off[n++] = (int)k;
+            }
         }
         sub = (sub - m) & m; /* next subset of m */
     } while (sub);

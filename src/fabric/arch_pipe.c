@@ -36,11 +36,13 @@
  *         its input VL buffer until its last copy has crossed (the counter; no separate
  *         one-packet buffer).
  * The last copy is the packet itself; it leaves the input VL buffer then and its credits go
- * back as its tail crosses. Multicast heads are served like unicast ones, by the inputs' round
- * robin and each input's WRR: the seed's priority of multicast over unicast in reserving
- * crossbar outputs, and its FCFS among multicast packets, are not modelled (a first pass over
- * the inputs for multicast heads, with or without reserving a waiting sync head's outputs,
- * left Fig. 10's synchronous runs stuck on a deadlock).
+ * back as its tail crosses. By default multicast heads are served like unicast ones, by the
+ * inputs' round robin and each input's WRR. With multicast.xbar_priority, the seed's priority of
+ * multicast over unicast in reserving crossbar outputs: the multicast heads of idle inputs go
+ * first, in FCFS order (mcast_before: by injection at the source under sync with sync_order =
+ * source), and a sync head that cannot cross reserves its outputs against younger heads and
+ * unicast packets (mc_priority). With FCFS by arrival at each switch that reservation
+ * deadlocks Fig. 10's networks, as in the other designs (docs/multicast.md).
  * Not modelled: wormhole switching (seed 003's flit-level router with 10-flit buffers, where a
  * blocked message spans several routers): ibnetsim moves whole packets under virtual
  * cut-through, so every buffer must hold a whole packet (init refuses smaller ones). */
@@ -74,6 +76,7 @@ struct pipe_state {
     int words;
     uint64_t *mrem;
     uint32_t *mhead;
+    int *cand;                 /* [in * nvs + slot] multicast heads in FCFS order (priority pass) */
 };
 
 static inline struct pipe_state *ps(const struct sw *s)
@@ -134,6 +137,7 @@ static int pipe_init(struct fabric *f, struct sw *s, struct ibn_err *e)
     st->mhead = xmalloc(nq * sizeof *st->mhead);
     for (size_t k = 0; k < nq; k++)
         st->mhead[k] = PKT_NIL;
+    st->cand = xmalloc(nq * sizeof *st->cand);
     s->arch_state = st;
     /* The header pays stages 1-3 before it is routed and may ask for the crossbar. */
     s->latency = t[0] + t[1] + t[2];
@@ -146,7 +150,7 @@ static void pipe_free(struct sw *s)
     if (!st)
         return;
     free(st->inq), free(st->outq), free(st->in_mask), free(st->in_busy), free(st->xbar_busy);
-    free(st->out_used), free(st->nready), free(st->arb), free(st->mrem), free(st->mhead), free(st);
+    free(st->out_used), free(st->nready), free(st->arb), free(st->mrem), free(st->mhead), free(st->cand), free(st);
     s->arch_state = NULL;
 }
 
@@ -195,13 +199,14 @@ static int mc_setup(struct fabric *f, struct sw *s, int in, int slot)
     }
 }
 
-/* Whether output o can take a copy of p from `in` now: its crossbar output is free and its
- * output VL buffer has room (`empty`: is empty, synchronous replication's condition). */
+/* Whether output o can take a copy of p from `in` now: its crossbar output is free and not
+ * reserved by an older multicast head (resv, or NULL), and its output VL buffer has room
+ * (`empty`: is empty, synchronous replication's condition). */
 static inline int mc_out_ok(const struct fabric *f, const struct sw *s, int in, int o,
-                            const struct packet *p, int empty)
+                            const struct packet *p, int empty, const uint64_t *resv)
 {
     const struct pipe_state *st = ps(s);
-    if (st->xbar_busy[o])
+    if (st->xbar_busy[o] || (resv && (resv[o >> 6] >> (o & 63) & 1)))
         return 0;
     int os = fabric_slot(f, mcast_copy_vl(f, s, in, o, p));
     int32_t used = st->out_used[(size_t)o * (size_t)f->nvs + (size_t)os];
@@ -212,7 +217,8 @@ static inline int mc_out_ok(const struct fabric *f, const struct sw *s, int in, 
  * sync, all of them at once when every one is free and its output VL buffer empty; central,
  * all at once when every one has room; async, every one free with room now (the rest later).
  * Returns whether any. */
-static int mc_ready(const struct fabric *f, const struct sw *s, int in, int slot, uint64_t *go)
+static int mc_ready(const struct fabric *f, const struct sw *s, int in, int slot, uint64_t *go,
+                    const uint64_t *resv)
 {
     struct pipe_state *st = ps(s);
     const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
@@ -222,7 +228,7 @@ static int mc_ready(const struct fabric *f, const struct sw *s, int in, int slot
         go[k] = 0;
         for (uint64_t b = r[k]; b; b &= b - 1) {
             int o = k * 64 + __builtin_ctzll(b);
-            if (mc_out_ok(f, s, in, o, p, scheme == MC_SYNC))
+            if (mc_out_ok(f, s, in, o, p, scheme == MC_SYNC, resv))
                 go[k] |= 1ULL << (o & 63), any = 1;
             else if (all)
                 return 0;
@@ -304,12 +310,68 @@ static void mc_cross(struct fabric *f, struct sw *s, int in, int slot, const uin
     st->xfers++;
 }
 
+/* With multicast.xbar_priority (seed 004: "a multicast packet has higher priority than unicast
+ * packets for reserving the crossbar output ports"), before any unicast transfer: the multicast
+ * heads of the idle inputs, oldest first (mcast_before, then input, then VL), each crossing if it
+ * may (outputs reserved by older heads excepted); under sync a head that may not yet reserves
+ * every output it still needs (resv) against younger heads and unicast packets, unless
+ * sync_order = none. An input crosses one packet at a time: a crossing head's input takes no
+ * other. */
+static void mc_priority(struct fabric *f, struct sw *s, uint64_t *resv)
+{
+    struct pipe_state *st = ps(s);
+    int n = 0, reserve = f->mc->scheme == MC_SYNC && !f->mc->no_reserve;
+    for (int in = 0; in < st->np; in++) {
+        if (st->in_busy[in])
+            continue;
+        for (uint32_t m = st->in_mask[in]; m; m &= m - 1) {
+            int slot = __builtin_ctz(m);
+            if (!lid_is_mcast(pkt(&f->pool, inq(st, f, in, slot)->head)->dst_lid) ||
+                !mc_setup(f, s, in, slot) ||
+                !lid_is_mcast(pkt(&f->pool, inq(st, f, in, slot)->head)->dst_lid))
+                continue;
+            /* insert in FCFS order (ties: input, then VL: the scan's order) */
+            int x = in * f->nvs + slot, j = n++;
+            const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
+            for (; j > 0; j--) {
+                int y = st->cand[j - 1];
+                if (!mcast_before(f, p, pkt(&f->pool, inq(st, f, y / f->nvs, y % f->nvs)->head)))
+                    break;
+                st->cand[j] = y;
+            }
+            st->cand[j] = x;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int in = st->cand[i] / f->nvs, slot = st->cand[i] % f->nvs;
+        if (st->in_busy[in])
+            continue; /* an older head of another VL crossed from this input */
+        uint64_t go[4];
+        if (mc_ready(f, s, in, slot, go, resv)) {
+            struct port *ip = &s->n.port[in];
+            vlarb_charge(ip->vlarb, &st->arb[in], fabric_slot_vl(f, slot),
+                         pkt(&f->pool, inq(st, f, in, slot)->head)->wire_bytes);
+            mc_cross(f, s, in, slot, go);
+        } else if (reserve) {
+            const uint64_t *r = mrem(st, f, in, slot);
+            for (int k = 0; k < st->words && k < 4; k++)
+                resv[k] |= r[k];
+        }
+    }
+}
+
 /* Start every crossbar transfer that may start now: each idle input in round-robin order picks,
  * by its WRR among its VLs, a head packet whose crossbar output is free and whose output VL
- * buffer has room for it (a multicast head: mc_ready's outputs). */
+ * buffer has room for it (a multicast head: mc_ready's outputs; with xbar_priority the
+ * multicast heads went first, in mc_priority, and unicast packets keep off the outputs they
+ * reserved). */
 static void xbar_run(struct fabric *f, struct sw *s)
 {
     struct pipe_state *st = ps(s);
+    uint64_t resv[4] = { 0, 0, 0, 0 };
+    int prio = f->mc && f->mc->xbar_prio;
+    if (prio)
+        mc_priority(f, s, resv);
     for (int k = 1; k <= st->np; k++) {
         int in = (st->rr + k) % st->np;
         if (st->in_busy[in] || !st->in_mask[in])
@@ -323,12 +385,12 @@ static void xbar_run(struct fabric *f, struct sw *s)
             const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
             if (lid_is_mcast(p->dst_lid)) { /* replicated here, stage 4 */
                 uint64_t go[4];
-                if (mc_ready(f, s, in, slot, go))
+                if (!prio && mc_ready(f, s, in, slot, go, NULL))
                     ready |= 1u << fabric_slot_vl(f, slot);
                 continue;
             }
             int os = fabric_slot(f, p->out_vl);
-            if (!st->xbar_busy[p->out_port] &&
+            if (!st->xbar_busy[p->out_port] && !(resv[p->out_port >> 6] >> (p->out_port & 63) & 1) &&
                 st->out_used[(size_t)p->out_port * (size_t)f->nvs + (size_t)os] + p->wire_bytes <= st->out_cap)
                 ready |= 1u << fabric_slot_vl(f, slot);
         }
@@ -341,7 +403,7 @@ static void xbar_run(struct fabric *f, struct sw *s)
         int slot = fabric_slot(f, vl);
         if (lid_is_mcast(pkt(&f->pool, inq(st, f, in, slot)->head)->dst_lid)) {
             uint64_t go[4];
-            mc_ready(f, s, in, slot, go);
+            mc_ready(f, s, in, slot, go, NULL);
             vlarb_charge(ip->vlarb, &st->arb[in], vl, pkt(&f->pool, inq(st, f, in, slot)->head)->wire_bytes);
             mc_cross(f, s, in, slot, go);
             continue;

@@ -30,7 +30,16 @@ int drop_init(struct fabric *f, struct ibn_err *e)
         struct sw *s = node_sw(f->nodes[i]);
         size_t np = (size_t)s->n.nports + 1;
         s->drop = xcalloc(1, sizeof *s->drop);
-        s->drop->since = xcalloc(np * np * (size_t)f->nvs, sizeof *s->drop->since);
+        size_t nr = np * np * (size_t)f->nvs;
+        s->drop->since = xcalloc(nr, sizeof *s->drop->since);
+        s->drop->due = xmalloc(nr * sizeof *s->drop->due);
+        s->drop->seq = xcalloc(nr, sizeof *s->drop->seq);
+        for (size_t k = 0; k < nr; k++)
+            s->drop->due[k] = SIMTIME_NEVER;
+        s->drop->armed_t = xmalloc(np * sizeof *s->drop->armed_t);
+        s->drop->armed_seq = xcalloc(np, sizeof *s->drop->armed_seq);
+        for (size_t k = 0; k < np; k++)
+            s->drop->armed_t[k] = SIMTIME_NEVER;
         s->drop->hoq = xcalloc(np, sizeof *s->drop->hoq);
         s->drop->sll = xcalloc(np, sizeof *s->drop->sll);
         s->drop->kept = xcalloc(np, sizeof *s->drop->kept);
@@ -49,6 +58,7 @@ void drop_free(struct fabric *f)
         if (!s->drop)
             continue;
         free(s->drop->since), free(s->drop->hoq), free(s->drop->sll), free(s->drop->kept);
+        free(s->drop->due), free(s->drop->seq), free(s->drop->armed_t), free(s->drop->armed_seq);
         free(s->drop);
         s->drop = NULL;
     }
@@ -70,27 +80,96 @@ static simtime_t due(const struct fabric *f, simtime_t since, const struct packe
     return l < h ? l : h;
 }
 
+static inline int key_before(simtime_t t1, uint64_t s1, simtime_t t2, uint64_t s2)
+{
+    return t1 < t2 || (t1 == t2 && s1 < s2);
+}
+
 void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
-    s->drop->since[reg(f, s, in, out, slot)] = f->now;
+    struct sw_drop *d = s->drop;
+    size_t r = reg(f, s, in, out, slot);
+    d->since[r] = f->now;
+    d->due[r] = SIMTIME_NEVER;
     uint32_t h = s->arch->head(f, s, in, out, slot);
     if (h == PKT_NIL)
         return;
     int cause;
     simtime_t t = due(f, f->now, pkt(&f->pool, h), &cause);
-    if (t != SIMTIME_NEVER)
-        fabric_schedule(f, t < f->now ? f->now : t, EV_HOQ, &s->n.port[in],
-                        (uint32_t)(out * f->nvs + slot), 0);
+    if (t == SIMTIME_NEVER)
+        return;
+    /* The number its own event would have taken; queued now only if it is the port's earliest. */
+    d->due[r] = t < f->now ? f->now : t;
+    d->seq[r] = eventq_reserve_seq(&f->q);
+    if (f->drop->eager) {
+        eventq_push_seq(&f->q, d->due[r], d->seq[r], EV_HOQ, &s->n.port[in], (uint32_t)(out * f->nvs + slot), 0);
+        return;
+    }
+    if (d->armed_t[in] == SIMTIME_NEVER || key_before(d->due[r], d->seq[r], d->armed_t[in], d->armed_seq[in])) {
+        d->armed_t[in] = d->due[r];
+        d->armed_seq[in] = d->seq[r];
+        eventq_push_seq(&f->q, d->due[r], d->seq[r], EV_HOQ, &s->n.port[in], DROP_EV_LAZY, 0);
+    }
+}
+
+static void check_head(struct fabric *f, struct port *ip, int out, int slot);
+
+/* The EV_HOQ event at (now, now_seq) of input port ip: the register holding that key, if any,
+ * is checked; if it was the port's queued event, the next earliest register's is queued. (A key
+ * that an earlier one replaced as the port's event stays queued and is handled the same way.) */
+static void fire(struct fabric *f, struct port *ip)
+{
+    struct sw *s = node_sw(ip->node);
+    struct sw_drop *d = s->drop;
+    int in = ip->num, np = s->n.nports + 1;
+    size_t base = reg(f, s, in, 0, 0), nr = (size_t)np * (size_t)f->nvs, hit = nr, best = nr;
+    const simtime_t *due_r = d->due + base;
+    const uint64_t *seq_r = d->seq + base;
+    /* One pass: the register holding this key, and the earliest other one. */
+    for (size_t k = 0; k < nr; k++) {
+        if (due_r[k] == SIMTIME_NEVER)
+            continue;
+        if (due_r[k] == f->now && seq_r[k] == f->now_seq)
+            hit = k;
+        else if (best == nr || key_before(due_r[k], seq_r[k], due_r[best], seq_r[best]))
+            best = k;
+    }
+    if (hit < nr)
+        d->due[base + hit] = SIMTIME_NEVER; /* handled: a new head sets it again */
+    if (d->armed_t[in] == f->now && d->armed_seq[in] == f->now_seq) {
+        /* the port's queued event: queue the next earliest register's before anything changes
+         * (a head started by the check below compares itself with it) */
+        d->armed_t[in] = SIMTIME_NEVER;
+        if (best < nr) {
+            d->armed_t[in] = due_r[best];
+            d->armed_seq[in] = seq_r[best];
+            eventq_push_seq(&f->q, d->armed_t[in], d->armed_seq[in], EV_HOQ, ip, DROP_EV_LAZY, 0);
+        }
+    }
+    if (hit < nr)
+        check_head(f, ip, (int)(hit / (size_t)f->nvs), (int)(hit % (size_t)f->nvs));
 }
 
 void drop_check(struct fabric *f, struct port *ip, uint32_t key)
 {
-    struct sw *s = node_sw(ip->node);
-    int in = ip->num, out = (int)key / f->nvs, slot = (int)key % f->nvs;
-    if (out > s->n.nports) { /* a multicast head (mcast_hoq_key) */
-        mcast_drop_check(f, s, in, slot);
+    if (key == DROP_EV_LAZY) {
+        fire(f, ip);
         return;
     }
+    struct sw *s = node_sw(ip->node);
+    int out = (int)key / f->nvs, slot = (int)key % f->nvs;
+    if (out > s->n.nports) /* a multicast head (mcast_hoq_key) */
+        mcast_drop_check(f, s, ip->num, slot);
+    else /* eager: the head's own event */
+        check_head(f, ip, out, slot);
+}
+
+/* The deadline of the head that input port ip offers for (out, slot), as its own EV_HOQ event
+ * always handled it. */
+static void check_head(struct fabric *f, struct port *ip, int out, int slot)
+{
+    struct sw *s = node_sw(ip->node);
+    int in = ip->num;
     if (!(sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1))
         return; /* the head left */
     uint32_t h = s->arch->head(f, s, in, out, slot);

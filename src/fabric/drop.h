@@ -14,9 +14,15 @@
  *
  * The register of the paper ("HQLifetime[q] = now when a packet reaches the head") is kept per
  * (input, output, VL) of a switch: the time the input started offering its current head packet
- * for that output and VL. A head that starts schedules one EV_HOQ event at its deadline. With
- * both limits infinite nothing is allocated and no event is made; the data path pays a NULL
- * test where an input starts offering a new head. */
+ * for that output and VL. A head that starts takes the scheduling number of an EV_HOQ event at
+ * its deadline (due, seq), but the event is queued lazily: each input port keeps one EV_HOQ
+ * event queued, at the smallest (due, seq) of its registers (`armed`); when it fires, the
+ * register holding that key is checked as it always was (dropped, kept, or its head gone), and
+ * the next smallest key is queued. Every EV_HOQ event that is handled has the (time, number) it
+ * had when every head queued its own, so the order of everything, and every result, is the
+ * same; the events for heads that left before their deadline (nearly all) are never queued.
+ * With both limits infinite nothing is allocated and no event is made; the data path pays a
+ * NULL test where an input starts offering a new head. */
 #ifndef IBN_DROP_H
 #define IBN_DROP_H
 
@@ -28,10 +34,16 @@ struct sw_drop {
     simtime_t *since;        /* [in][out][slot]: the current head offered since */
     uint64_t *hoq, *sll;     /* [in]: drops at each input port by cause */
     uint64_t *kept;          /* [in]: protected packets found past a limit */
+    simtime_t *due;          /* [in][out][slot]: its EV_HOQ key (due, seq); SIMTIME_NEVER: none */
+    uint64_t *seq;
+    simtime_t *armed_t;      /* [in]: the key of the EV_HOQ event queued for the input port */
+    uint64_t *armed_seq;     /* (armed_t SIMTIME_NEVER: none) */
 };
 
 struct drop_state {
     simtime_t hll, sll;      /* SIMTIME_NEVER: infinite */
+    int eager;               /* tests: queue every head's EV_HOQ event at once, the former way,
+                              * and check it as before (test_selective_drop compares) */
 };
 
 /* 4.096 us x 2^v in picoseconds; SIMTIME_NEVER for v > 19. */
@@ -43,7 +55,10 @@ int drop_init(struct fabric *f, struct ibn_err *e);
 void drop_free(struct fabric *f);
 /* Input `in` of switch s starts offering a new head packet for (out, slot). */
 void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot);
-/* EV_HOQ: the deadline of the head that input port `in` offers for key = out * nvs + slot. */
+/* EV_HOQ (a = DROP_EV_LAZY): the input port's earliest register is due; (a = out * nvs + slot,
+ * eager only) that register's head is due; (a = a multicast key, mcast_hoq_key) a multicast
+ * head's deadline. */
+#define DROP_EV_LAZY 0xffffffffu
 void drop_check(struct fabric *f, struct port *in, uint32_t key);
 
 #endif

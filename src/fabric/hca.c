@@ -77,6 +77,11 @@ static uint32_t next_msg_bytes(const struct flow *fl)
  * plug-in's pacing (hooks.dest_ready). SIMTIME_NEVER: only an ACK can open it. */
 static simtime_t dest_ready_host(struct fabric *f, struct flow *fl, int h)
 {
+    if (fl->rc.rnr_hold) { /* that host's connection waits out an RNR NAK's timer */
+        simtime_t r = fl->rc.conn[fl->rc.nconn == 1 ? 0 : h].rnr_at;
+        if (r != SIMTIME_NEVER)
+            return r;
+    }
     if (fl->rc.dout && fl->rc.dout[h] >= fl->rc.window) {
         fl->rc.blocked = 1;
         return SIMTIME_NEVER;
@@ -296,6 +301,12 @@ static void flow_update(struct fabric *f, struct flow *fl)
         has = 1; /* packets to send again (go-back-N): no new message is chosen meanwhile */
         if (fl->dest_paced) /* at the pacing of the destination they go to (inside its window) */
             fl->next_ok = resend_ready(f, fl);
+    } else if (fl->rc.rnr_hold && !fl->dest_paced) {
+        /* An RNR NAK's timer holds one of its connections: nothing new until it ends (the
+         * timer re-paces the flow; a flow paced per destination holds only that host's). */
+        if (fl->ready)
+            ring_remove(f, fl);
+        return;
     } else if (fl->dest_paced) {
         has = flow_choose(f, fl);
     } else {

@@ -39,13 +39,20 @@ const struct param mcast_params[] = {
       "idle with credits, an owned link sending nothing else (hold; deadlock-prone)",
       sync_outputs_names, 0, 0 },
     { "sync_order", P_ENUM, OFF(sync_order), "source",
-      "scheme sync with sync_outputs = buffer: seed 004's FCFS priority among multicast packets for outputs, an older waiting packet "
+      "scheme sync with sync_outputs = buffer (and the pipelined switch's xbar_priority): seed "
+      "004's FCFS priority among multicast packets for outputs, an older waiting packet "
       "reserving all its outputs against younger ones, by injection at the source, then source "
       "LID and PSN (source: one order across the network) or by arrival at this switch (switch: "
       "neighbours can order the same packets oppositely and their reservations wait for each "
       "other's input buffers: deadlocks on Fig. 10's networks); or none: nothing reserved, a "
       "head goes when all its outputs are free at once, oldest first by arrival "
       "(docs/multicast.md)", sync_order_names, 0, 0 },
+    { "xbar_priority", P_BOOL, OFF(xbar_priority), "false",
+      "switch.arch = pipe: seed 004's priority of multicast packets over unicast ones in "
+      "reserving crossbar outputs: multicast heads go first, oldest first (FCFS as sync_order "
+      "says for sync, by arrival otherwise), and under sync a head that cannot cross yet reserves "
+      "its outputs against younger multicast heads and every unicast packet (false: heads served "
+      "by the inputs' round robin and WRR like unicast ones)", NULL, 0, 0 },
     { "tree", P_ENUM, OFF(tree), "source",
       "multicast trees: source (seed 004: a source-based tree per group and source, source k of a "
       "group sending to mlid + k) or opensm (OpenSM's spanning tree per group over min-hop counts, "
@@ -96,6 +103,7 @@ int mcast_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     mc->async_switch = d->async_buffer == 1;
     mc->fifo_mode = d->scheme == MC_CENTRAL || (d->scheme == MC_SYNC && d->sync_outputs == 0);
     mc->by_source = d->scheme == MC_SYNC && !d->sync_outputs && d->sync_order == 1;
+    mc->xbar_prio = d->xbar_priority;
     mc->no_reserve = d->scheme == MC_SYNC && !d->sync_outputs && d->sync_order == 2;
     mc->ngroups = d->ngroups;
     mc->g = xcalloc((size_t)d->ngroups, sizeof *mc->g);

@@ -62,6 +62,7 @@ struct mcast_desc {
     char *mft_file;          /* forwarding tables from an OpenSM dump instead of trees, "" */
     int tree;                /* 0 source: a tree and an MLID per (group, source); 1 opensm: one
                               * MLID per group, OpenSM's spanning tree shared by its sources */
+    int xbar_priority;       /* switch.arch = pipe: multicast heads first at the crossbar */
     int ngroups;
     struct mgroup_desc *groups;
 };
@@ -92,6 +93,7 @@ struct mcast {
     int fifo_mode;           /* copies wait in output FIFOs (central; sync with output buffers) */
     int by_source;           /* sync with sync_order = source: FCFS by injection at the source */
     int no_reserve;          /* sync with sync_order = none: waiting heads reserve nothing */
+    int xbar_prio;           /* pipe: multicast heads first at the crossbar (xbar_priority) */
     uint64_t waits;          /* sync: times an owned output stayed idle for its multicast */
     uint64_t dropped;        /* multicast packets dropped by a lifetime limit (in cnt.dropped_*) */
     uint64_t dropped_partial;/* of them, async packets dropped from the one-packet buffer after
@@ -133,6 +135,10 @@ int mcast_group_find(const struct fabric *f, const char *dst, struct ibn_err *e)
 /* Switch side (mcast_switch.c). */
 /* A copy of packet pidx from the pool, counted in cnt.replicas (the pool may move). */
 uint32_t mcast_replica(struct fabric *f, uint32_t pidx);
+/* Seed 004's FCFS order among multicast packets: whether a comes strictly before b (by the
+ * tail's arrival at the switch, or under sync with sync_order = source by injection at the
+ * source, then source LID and PSN); callers break ties by input, then VL. */
+int mcast_before(const struct fabric *f, const struct packet *a, const struct packet *b);
 /* VL of the copy of p (arrived on `in`) on output `out` of s (SL-to-VL). */
 int mcast_copy_vl(const struct fabric *f, const struct sw *s, int in, int out, const struct packet *p);
 void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx);

@@ -202,6 +202,11 @@ static inline int mc_before(const struct fabric *f, const struct packet *a, cons
     return a->psn < b->psn;
 }
 
+int mcast_before(const struct fabric *f, const struct packet *a, const struct packet *b)
+{
+    return mc_before(f, a, b);
+}
+
 /* The packet (in, slot) works on: the one whose copies are under way (async's buffer), else
  * its queue's head; PKT_NIL if none. */
 static inline uint32_t active(const struct fabric *f, const struct sw_mc *m, int in, int slot)

@@ -51,8 +51,9 @@ struct packet {
     uint8_t out_vl;       /* VL on the output link at the current switch */
     uint8_t pb;           /* adaptive choice (fabric/adapt.h): PB_ADAPTIVE and the LMC bits
                              fixed so far */
-    uint8_t nak;          /* an ACK: 1 = a NAK (AETH syndrome PSN sequence error), `psn` = the
-                             PSN the responder expects (it acknowledges every PSN before it) */
+    uint8_t nak;          /* an ACK: 1 = a NAK (AETH syndrome PSN sequence error), 2 = an RNR
+                             NAK (`msg` = its timer code), `psn` = the PSN the responder
+                             expects (it acknowledges every PSN before it) */
 };
 
 /* Wire size of a packet with this payload: LRH, optional GRH, BTH, payload padded to 4 bytes,

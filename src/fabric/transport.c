@@ -86,11 +86,44 @@ const struct param transport_params[] = {
       "67.1 ms, perftest's default; 1 = 8.192 us); 0 = infinite (IBA: no timer; a lost last "
       "packet is then never sent again)", NULL, 0, 31 },
     { "retry_cnt", P_INT, OFF(retry_cnt), "7",
-      "rc with retransmission: IBA's retry count: timeouts in a row (with no ACK progress between "
-      "them) that send again; the next one puts the queue pair in the error state (it stops; "
-      "counted as qp_errors and warned)", NULL, 0, 7 },
+      "rc with retransmission: IBA's transport retry count: retries (after a Local ACK Timeout or "
+      "a NAK sequence error alike) with no progress between them (an ACK of something new, or a "
+      "NAK that completes a message); when one more is needed the queue pair goes to the error "
+      "state (IBV_WC_RETRY_EXC_ERR: it stops; counted as qp_errors, retry_exceeded, and warned)",
+      NULL, 0, 7 },
+    { "rnr_retry", P_INT, OFF(rnr_retry), "7",
+      "rc with retransmission: IBA's RNR retry count: RNR NAKs in a row (no positive ACK between "
+      "them) after which the requester sends again; the next one puts the queue pair in the error "
+      "state (IBV_WC_RNR_RETRY_EXC_ERR); 7 = infinite, as in IBA", NULL, 0, 7 },
+    { "min_rnr_timer", P_INT, OFF(min_rnr_timer), "12",
+      "rc: the responder's minimum RNR NAK timer, IBA's 5-bit code (its Table 45): 1 = 0.01 ms, "
+      "2 = 0.02, 3 = 0.03, 4 = 0.04, 5 = 0.06, 6 = 0.08, 7 = 0.12, ... doubling every two codes "
+      "... 31 = 491.52 ms, 0 = 655.36 ms; 12 = 0.64 ms (rdma-core's ibv_rc_pingpong). An RNR NAK "
+      "carries it; the requester waits that long before it sends the packet again", NULL, 0, 31 },
+    { "rq_depth", P_INT, OFF(rq_depth), "0",
+      "rc: receive WQEs a responder queue pair (a connection) holds posted; each message (a Send) "
+      "consumes one when its first packet arrives, and with none posted the responder answers "
+      "with an RNR NAK (receiver not ready) and discards it. 0 = a receive WQE is always posted "
+      "(no RNR NAK)", NULL, 0, 1e9 },
+    { "rq_post_interval", P_TIME, OFF(rq_interval), "0 s",
+      "rc with rq_depth: the application posts one receive WQE every this while fewer than "
+      "rq_depth are posted (the first one this long after a full queue loses one); 0 = at once",
+      NULL, 0, 0 },
     PARAM_END,
 };
+
+/* IBA's RNR NAK timer field (Table 45 "Encoding for RNR NAK Timer Field"), in units of
+ * 0.01 ms. */
+static const uint32_t rnr_timer_10us[32] = {
+    65536, 1,    2,    3,    4,    6,    8,     12,    16,    24,    32,
+    48,    64,   96,   128,  192,  256,  384,   512,   768,   1024,  1536,
+    2048,  3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
+};
+
+simtime_t transport_rnr_timer(int code)
+{
+    return (simtime_t)rnr_timer_10us[code & 31] * 10 * PS_PER_US;
+}
 
 uint32_t transport_ack_wire(const struct fabric_settings *s)
 {
@@ -104,6 +137,12 @@ static int losses_possible(const struct fabric_settings *s)
 {
     return drop_lifetime(s->hoq_life) != SIMTIME_NEVER || drop_lifetime(s->switch_life) != SIMTIME_NEVER ||
            s->loss > 0 || s->loss_every > 0;
+}
+
+/* Whether a responder can refuse a message for want of a receive WQE (an RNR NAK). */
+static int rnr_possible(const struct fabric_settings *s)
+{
+    return s->rq_depth > 0 && s->rq_interval > 0;
 }
 
 static void sent_grow(struct rc_conn *c, uint32_t need)
@@ -121,16 +160,29 @@ static void sent_grow(struct rc_conn *c, uint32_t need)
 
 static int rtx_init(struct fabric *f, struct ibn_err *e)
 {
-    int lossy = losses_possible(&f->set);
-    f->rtx = (uint8_t)(f->set.retransmit == RTX_ON || (f->set.retransmit == RTX_AUTO && lossy));
+    int lossy = losses_possible(&f->set), rnr = rnr_possible(&f->set);
+    if (f->set.rq_depth > 0 && !rnr && !f->rq_warned) {
+        f->rq_warned = 1;
+        fabric_warn(f, "transport.rq_depth = %lld with rq_post_interval = 0: a receive WQE is posted "
+                    "again at once, no responder ever runs out and no RNR NAK is sent; give "
+                    "rq_post_interval a time for receivers that are not always ready",
+                    f->set.rq_depth);
+    }
+    f->rtx = (uint8_t)(f->set.retransmit == RTX_ON || (f->set.retransmit == RTX_AUTO && (lossy || rnr)));
     if (!f->rtx) {
         if (lossy)
             return ibn_err_set(e, "transport.retransmit = off, but packets can be lost (switch.hoq_life, "
                                "switch.switch_life, switch.loss or switch.loss_every): a lost packet "
                                "would stall its queue pair for ever; use retransmit = on (or auto), "
                                "UD, or a lossless fabric");
+        if (rnr)
+            return ibn_err_set(e, "transport.retransmit = off, but transport.rq_depth = %lld with "
+                               "rq_post_interval > 0 lets a responder refuse a message (RNR NAK), "
+                               "after which the requester must send it again; use retransmit = on "
+                               "(or auto), or rq_depth = 0", f->set.rq_depth);
         return 0;
     }
+    f->rnr_timer = transport_rnr_timer((int)f->set.min_rnr_timer);
     f->ack_timeout = f->set.ack_timeout == 0 ? SIMTIME_NEVER
                                              : (simtime_t)4096 * PS_PER_NS << f->set.ack_timeout;
     for (uint32_t i = 0; i < f->nflows; i++) {
@@ -150,6 +202,7 @@ static int rtx_init(struct fabric *f, struct ibn_err *e)
             struct rc_conn *c = &fl->rc.conn[k];
             c->tmo_at = c->rnr_at = SIMTIME_NEVER;
             c->back_next = RC_CONN_NIL;
+            c->rq_avail = (uint32_t)f->set.rq_depth;
         }
         fl->rc.back_head = fl->rc.back_tail = RC_CONN_NIL;
         if (fl->rc.nconn == 1)
@@ -346,11 +399,34 @@ static void respond(struct fabric *f, struct port *at, const struct packet *x, u
     struct packet *a = pkt(&f->pool, idx);
     a->psn = psn;
     a->nak = (uint8_t)nak;
-    if (nak)
+    if (nak == NAK_RNR) {
+        a->msg = (uint32_t)f->set.min_rnr_timer; /* the AETH's timer field */
+        f->cnt.rnr_naks_created++;
+    } else if (nak) {
         f->cnt.naks_created++;
-    else
+    } else {
         f->cnt.acks_created++;
+    }
     fabric_control_queue(f, at, idx);
+}
+
+/* The responder's receive queue: a receive WQE for a message starting now? The application
+ * posts one every rq_post_interval while fewer than rq_depth are posted (worked out lazily
+ * from the time of the next posting). */
+static int rq_take(const struct fabric *f, struct rc_conn *c)
+{
+    uint32_t depth = (uint32_t)f->set.rq_depth;
+    simtime_t every = f->set.rq_interval;
+    while (c->rq_avail < depth && c->rq_next <= f->now) {
+        c->rq_avail++;
+        c->rq_next += every;
+    }
+    if (!c->rq_avail)
+        return 0;
+    if (c->rq_avail == depth) /* the poster was idle: its next posting is one interval away */
+        c->rq_next = f->now + every;
+    c->rq_avail--;
+    return 1;
 }
 
 int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
@@ -358,7 +434,22 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
     struct flow *fl = &f->flows[x->flow];
     int h = at->hca->host;
     struct rc_conn *c = conn_of(fl, h);
+    uint8_t *pending = fl->rc.becn_dest ? &fl->rc.becn_dest[h] : &fl->rc.becn;
     if (x->psn == c->epsn) {
+        if (!c->rin && f->set.rq_depth > 0 && !rq_take(f, c)) {
+            /* A message's first packet and no receive WQE posted: receiver not ready. It is
+             * discarded and answered with an RNR NAK naming its PSN (acknowledging those before
+             * it) and the responder's timer; what follows it is discarded silently until it
+             * comes again. */
+            if (x->flags & PKT_FECN)
+                *pending = 1;
+            f->cnt.discarded++;
+            fl->rc.rnr_discards++;
+            fabric_timeline(f, TLN_DROP, at, x, 0, 4);
+            c->nak_sent = 1;
+            respond(f, at, x, pending, c->epsn, NAK_RNR);
+            return 0;
+        }
         c->epsn++;
         c->nak_sent = 0;
         /* In message order: inside a message its next packet; else a later message than the
@@ -375,7 +466,6 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
         }
         return 1;
     }
-    uint8_t *pending = fl->rc.becn_dest ? &fl->rc.becn_dest[h] : &fl->rc.becn;
     if (x->flags & PKT_FECN)
         *pending = 1;
     f->cnt.discarded++;
@@ -391,27 +481,47 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
         fl->rc.oos++;
         if (!c->nak_sent) {
             c->nak_sent = 1;
-            respond(f, at, x, pending, c->epsn, 1);
+            respond(f, at, x, pending, c->epsn, NAK_SEQ);
         }
     }
     return 0;
 }
 
-/* Connection c's retries ran out: its queue pair goes to the error state. A flow is one
- * consumer: at the first such connection it stops (sends nothing more on any). */
-static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c)
+static const char *const rc_error_names[] = { "", "IBV_WC_RETRY_EXC_ERR", "IBV_WC_RNR_RETRY_EXC_ERR" };
+
+const char *transport_error_name(int why)
 {
-    c->failed = RC_RETRY_EXC_ERR;
+    return why > 0 && why < 3 ? rc_error_names[why] : "";
+}
+
+/* Connection c's retries ran out (`why`, enum rc_error): its queue pair goes to the error
+ * state, its send work request completes in error. A flow is one consumer: at the first such
+ * connection it stops (sends nothing more on any). */
+static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c, int why)
+{
+    c->failed = (uint8_t)why;
     fl->rc.conns_failed++;
-    fl->rc.failed = 1;
+    fl->rc.failed = (uint8_t)why;
     f->cnt.qp_errors++;
-    f->cnt.retry_exc++;
-    if (f->cnt.qp_errors == 1)
-        fabric_warn(f, "flow %s: %lld Local ACK Timeouts in a row (transport.retry_cnt = %lld) at "
-                    "%.3f us: its queue pair went to the error state with %u packets "
-                    "unacknowledged; they and its waiting messages are not delivered (summary: "
-                    "transport.qp_errors counts such queue pairs)", fl->name, f->set.retry_cnt + 1,
-                    f->set.retry_cnt, (double)f->now / PS_PER_US, fl->rc.psn_next - fl->rc.psn_acked);
+    if (why == RC_RNR_RETRY_EXC_ERR)
+        f->cnt.rnr_retry_exc++;
+    else
+        f->cnt.retry_exc++;
+    if (f->cnt.qp_errors == 1) {
+        char cause[160];
+        if (why == RC_RNR_RETRY_EXC_ERR)
+            snprintf(cause, sizeof cause, "%lld RNR NAKs in a row (transport.rnr_retry = %lld)",
+                     f->set.rnr_retry + 1, f->set.rnr_retry);
+        else
+            snprintf(cause, sizeof cause, "%lld retries without progress (Local ACK Timeouts and NAK "
+                     "sequence errors; transport.retry_cnt = %lld) and one more needed",
+                     f->set.retry_cnt, f->set.retry_cnt);
+        fabric_warn(f, "flow %s: %s at %.3f us: its queue pair went to the error state (%s) with %u "
+                    "packets unacknowledged; they and its waiting messages are not delivered "
+                    "(summary: transport.retransmission.qp_errors counts such queue pairs)", fl->name,
+                    cause, (double)f->now / PS_PER_US, rc_error_names[why],
+                    fl->rc.psn_next - fl->rc.psn_acked);
+    }
     flow_queue_account(f, fl);
     fl->qn = 0;
     fl->qposted = 0;
@@ -421,14 +531,27 @@ static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c)
     for (uint32_t k = 0; k < fl->rc.nconn; k++) {
         conn_go(fl, &fl->rc.conn[k], fl->rc.conn[k].psn_next);
         fl->rc.conn[k].tmo_at = SIMTIME_NEVER;
+        fl->rc.conn[k].rnr_at = SIMTIME_NEVER;
     }
+    fl->rc.rnr_hold = 0;
     fabric_flow_repace(f, fl);
 }
 
 void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
 {
     struct rc_conn *c = &fl->rc.conn[k];
-    (void)kind;
+    if (kind == 1) { /* an RNR NAK's timer ended: send again from the PSN it named */
+        if (c->rnr_at == SIMTIME_NEVER || f->now < c->rnr_at || fl->rc.failed)
+            return;
+        c->rnr_at = SIMTIME_NEVER;
+        fl->rc.rnr_hold--;
+        uint32_t from = (int32_t)(c->psn_acked - c->rnr_psn) > 0 ? c->psn_acked : c->rnr_psn;
+        if (from != c->psn_next)
+            conn_go(fl, c, from); /* the Local ACK Timeout starts again as it is sent */
+        fl->rc.blocked = 0;
+        fabric_flow_repace(f, fl);
+        return;
+    }
     c->tmo_sched = 0;
     if (c->tmo_at == SIMTIME_NEVER || fl->rc.failed)
         return;
@@ -438,7 +561,7 @@ void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
     }
     fl->rc.timeouts++;
     if (c->retries >= f->set.retry_cnt) {
-        qp_fail(f, fl, c);
+        qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
         return;
     }
     c->retries++;
@@ -471,16 +594,52 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
         rc->msg_acked += msgs;
         if (rc->dout)
             rc->dout[h] -= adv;
-        c->retries = 0;
-        timer_arm(f, fl, c, c->psn_acked == c->psn_next ? SIMTIME_NEVER : timer_from_now(f));
+        /* The retry counter starts again with an ACK that acknowledges something new, or a
+         * NAK whose implicit acknowledgement completes a message (rxe and hfi1 reset it when a
+         * send work request completes; hfi1 also on every positive ACK). */
+        if (!x->nak || msgs)
+            c->retries = 0;
+        if (!x->nak)
+            c->rnr_retries = 0; /* IBA, hfi1: the RNR retry counter too, on a positive ACK */
+        if (c->rnr_at == SIMTIME_NEVER)
+            timer_arm(f, fl, c, c->psn_acked == c->psn_next ? SIMTIME_NEVER : timer_from_now(f));
         if ((int32_t)(c->snd - upto) < 0)
             conn_go(fl, c, upto); /* no need to send again what has arrived */
         if (msgs && rc->win_msgs && !rc->retry)
             fabric_flow_post(f, fl);
     }
-    if (x->nak) {
+    if (x->nak == NAK_RNR) {
+        rc->rnr_naks++;
+        if (upto != c->psn_next && c->rnr_at == SIMTIME_NEVER) {
+            /* Receiver not ready: with rnr_retry (not 7, infinite) RNR NAKs in a row already
+             * retried the QP goes to the error state; else it stops sending on this
+             * connection, its Local ACK Timeout stopped, until the NAK's timer has passed,
+             * then sends again from the NAK's PSN (IBA 9.7.5.2.8; hfi1's rvt_add_rnr_timer). */
+            if (f->set.rnr_retry != 7 && c->rnr_retries >= f->set.rnr_retry) {
+                qp_fail(f, fl, c, RC_RNR_RETRY_EXC_ERR);
+                return;
+            }
+            if (c->rnr_retries < 255)
+                c->rnr_retries++;
+            conn_go(fl, c, c->psn_next);
+            c->rnr_psn = upto;
+            c->tmo_at = SIMTIME_NEVER;
+            c->rnr_at = f->now + transport_rnr_timer((int)x->msg);
+            rc->rnr_hold++;
+            fabric_schedule(f, c->rnr_at, EV_RC_TIMER, fl, conn_index(fl, c), 1);
+            moved = 1;
+        }
+    } else if (x->nak) {
         rc->naks++;
-        if (upto != c->psn_next && c->snd != upto) {
+        if (upto != c->psn_next && c->snd != upto && c->rnr_at == SIMTIME_NEVER) {
+            /* A retry, counted against retry_cnt as a Local ACK Timeout is (IBA; rxe's
+             * COMPST_ERROR_RETRY, hfi1's restart_rc): with none left the QP goes to the error
+             * state (IBV_WC_RETRY_EXC_ERR). */
+            if (c->retries >= f->set.retry_cnt) {
+                qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
+                return;
+            }
+            c->retries++;
             conn_go(fl, c, upto);      /* go back N: send again from the PSN the responder expects */
             c->tmo_at = SIMTIME_NEVER; /* the timer starts again as that packet is sent */
             moved = 1;

@@ -19,6 +19,12 @@ enum transport_retransmit { RTX_AUTO, RTX_ON, RTX_OFF };
 
 extern const struct param transport_params[];
 
+/* The NAKs of an ACK packet's `nak`: a PSN sequence error, receiver not ready (RNR). */
+enum { NAK_SEQ = 1, NAK_RNR = 2 };
+
+/* IBA's RNR NAK timer field `code` (0-31) as a time. */
+simtime_t transport_rnr_timer(int code);
+
 /* Wire size of an ACK under settings s. */
 uint32_t transport_ack_wire(const struct fabric_settings *s);
 /* Set up the flows of a built fabric for its transport (called by fabric_build); -1 (with e)
@@ -53,6 +59,9 @@ void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
 int transport_check(const struct fabric *f, char *why, size_t whylen);
 /* Queue pairs (not in error) with packets unacknowledged. */
 uint32_t transport_outstanding(const struct fabric *f);
+
+/* IBA's work completion status of a queue pair's error (enum rc_error), "" for none. */
+const char *transport_error_name(int why);
 
 /* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
 void transport_set_window(struct flow *fl, uint32_t window, int messages);

@@ -129,8 +129,10 @@ static void on_packet(struct fabric *f, const struct port *out, const struct pac
     be24(x + 9, p->psn & 0xffffff);
     x += IB_BTH;
     if (op == OP_ACK) {
-        x[0] = 0x1f; /* syndrome: ACK, credit count 31 (invalid: no end-to-end credits) */
-        be24(x + 1, p->msg & 0xffffff);
+        /* Syndrome: ACK with credit count 31 (invalid: no end-to-end credits); a NAK, PSN
+         * sequence error (011 00000); an RNR NAK with its timer code (001 TTTTT). */
+        x[0] = p->nak == 1 ? 0x60 : p->nak == 2 ? (uint8_t)(0x20 | (p->msg & 31)) : 0x1f;
+        be24(x + 1, p->nak ? 0 : p->msg & 0xffffff);
         x += IB_AETH;
     }
     if (c->pattern > 0)

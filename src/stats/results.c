@@ -540,6 +540,16 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
             json_object_set_new(g, "duplicates_discarded", json_integer((json_int_t)dups));
             json_object_set_new(g, "out_of_sequence_discarded", json_integer((json_int_t)oos));
             json_object_set_new(g, "qp_errors", json_integer((json_int_t)f->cnt.qp_errors));
+            json_object_set_new(g, "retry_exceeded", json_integer((json_int_t)f->cnt.retry_exc));
+            json_object_set_new(g, "rnr_retry", json_integer((json_int_t)f->set.rnr_retry));
+            json_object_set_new(g, "rnr_naks_sent", json_integer((json_int_t)f->cnt.rnr_naks_created));
+            json_object_set_new(g, "rnr_retry_exceeded", json_integer((json_int_t)f->cnt.rnr_retry_exc));
+            if (f->set.rq_depth > 0) {
+                json_object_set_new(g, "rq_depth", json_integer((json_int_t)f->set.rq_depth));
+                json_object_set_new(g, "rq_post_interval_us", json_real((double)f->set.rq_interval / PS_PER_US));
+                json_object_set_new(g, "min_rnr_timer", json_integer((json_int_t)f->set.min_rnr_timer));
+                json_object_set_new(g, "min_rnr_timer_us", json_real((double)f->rnr_timer / PS_PER_US));
+            }
             json_object_set_new(tr, "retransmission", g);
         }
         json_object_set_new(root, "transport", tr);
@@ -613,8 +623,12 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
                 json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.resent));
                 json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.naks));
                 json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.timeouts));
-                if (fl->rc.failed)
+                json_object_set_new(o, "rnr_naks_received", json_integer((json_int_t)fl->rc.rnr_naks));
+                if (fl->rc.failed) {
                     json_object_set_new(o, "qp_error", json_true());
+                    json_object_set_new(o, "completion_error",
+                                        json_string(transport_error_name(fl->rc.failed)));
+                }
             }
         }
         if (fl->path != PATH_BASE) {

@@ -34,8 +34,9 @@ if [ -z "$umad" ] || [ ! -f "$umad" ]; then
 fi
 
 work=$(mktemp -d)
-ibsim_pid=
+ibsim_pid= osm_pid=
 cleanup() {
+  if [ -n "$osm_pid" ]; then kill "$osm_pid" 2>/dev/null || true; wait "$osm_pid" 2>/dev/null || true; fi
   if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
@@ -44,9 +45,9 @@ export IBSIM_SOCKNAME="ibnetsim-t2q-$$"
 fail=0
 failed() { echo "FAIL: $*"; fail=1; }
 
-# run_opensm TOPO GUID2LID OUTDIR CONF: ibsim up, OpenSM's torus-2QoS once, ibsim down.
+# run_opensm TOPO GUID2LID OUTDIR CONF LMC: ibsim up, OpenSM's torus-2QoS once, ibsim down.
 run_opensm() {
-  local topo=$1 g2l=$2 out=$3 conf=$4
+  local topo=$1 g2l=$2 out=$3 conf=$4 lmc=${5:-0}
   mkdir -p "$out"
   cp "$g2l" "$out/guid2lid"
   ibsim -s -n "$topo" > "$out/ibsim.log" 2>&1 &
@@ -55,8 +56,8 @@ run_opensm() {
   grep -q "Network simulator ready" "$out/ibsim.log" ||
     failed "ibsim did not start on $topo: $(tail -3 "$out/ibsim.log")"
   (cd "$out" && OSM_TMP_DIR="$out" OSM_CACHE_DIR="$out" LD_PRELOAD="$umad" \
-     timeout 120 opensm -o -Q -f "$out/osm.log" --dump_files_dir "$out" -D 0x43 --honor_guid2lid \
-     -R torus-2QoS --torus_config "$conf" > "$out/osm.out" 2>&1) ||
+     timeout 120 opensm -o -Q -l "$lmc" -f "$out/osm.log" --dump_files_dir "$out" -D 0x43 \
+     --honor_guid2lid -R torus-2QoS --torus_config "$conf" > "$out/osm.out" 2>&1) ||
     failed "opensm -R torus-2QoS on $topo exited with $?"
   kill "$ibsim_pid" 2>/dev/null || true
   wait "$ibsim_pid" 2>/dev/null || true
@@ -101,25 +102,28 @@ PY
 }
 
 printf "%-24s %8s %9s %9s %8s %s\n" case entries lfts sl2vl coords deadlock
-# Cases: name | generator | conf kind | radices | seed | dateline lines (comma-separated)
+# Cases: name | generator | conf kind | radices | seed | dateline lines (comma-separated) | LMC
 cases=("torus-4x4|torus:dims=4x4,hosts=2|torus|4 4 1|0,0,0|"
        "torus-5x5|torus:dims=5x5,hosts=1|torus|5 5 1|0,0,0|"
        "torus-6x6-seed-moved|torus:dims=6x6,hosts=1|torus|6 6 1|2,3,0|x_dateline -1,y_dateline 2"
        "torus-3x3x3|torus:dims=3x3x3,hosts=1|torus|3 3 3|0,0,0|"
        "torus-4x4x4|torus:dims=4x4x4,hosts=1|torus|4 4 4|0,0,0|"
        "torus-5x3x4-seed-moved|torus:dims=5x3x4,hosts=2|torus|5 3 4|1,2,3|x_dateline -1,z_dateline 1"
+       "torus-4x4-lmc2|torus:dims=4x4,hosts=2|torus|4 4 1|0,0,0||2"
        "mesh-4x4|mesh:dims=4x4,hosts=2|mesh|4 4 1|0,0,0|"
+       "mesh-4x5-seed-moved|mesh:dims=4x5,hosts=1|mesh|4 5 1|1,2,0|x_dateline -1,y_dateline -2"
        "mesh-3x4x5|mesh:dims=3x4x5,hosts=1|mesh|3 4 5|0,0,0|")
 for entry in "${cases[@]}"; do
-  IFS='|' read -r name spec kind radices seed datelines <<< "$entry"
+  IFS='|' read -r name spec kind radices seed datelines lmc <<< "$entry"
+  lmc=${lmc:-0}
   d="$work/$name"
   mkdir -p "$d"
-  "$bin" topo convert "gen:$spec" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
+  "$bin" topo convert "gen:$spec" --lmc "$lmc" -o "$d/topo" --guid2lid "$d/guid2lid" 2> "$d/convert.err" ||
     { failed "ibnetsim topo convert $spec: $(cat "$d/convert.err")"; continue; }
   IFS=',' read -r -a dl <<< "$datelines"
   # shellcheck disable=SC2086
   conf "$d/topo" "$d/conf" "$kind" $radices "$seed" ${dl[@]+"${dl[@]}"}
-  run_opensm "$d/topo" "$d/guid2lid" "$d/osm" "$d/conf"
+  run_opensm "$d/topo" "$d/guid2lid" "$d/osm" "$d/conf" "$lmc"
   osm="$d/osm/opensm-lfts.dump"
   [ -s "$osm" ] || { failed "$name: OpenSM wrote no opensm-lfts.dump"; continue; }
   "$bin" route check "$d/topo" --lfts "$osm" > "$d/osm.check" 2>&1 ||
@@ -152,6 +156,66 @@ for entry in "${cases[@]}"; do
   entries=$(grep -c '^0x' "$osm")
   printf "%-24s %8s %9s %9s %8s %s\n" "$name" "$entries" "$lfts" "$sl2vl" "$coords" "$dead"
 done
+
+# Path SLs: OpenSM's SA answers path record queries (saquery -p through umad2sim, OpenSM left
+# running) with torus_path_sl's SL; ibnetsim's route trace prints the engine's path SL. A 5x5
+# torus with the datelines moved (the seed S0_0 at 3,1), from three sources (a host at the seed,
+# a host across the x dateline, a switch) to every LID, at QoS level 0.
+d="$work/sa-5x5"
+mkdir -p "$d/osm"
+"$bin" topo convert gen:torus:dims=5x5,hosts=1 -o "$d/topo" --guid2lid "$d/guid2lid" 2>/dev/null
+conf "$d/topo" "$d/conf" torus 5 5 1 0,0,0 "x_dateline 2" "y_dateline -1"
+cp "$d/guid2lid" "$d/osm/guid2lid"
+ibsim -s -n "$d/topo" > "$d/osm/ibsim.log" 2>&1 &
+ibsim_pid=$!
+for _ in $(seq 100); do grep -q "Network simulator ready" "$d/osm/ibsim.log" 2>/dev/null && break; sleep 0.1; done
+(cd "$d/osm" && OSM_TMP_DIR="$d/osm" OSM_CACHE_DIR="$d/osm" LD_PRELOAD="$umad" \
+   exec timeout 300 opensm -Q -D 0x43 -f "$d/osm/osm.log" --honor_guid2lid -R torus-2QoS \
+   --torus_config "$d/conf" > "$d/osm/osm.out" 2>&1) &
+osm_pid=$!
+# Ready when the SA answers with torus-2QoS's SLs (OpenSM's log is written in blocks, so it
+# cannot tell): H1 (x = 3) to S2_0 (x = 0) crosses the x dateline, SL 1.
+up=0
+for _ in $(seq 150); do
+  LD_PRELOAD="$umad" timeout 20 saquery -p --slid 26 --dlid 3 2>/dev/null | grep -q "sl\.*0x1$" && { up=1; break; }
+  sleep 0.2
+done
+[ $up = 1 ] || failed "sa-5x5: OpenSM's SA does not answer path record queries"
+lids=$(while read -r _ a _; do echo $((a)); done < "$d/guid2lid" | sort -n -u)
+nsl=0 nsame=0 nz=0
+for s in 26 38 25; do  # H1 (on S0_0), H13 (on S2_2), S4_4
+  for t in $lids; do
+    [ "$s" = "$t" ] && continue
+    theirs=$(LD_PRELOAD="$umad" timeout 20 saquery -p --slid "$s" --dlid "$t" 2>/dev/null |
+             sed -n 's/^[[:space:]]*sl\.*0x\([0-9a-fA-F]*\)$/\1/p' | head -1)
+    ours=$("$bin" route trace "$d/topo" "lid:$s" "lid:$t" -e torus-2QoS --torus-config "$d/conf" 2>/dev/null |
+           sed -n 's/^route from .*, SL \([0-9]*\), VL.*/\1/p')
+    nsl=$((nsl + 1))
+    [ "${ours:-0}" != 0 ] && nz=$((nz + 1))
+    if [ -n "$theirs" ] && [ "$((16#$theirs))" = "$ours" ]; then nsame=$((nsame + 1))
+    else failed "sa-5x5: path SL from LID $s to LID $t: OpenSM's SA says '${theirs}', ibnetsim '$ours'"; fi
+  done
+done
+# QoS level 1 (SL bit 3): OpenSM answers a query that asks for an SL only when torus-2QoS gives
+# that SL, so ask for the one ibnetsim gives (route trace --sl 8).
+nq=0
+for t in $lids; do
+  [ "$t" = 26 ] && continue
+  ours=$("$bin" route trace "$d/topo" lid:26 "lid:$t" -e torus-2QoS --torus-config "$d/conf" --sl 8 2>/dev/null |
+         sed -n 's/^route from .*, SL \([0-9]*\), VL.*/\1/p')
+  theirs=$(LD_PRELOAD="$umad" timeout 20 saquery -p --slid 26 --dlid "$t" --sl "${ours:-0}" 2>/dev/null |
+           sed -n 's/^[[:space:]]*sl\.*0x\([0-9a-fA-F]*\)$/\1/p' | head -1)
+  if [ -n "$theirs" ] && [ "$((16#$theirs))" = "$ours" ] && [ "$ours" -ge 8 ]; then nq=$((nq + 1))
+  else failed "sa-5x5: QoS level 1 path SL from LID 26 to LID $t: ibnetsim '$ours', OpenSM's SA '${theirs}'"; fi
+done
+echo "path SLs at QoS level 1: $nq from LID 26 answered by OpenSM's SA with ibnetsim's SL"
+kill "$osm_pid" 2>/dev/null || true
+wait "$osm_pid" 2>/dev/null || true
+kill "$ibsim_pid" 2>/dev/null || true
+wait "$ibsim_pid" 2>/dev/null || true
+ibsim_pid=
+echo "path SLs: $nsame of $nsl equal to OpenSM's SA answers ($nz of them not 0)"
+[ "$nsl" -gt 100 ] && [ "$nz" -gt 40 ] || failed "sa-5x5: only $nsl path SLs compared, $nz not 0"
 
 # A torus with a cable removed: OpenSM routes around it; ibnetsim refuses it.
 d="$work/broken"

@@ -191,8 +191,9 @@ static void test_retries_exhausted(void **st)
            (unsigned long long)s.f.cnt.dropped_loss, fl->rc.failed, s.f.nwarn ? s.f.warn[0] : "-");
     assert_int_equal(s.rep.outcome, RUN_DRAINED);
     assert_true(s.rep.invariants_ok);
-    assert_int_equal(fl->rc.failed, 1);
+    assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
     assert_int_equal(s.f.cnt.qp_errors, 1);
+    assert_int_equal(s.f.cnt.retry_exc, 1);
     assert_int_equal(fl->rc.timeouts, 4);
     assert_int_equal(fl->rc.resent, 3);
     assert_int_equal(s.f.cnt.dropped_loss, 4);
@@ -200,6 +201,91 @@ static void test_retries_exhausted(void **st)
     assert_int_equal(s.f.nwarn, 1);
     assert_non_null(strstr(s.f.warn[0], "error state"));
     ts_free(&s);
+}
+
+/* IBA's retry counter counts NAK-driven retries as it counts timeouts (rxe, hfi1). A 3-packet
+ * message, an ACK per message, every 2nd data packet arriving at S1 lost: PSN 1 is lost, PSN 2
+ * gets the NAK (retry 1: PSN 1 and 2 sent again), and from then on every PSN 1 sent again is
+ * the lost one (an even arrival) and PSN 2 behind it is discarded without a second NAK (one
+ * per expected PSN): only timeouts follow, each a retry, until retry_cnt retries are used: then
+ * the next needed one puts the QP in the error state. NAKs = 1, timeouts = retry_cnt (where
+ * NAKs that did not count would give retry_cnt + 1), resent = 2 retry_cnt, nothing delivered
+ * but PSN 0 (no message). */
+static void test_nak_counts_as_retry(void **st)
+{
+    (void)st;
+    for (int rc = 1; rc <= 3; rc++) {
+        struct testsim s;
+        line(&s);
+        char r[4];
+        snprintf(r, sizeof r, "%d", rc);
+        TSET(&s, "ack", "message");
+        TSET(&s, "timeout", "1"); /* 8.192 us */
+        TSET(&s, "retry_cnt", r);
+        SSET(&s, "loss_every", "2");
+        s.d.end = 200 * PS_PER_US;
+        ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "6144 B", 0, 1); /* one message */
+        ts_run(&s);
+        struct flow *fl = ts_find(&s, "F");
+        printf("retry_cnt %d: %llu NAKs, %llu timeouts, %llu sent again, error %s; %s\n", rc,
+               (unsigned long long)fl->rc.naks, (unsigned long long)fl->rc.timeouts,
+               (unsigned long long)fl->rc.resent, transport_error_name(fl->rc.failed),
+               s.f.nwarn ? s.f.warn[0] : "-");
+        assert_int_equal(s.rep.outcome, RUN_DRAINED);
+        assert_true(s.rep.invariants_ok);
+        assert_int_equal(fl->rc.naks, 1);
+        assert_int_equal(fl->rc.timeouts, rc);
+        assert_int_equal(fl->rc.resent, 2 * rc);
+        assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+        assert_int_equal(s.f.cnt.qp_errors, 1);
+        assert_int_equal(s.f.cnt.retry_exc, 1);
+        assert_int_equal(fl->rc.conn[0].epsn, 1);
+        assert_int_equal(fl->st.msgs_delivered, 0);
+        assert_non_null(strstr(s.f.warn[0], "IBV_WC_RETRY_EXC_ERR"));
+        ts_free(&s);
+    }
+}
+
+/* NAK sequence errors alone exhaust the counter when nothing resets it: a 64-packet message,
+ * an ACK per message (no positive ACK inside it), no window, every 5th data packet lost. Each
+ * loss of an expected packet is followed by packets in flight, so it brings a NAK; none
+ * completes the message, so the (retry_cnt + 1)-th NAK finds no retry left: NAKs = retry_cnt
+ * + 1, no timeout. With an ACK per packet the accepted packets' ACKs reset the counter and the
+ * same losses deliver the message (more NAKs than retry_cnt + 1, no error). */
+static void test_naks_exhaust_retries(void **st)
+{
+    (void)st;
+    for (int per_packet = 0; per_packet <= 1; per_packet++) {
+        struct testsim s;
+        line(&s);
+        TSET(&s, "ack", per_packet ? "packet" : "message");
+        TSET(&s, "timeout", "10");
+        TSET(&s, "retry_cnt", "3");
+        SSET(&s, "loss_every", "5");
+        s.d.end = 500 * PS_PER_US;
+        ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "128 KiB", 0, 1); /* one message */
+        ts_run(&s);
+        struct flow *fl = ts_find(&s, "F");
+        printf("64 packets, every 5th lost, ACK per %s: %llu lost, %llu NAKs, %llu timeouts, %llu "
+               "sent again, error %s\n", per_packet ? "packet" : "message",
+               (unsigned long long)s.f.cnt.dropped_loss, (unsigned long long)fl->rc.naks,
+               (unsigned long long)fl->rc.timeouts, (unsigned long long)fl->rc.resent,
+               transport_error_name(fl->rc.failed));
+        assert_int_equal(s.rep.outcome, RUN_DRAINED);
+        assert_true(s.rep.invariants_ok);
+        assert_int_equal(fl->rc.timeouts, 0);
+        if (per_packet) {
+            assert_all_delivered(&s, fl);
+            assert_true(fl->rc.naks > 4 && fl->rc.naks <= s.f.cnt.dropped_loss);
+            assert_int_equal(s.f.cnt.qp_errors, 0);
+        } else {
+            assert_int_equal(fl->rc.naks, 4);
+            assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+            assert_int_equal(s.f.cnt.retry_exc, 1);
+            assert_int_equal(fl->st.msgs_delivered, 0);
+        }
+        ts_free(&s);
+    }
 }
 
 /* H1 and H2 saturate H3, whose sink takes half the link: H3's switch port backs up and the
@@ -423,6 +509,173 @@ static void test_many_destinations_random(void **st)
     assert_memory_equal(got[0], got[1], sizeof got[0]);
 }
 
+/* IBA's Table 45, "Encoding for RNR NAK Timer Field", as the spec prints it (ms). */
+static void test_rnr_timer_table(void **st)
+{
+    (void)st;
+    static const char *const ms[32] = {
+        "655.36", "0.01", "0.02", "0.03", "0.04", "0.06", "0.08", "0.12", "0.16", "0.24", "0.32",
+        "0.48", "0.64", "0.96", "1.28", "1.92", "2.56", "3.84", "5.12", "7.68", "10.24", "15.36",
+        "20.48", "30.72", "40.96", "61.44", "81.92", "122.88", "163.84", "245.76", "327.68", "491.52",
+    };
+    for (int code = 0; code < 32; code++) {
+        char text[32], why[128];
+        simtime_t t = 0;
+        snprintf(text, sizeof text, "%s ms", ms[code]);
+        assert_int_equal(units_parse_time(text, &t, why, sizeof why), 0);
+        assert_int_equal(transport_rnr_timer(code), t);
+    }
+}
+
+/* The RNR line: H1 -- S1 -- H2, one-packet messages (2048 B) from a saturating source with a
+ * window of one packet, an ACK per packet; H2's queue pair holds rq_depth = 1 receive WQE and
+ * its application posts one every I while none is posted. Message k is accepted at a_k (its
+ * tail at H2); its ACK is back at H1 2 d + L + T_ack later and message k + 1 leaves at once,
+ * arriving at a_k + RTT (RTT = 2 (2 d + L) + T_data + T_ack = 4726 ns). The WQE consumed at
+ * a_k is replaced at a_k + I: if it is not there yet, an RNR NAK goes back, H1 waits the timer
+ * T_rnr and sends the packet again, RTT + T_rnr after the attempt before. So each message after
+ * the first takes n RNR NAKs, the least n with RTT + n (RTT + T_rnr) >= I, and is delivered
+ * T_data + 2 d + L + n (RTT + T_rnr) after its creation (its first sending, at a_(k-1) + 2 d +
+ * L + T_ack), the first message T_data + 2 d + L after its. */
+struct rnr_case {
+    const char *interval, *timer, *retry;
+    int n;               /* RNR NAKs per message after the first */
+};
+
+static void rnr_line(struct testsim *s, const struct rnr_case *k, simtime_t end)
+{
+    line(s);
+    TSET(s, "window", "1");
+    TSET(s, "rq_depth", "1");
+    TSET(s, "rq_post_interval", k->interval);
+    TSET(s, "min_rnr_timer", k->timer);
+    TSET(s, "rnr_retry", k->retry);
+    TSET(s, "timeout", "14");
+    s->d.end = end;
+    ts_flow(s, "F", "H1", "H2", "saturate", NULL, "2048 B", 0, 0);
+    ts_run(s);
+}
+
+static void test_rnr_backoff(void **st)
+{
+    (void)st;
+    const double d = DELAY, L = 100.0 * PS_PER_NS, t_data = T_PKT, t_ack = 30 * 250.0;
+    const double rtt = 2 * (2 * d + L) + t_data + t_ack;
+    const struct rnr_case cases[] = {
+        { "15 us", "1", "7", 1 },  /* T_rnr 10 us: 4.726 + 14.726 >= 15 */
+        { "30 us", "1", "2", 2 },  /* 4.726 + 2 x 14.726 = 34.178 >= 30 > 19.452; rnr_retry 2
+                                      suffices only if each message's ACK resets the count */
+        { "15 us", "3", "7", 1 },  /* T_rnr 30 us */
+        { "200 us", "1", "7", 14 }, /* 14 > 7: rnr_retry 7 is infinite */
+        { "4 us", "1", "0", 0 },   /* I <= RTT: the WQE is always back in time */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct rnr_case *k = &cases[i];
+        struct testsim s;
+        rnr_line(&s, k, 1 * PS_PER_MS);
+        struct flow *fl = ts_find(&s, "F");
+        double t_rnr = (double)transport_rnr_timer(atoi(k->timer));
+        simtime_t iv = 0;
+        char why[64];
+        assert_int_equal(units_parse_time(k->interval, &iv, why, sizeof why), 0);
+        double interval = (double)iv;
+        int n = 0;
+        while (rtt + n * (rtt + t_rnr) < interval)
+            n++;
+        /* First principles: the messages a 1 ms run starts (each at the ACK of the one before). */
+        double a = t_data + 2 * d + L, send = 0;
+        uint64_t msgs = 0;
+        while (send < 1e9) {
+            msgs++;
+            send = a + 2 * d + L + t_ack;
+            a = send - (2 * d + L + t_ack) + rtt + n * (rtt + t_rnr);
+        }
+        double lat = t_data + 2 * d + L + n * (rtt + t_rnr);
+        printf("rq_post_interval %s, min_rnr_timer %s (%.2f us): %u messages (expected %llu), %llu RNR "
+               "NAKs (%d each), %llu sent again, latency max %.4f us (expected %.4f)\n", k->interval,
+               k->timer, t_rnr / 1e6, fl->msg_seq, (unsigned long long)msgs,
+               (unsigned long long)fl->rc.rnr_naks, n, (unsigned long long)fl->rc.resent,
+               (double)fl->st.msg_latency.max / 1e6, (n ? lat : t_data + 2 * d + L) / 1e6);
+        assert_int_equal(n, k->n);
+        assert_all_delivered(&s, fl);
+        assert_int_equal(fl->msg_seq, msgs);
+        assert_int_equal(fl->rc.rnr_naks, (uint64_t)n * (msgs - 1));
+        assert_int_equal(s.f.cnt.rnr_naks_created, (uint64_t)n * (msgs - 1));
+        assert_int_equal(fl->rc.rnr_discards, (uint64_t)n * (msgs - 1));
+        assert_int_equal(fl->rc.resent, (uint64_t)n * (msgs - 1));
+        assert_int_equal(fl->rc.naks, 0);
+        assert_int_equal(fl->rc.timeouts, 0);
+        assert_int_equal(s.f.cnt.qp_errors, 0);
+        assert_true(fabs((double)fl->st.msg_latency.max - (n ? lat : t_data + 2 * d + L)) < 1.0);
+        assert_true(fabs((double)fl->st.msg_latency.min - (t_data + 2 * d + L)) < 1.0);
+        ts_free(&s);
+    }
+}
+
+/* rnr_retry = 3 and a WQE that never comes back within the run: the second message gets an RNR
+ * NAK, waits, is sent again (3 times), and its 4th RNR NAK finds no retry left: the QP goes to
+ * the error state (IBV_WC_RNR_RETRY_EXC_ERR) when that NAK reaches H1: at a_0 + 4 RTT + 3 T_rnr
+ * + 2 d + L + T_ack. */
+static void test_rnr_retries_exhausted(void **st)
+{
+    (void)st;
+    const struct rnr_case k = { "1 s", "1", "3", 0 };
+    struct testsim s;
+    rnr_line(&s, &k, 200 * PS_PER_US);
+    struct flow *fl = ts_find(&s, "F");
+    printf("rnr_retry 3: %llu RNR NAKs, %llu sent again, %s; %s\n", (unsigned long long)fl->rc.rnr_naks,
+           (unsigned long long)fl->rc.resent, transport_error_name(fl->rc.failed),
+           s.f.nwarn ? s.f.warn[0] : "-");
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_true(s.rep.invariants_ok);
+    assert_int_equal(fl->rc.rnr_naks, 4);
+    assert_int_equal(fl->rc.resent, 3);
+    assert_int_equal(fl->rc.failed, RC_RNR_RETRY_EXC_ERR);
+    assert_int_equal(s.f.cnt.qp_errors, 1);
+    assert_int_equal(s.f.cnt.rnr_retry_exc, 1);
+    assert_int_equal(s.f.cnt.retry_exc, 0);
+    assert_int_equal(fl->st.msgs_delivered, 1);
+    assert_non_null(strstr(s.f.warn[0], "IBV_WC_RNR_RETRY_EXC_ERR"));
+    /* When: message 1's 4th RNR NAK reaches H1. */
+    double d = DELAY, L = 100.0 * PS_PER_NS, rtt = 2 * (2 * d + L) + T_PKT + 30 * 250.0;
+    double at = (T_PKT + 2 * d + L) + rtt + 3 * (rtt + 10e6) + 2 * d + L + 30 * 250.0;
+    char expect[32];
+    snprintf(expect, sizeof expect, "at %.3f us", at / 1e6);
+    printf("expected %s\n", expect);
+    assert_non_null(strstr(s.f.warn[0], expect));
+    ts_free(&s);
+}
+
+/* A flow to many hosts: each destination's queue pair has a receive queue of its own. H1 sends
+ * one-packet messages to H2 and H3 (uniform) with a window of one packet per destination; each
+ * responder's WQE comes back 15 us after it is used: RNR NAKs come from both, each is followed
+ * by exactly one packet sent again (the window holds one), and every message of both
+ * connections is delivered once, in order. */
+static void test_rnr_many_destinations(void **st)
+{
+    (void)st;
+    struct testsim s;
+    star(&s, 3);
+    TSET(&s, "window", "1");
+    TSET(&s, "window_per", "destination");
+    TSET(&s, "rq_depth", "1");
+    TSET(&s, "rq_post_interval", "15 us");
+    TSET(&s, "min_rnr_timer", "1");
+    s.d.end = 1 * PS_PER_MS;
+    ts_flow(&s, "F", "H1", "uniform", "saturate", NULL, "2048 B", 0, 0);
+    ts_run(&s);
+    struct flow *fl = ts_find(&s, "F");
+    printf("RNR, H1 to H2 and H3: %u messages (%u, %u), %llu RNR NAKs, %llu sent again\n", fl->msg_seq,
+           fl->rc.conn[1].msgs_made, fl->rc.conn[2].msgs_made, (unsigned long long)fl->rc.rnr_naks,
+           (unsigned long long)fl->rc.resent);
+    assert_conns_delivered(&s, fl, 2);
+    assert_true(fl->rc.rnr_naks > 10);
+    assert_int_equal(fl->rc.rnr_naks, fl->rc.resent);
+    assert_int_equal(fl->rc.naks, 0);
+    assert_int_equal(s.f.cnt.qp_errors, 0);
+    ts_free(&s);
+}
+
 static void test_ud_loses_for_good(void **st)
 {
     (void)st;
@@ -473,6 +726,29 @@ static void test_refusals(void **st)
     assert_non_null(strstr(s.f.warn[0], "infinite"));
     ts_free(&s);
 
+    /* A receive queue that can run dry needs retransmission (the RNR NAK's packet goes again). */
+    line(&s);
+    TSET(&s, "retransmit", "off");
+    TSET(&s, "rq_depth", "4");
+    TSET(&s, "rq_post_interval", "1 us");
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    assert_int_equal(fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err), -1);
+    printf("retransmit off with a receive queue: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "RNR NAK"));
+    ts_free(&s);
+
+    /* A receive queue refilled at once never runs dry: warned, once, and no retransmission. */
+    line(&s);
+    TSET(&s, "rq_depth", "4");
+    s.d.end = 20 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    printf("rq_depth without rq_post_interval: %s\n", s.f.nwarn ? s.f.warn[0] : "-");
+    assert_int_equal(s.f.nwarn, 1);
+    assert_non_null(strstr(s.f.warn[0], "no RNR NAK"));
+    assert_false(s.f.rtx);
+    ts_free(&s);
+
     struct fabric_settings fs;
     fabric_settings_defaults(&fs);
     char why[256];
@@ -480,6 +756,10 @@ static void test_refusals(void **st)
     printf("timeout 32: %s\n", why);
     assert_int_equal(param_set(params_find(transport_params, "retry_cnt"), &fs, "8", why, sizeof why), -1);
     printf("retry_cnt 8: %s\n", why);
+    assert_int_equal(param_set(params_find(transport_params, "rnr_retry"), &fs, "8", why, sizeof why), -1);
+    assert_int_equal(param_set(params_find(transport_params, "min_rnr_timer"), &fs, "32", why, sizeof why), -1);
+    printf("min_rnr_timer 32: %s\n", why);
+    assert_int_equal(param_set(params_find(transport_params, "rq_depth"), &fs, "-1", why, sizeof why), -1);
     assert_int_equal(param_set(params_find(switch_params, "loss"), &fs, "1", why, sizeof why), -1);
     assert_int_equal(param_set(params_find(switch_params, "loss_every"), &fs, "-1", why, sizeof why), -1);
 }
@@ -491,10 +771,16 @@ int main(void)
         cmocka_unit_test(test_tail_loss_timeout),
         cmocka_unit_test(test_early_timeout_duplicates),
         cmocka_unit_test(test_retries_exhausted),
+        cmocka_unit_test(test_nak_counts_as_retry),
+        cmocka_unit_test(test_naks_exhaust_retries),
         cmocka_unit_test(test_hoq_drops_recovered),
         cmocka_unit_test(test_random_loss_deterministic),
         cmocka_unit_test(test_many_destinations_counts),
         cmocka_unit_test(test_many_destinations_random),
+        cmocka_unit_test(test_rnr_timer_table),
+        cmocka_unit_test(test_rnr_backoff),
+        cmocka_unit_test(test_rnr_retries_exhausted),
+        cmocka_unit_test(test_rnr_many_destinations),
         cmocka_unit_test(test_ud_loses_for_good),
         cmocka_unit_test(test_refusals),
     };

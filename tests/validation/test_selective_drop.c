@@ -12,7 +12,9 @@
  *    credits longer than HLL). With only I frames nothing is dropped (every packet kept); with
  *    P and B frames packets are dropped but never a frame's first or last, so every frame
  *    arrives; a source without frames loses messages. The Switch Lifetime Limit alone drops
- *    too, counted under its own cause. */
+ *    too, counted under its own cause.
+ *  - The lifetime events are queued lazily (one per input port); every result is the one the
+ *    former way (an event per head) gives, with fewer events (test_lazy_events). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include <cmocka.h>
 
 #include "../support/sim.h"
+#include "config/scenario.h"
 #include "fabric/drop.h"
 
 static void test_lifetime_law(void **st)
@@ -154,12 +157,99 @@ static void test_protection(void **st)
     ts_free(&s);
 }
 
+/* The lifetime limits' events are queued lazily (drop.h: one EV_HOQ event per input port, at
+ * its earliest register's (due, number)); the former way queued one per head. The same runs
+ * both ways (f->drop->eager queues every head's event, for this comparison) must give the same
+ * results, event for event: the ring's SPF deadlock broken by HV 0, the Switch Lifetime Limit
+ * with HV 2 (both causes), and a generated 15-switch irregular network under SPF at 60 % on two
+ * VLs with HV 1 (registers on several outputs and VLs per input). The lazy runs handle fewer
+ * events. */
+static void run_both(struct testsim *s, void (*make)(struct testsim *, int), int variant)
+{
+    uint64_t ev[2], cnt[2][6];
+    double lat[2];
+    simtime_t end[2];
+    for (int eager = 0; eager < 2; eager++) {
+        make(s, variant);
+        if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err))
+            fail_msg("build: %s", s->err.msg);
+        assert_non_null(s->f.drop);
+        s->f.drop->eager = eager;
+        if (fabric_run(&s->f, NULL, &s->rep, &s->err))
+            fail_msg("run: %s", s->err.msg);
+        assert_true(s->rep.invariants_ok);
+        ev[eager] = s->f.events;
+        end[eager] = s->f.now;
+        cnt[eager][0] = s->f.cnt.delivered, cnt[eager][1] = s->f.cnt.dropped_hoq;
+        cnt[eager][2] = s->f.cnt.dropped_sll, cnt[eager][3] = s->f.cnt.kept_past_limit;
+        cnt[eager][4] = s->f.hops, cnt[eager][5] = (uint64_t)s->rep.outcome;
+        lat[eager] = 0;
+        for (uint32_t i = 0; i < s->f.nflows; i++)
+            lat[eager] += hist_mean(&s->f.flows[i].st.net_latency) * (double)s->f.flows[i].st.net_latency.count;
+        ts_free(s);
+    }
+    printf("variant %d: %llu delivered, %llu HOQ and %llu SLL drops, %llu kept; events lazy %llu, "
+           "eager %llu\n", variant, (unsigned long long)cnt[0][0], (unsigned long long)cnt[0][1],
+           (unsigned long long)cnt[0][2], (unsigned long long)cnt[0][3], (unsigned long long)ev[0],
+           (unsigned long long)ev[1]);
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(cnt[0][k], cnt[1][k]);
+    assert_true(cnt[0][1] + cnt[0][2] > 0);
+    assert_int_equal(end[0], end[1]);
+    assert_true(lat[0] == lat[1]);
+    assert_true(ev[0] < ev[1]);
+}
+
+static void make_ring(struct testsim *s, int variant)
+{
+    ring(s);
+    s->d.set.hoq_life = variant == 0 ? 0 : 2;
+    s->d.set.switch_life = variant == 0 ? 20 : 1; /* 8.192 us, below HLL's 16.384 */
+}
+
+static void make_irregular(struct testsim *s, int variant)
+{
+    (void)variant;
+    memset(s, 0, sizeof *s);
+    if (topo_generate("irregular", "switches=15,ports=5,hosts=1,links=23,planar=1,link=2.5Gb/s", 1,
+                      &s->topo, &s->err) ||
+        route_compute(&s->topo, "spf", NULL, &s->lfts, &s->err))
+        fail_msg("setup: %s", s->err.msg);
+    fabric_settings_defaults(&s->d.set);
+    s->d.set.mtu = 1024;
+    s->d.set.switch_buffer = 4200;
+    s->d.set.hca_buffer = 4200;
+    s->d.set.nvls = 2; /* SL n on VL n mod 2, equal weights */
+    struct qos_desc q;
+    qos_desc_defaults(&q);
+    if (qos_apply(&q, &s->d.set, &s->err))
+        fail_msg("%s", s->err.msg);
+    params_free(qos_params, &q);
+    s->d.set.hoq_life = 1;
+    s->d.end = 3 * PS_PER_MS;
+    s->d.drain_limit = 100 * PS_PER_MS;
+    s->d.seed = 1;
+    struct flow_desc *a = ts_flow(s, "A", "*", "uniform", "poisson", "0.75 Gb/s", "1024", 0, 0);
+    struct flow_desc *b = ts_flow(s, "B", "*", "uniform", "poisson", "0.75 Gb/s", "1024", 0, 0);
+    a->sl = 0, b->sl = 1;
+}
+
+static void test_lazy_events(void **st)
+{
+    (void)st;
+    struct testsim s;
+    run_both(&s, make_ring, 0);
+    run_both(&s, make_ring, 1);
+    run_both(&s, make_irregular, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lifetime_law),
         cmocka_unit_test(test_drop_breaks_spf_deadlock),
         cmocka_unit_test(test_protection),
+        cmocka_unit_test(test_lazy_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
