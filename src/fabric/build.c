@@ -418,6 +418,37 @@ static int apply_vlmap(struct fabric *f, const struct topo *t, const struct lfts
     return 0;
 }
 
+/* An engine that puts each destination LID on a VL (dfsssp, l->dlid_vl): packets to a LID
+ * carry that VL as their SL (one row of path SLs by DLID, shared by every host), so with SL v
+ * on VL v at the switches every hop after the first uses the destination's VL, as the
+ * deadlock check assumed. Refused when the fabric cannot: too few data VLs, an SL-to-VL map
+ * that moves SL v off VL v, or a flow with its own SL (which the path SL would override). */
+static int apply_dlid_vl(struct fabric *f, const struct lfts *l, const struct run_desc *d,
+                         struct ibn_err *e)
+{
+    if (f->set.nvls < l->nvl)
+        return ibn_err_set(e, "routing %s puts destinations on VLs 0-%d, but only %lld data VLs "
+                           "are in use: set fabric.vls (or qos.max_vls) to at least %d",
+                           l->engine, l->nvl - 1, (long long)f->set.nvls, l->nvl);
+    for (int v = 0; v < l->nvl; v++)
+        if (f->set.sl2vl[v] != v)
+            return ibn_err_set(e, "routing %s gives packets their destination's VL as SL, so SL "
+                               "%d must map to VL %d (qos.sl2vl maps it to %d)", l->engine, v, v,
+                               f->set.sl2vl[v]);
+    for (int i = 0; i < d->nflows; i++)
+        if (d->flows[i].sl || (d->flows[i].cls && *d->flows[i].cls))
+            return ibn_err_set(e, "routing %s gives packets their destination's VL as SL: flow "
+                               "%s may not set its own sl or class", l->engine, d->flows[i].name);
+    size_t row = (size_t)f->max_lid + 1;
+    f->sl_rows = xcalloc(row, 1);
+    for (size_t k = 0; k < row && k <= (size_t)l->max_lid; k++)
+        f->sl_rows[k] = l->dlid_vl[k];
+    f->host_sl = xcalloc((size_t)f->nhosts + 1, sizeof *f->host_sl);
+    for (int h = 0; h < f->nhosts; h++)
+        f->host_sl[h] = f->sl_rows;
+    return 0;
+}
+
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
                  const struct run_desc *d, struct ibn_err *e)
 {
@@ -552,6 +583,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             f->host_of_lid[lid] = h;
     }
     if (l->vlmap && apply_vlmap(f, t, l, e))
+        return -1;
+    if (!l->vlmap && l->dlid_vl && l->nvl > 1 && apply_dlid_vl(f, l, d, e))
         return -1;
     /* The switches' input memories, now that cables, buffers and hosts are known. */
     for (int i = 0; i < f->nnodes; i++)
