@@ -583,6 +583,7 @@ struct fabric {
     uint8_t loss_on;         /* switch inputs lose data packets (switch.loss, loss_every) */
     simtime_t ack_timeout;   /* rtx: the Local ACK Timeout, SIMTIME_NEVER if infinite */
     simtime_t rnr_timer;     /* rtx: the responders' minimum RNR NAK timer (min_rnr_timer) */
+    uint8_t rq_warned;       /* the warning that a receive queue never runs dry was given */
     uint64_t loss_rng;       /* switch.loss: splitmix64 state */
     uint64_t loss_seen;      /* data packets that arrived at switch inputs (loss_every) */
     struct mcast *mc;        /* multicast groups, tables and statistics (mcast.h), NULL if none */
