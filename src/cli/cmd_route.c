@@ -83,7 +83,9 @@ static void usage(FILE *f)
             "         least-loaded port for each base LID, drawn as OpenSM draws it),\n"
             "         --guid-routing-order-no-scatter (OpenSM's: the -X ports are not scattered),\n"
             "         --ignore-guids FILE (OpenSM's -i port_prof_ignore_file: lines 'SWITCH-GUID\n"
-            "         PORT' whose routes are not counted when balancing), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
+            "         PORT' whose routes are not counted when balancing), --cn-guids FILE or -u FILE\n"
+            "         and --io-guids FILE or -G FILE (ftree, sssp, dfsssp: OpenSM's cn_guid_file and\n"
+            "         io_guid_file: compute nodes first, I/O nodes after), --tie lowest|highest|balance (spf), --max-vls N (dfsssp, default\n"
             "         8; torus-2QoS: the switches' data VLs, 2, 4 or 8 as OpenSM uses them),\n"
             "         --torus-config FILE (torus-2QoS: OpenSM's torus-2QoS.conf; without it the\n"
             "         torus is derived from S<x>_<y>[_<z>] switch names), --sl2vl FILE (compute,\n"
@@ -614,6 +616,10 @@ int cmd_route(int argc, char **argv)
             o.ro.port_shifting = 1;
         else if (!strcmp(a, "--guid-routing-order-no-scatter"))
             o.ro.order_no_scatter = 1;
+        else if ((!strcmp(a, "--cn-guids") || !strcmp(a, "-u")) && more)
+            o.ro.cn_guids = argv[++i];
+        else if ((!strcmp(a, "--io-guids") || !strcmp(a, "-G")) && more)
+            o.ro.io_guids = argv[++i];
         else if ((!strcmp(a, "--ignore-guids") || !strcmp(a, "--port-prof-ignore")) && more)
             o.ro.prof_ignore = argv[++i];
         else if (!strcmp(a, "--tie") && more)

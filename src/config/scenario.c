@@ -94,6 +94,14 @@ const struct param topo_params[] = {
       "routing = minhop, updn, dnup, dor: OpenSM's port_prof_ignore_file (opensm -i): lines "
       "\"SWITCH-GUID PORT\"; routes through those ports are not counted when balancing "
       "(relative to the scenario)", NULL, 0, 0 },
+    { "cn_guid_file", P_STRING, TOFF(cn_guid_file), "",
+      "routing = ftree, sssp, dfsssp: OpenSM's cn_guid_file (opensm -u): the compute nodes' port "
+      "GUIDs (one per line, # comments; relative to the scenario); ftree spreads over them first, "
+      "(df)sssp routes to them first", NULL, 0, 0 },
+    { "io_guid_file", P_STRING, TOFF(io_guid_file), "",
+      "routing = ftree, sssp, dfsssp: OpenSM's io_guid_file (opensm -G): the I/O nodes' port GUIDs; "
+      "ftree routes them after the compute nodes (OpenSM's max_reverse_hops 0), (df)sssp after "
+      "the compute nodes and before the rest", NULL, 0, 0 },
     { "port_shifting", P_BOOL, TOFF(port_shifting), "false",
       "routing = minhop, updn, dnup, dor: OpenSM's port_shifting (among the least-loaded least-hop "
       "ports, start from an offset that differs between switches so LIDs do not align)",
@@ -927,8 +935,9 @@ static int load(const char *path, char *const *overrides, int noverrides, struct
     if (!rc) {
         char **files[] = { &sc->topo.file, &sc->topo.lft_file, &sc->topo.root_guid_file,
                            &sc->mc.mft_file, &sc->topo.guid_routing_order_file,
-                           &sc->topo.port_prof_ignore_file, &sc->topo.torus_config };
-        for (int i = 0; i < 7; i++) {
+                           &sc->topo.port_prof_ignore_file, &sc->topo.torus_config,
+                           &sc->topo.cn_guid_file, &sc->topo.io_guid_file };
+        for (int i = 0; i < (int)(sizeof files / sizeof files[0]); i++) {
             char *f = *files[i];
             if (!*f || f[0] == '/')
                 continue;
@@ -1189,6 +1198,8 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                             .order_no_scatter = d->order_no_scatter,
                             .prof_ignore = d->port_prof_ignore_file,
                             .torus_conf = d->torus_config,
+                            .cn_guids = d->cn_guid_file,
+                            .io_guids = d->io_guid_file,
                             .path_slack = (int)d->path_slack };
     /* torus-2QoS programs as many VL bits as the fabric has data VLs (OpenSM: the VLCap). */
     if (strstr(engine, "torus-2QoS"))

@@ -48,6 +48,8 @@ struct topo_desc {
     char *port_prof_ignore_file; /* OpenSM's (relative to the scenario) */
     long long path_bits;      /* pathbits: 0 = one per cycle, K = the first K cycles */
     long long path_slack;     /* pathbits: paths up to shortest + this many hops; -1 all */
+    char *cn_guid_file;       /* ftree, (df)sssp: OpenSM's cn_guid_file (relative to the scenario) */
+    char *io_guid_file;       /* ftree, (df)sssp: OpenSM's io_guid_file (relative to the scenario) */
     char *torus_config;       /* torus-2QoS: OpenSM's torus-2QoS.conf (relative to the scenario) */
     int line;                 /* where the section starts */
 };

@@ -161,6 +161,13 @@ static void sent_grow(struct rc_conn *c, uint32_t need)
 static int rtx_init(struct fabric *f, struct ibn_err *e)
 {
     int lossy = losses_possible(&f->set), rnr = rnr_possible(&f->set);
+    if (f->set.rq_depth > 0 && !rnr && !f->rq_warned) {
+        f->rq_warned = 1;
+        fabric_warn(f, "transport.rq_depth = %lld with rq_post_interval = 0: a receive WQE is posted "
+                    "again at once, no responder ever runs out and no RNR NAK is sent; give "
+                    "rq_post_interval a time for receivers that are not always ready",
+                    f->set.rq_depth);
+    }
     f->rtx = (uint8_t)(f->set.retransmit == RTX_ON || (f->set.retransmit == RTX_AUTO && (lossy || rnr)));
     if (!f->rtx) {
         if (lossy)

@@ -4,7 +4,9 @@
  * (among several such ports the j-th destination takes port j mod count); any other switch
  * forwards up, among the up ports that lie on a shortest path, the destination with index j
  * taking candidate (j / u^level) mod count, where u is the number of up ports per switch of the
- * levels below (D-mod-k). CA destinations are indexed in leaf order, then port order. Routes go
+ * levels below (D-mod-k). CA destinations are indexed in leaf order, then port order (with
+ * OpenSM's cn_guid_file / io_guid_file, -u / -G: the compute nodes first, each leaf padded to
+ * the most any leaf has, as OpenSM's ftree pads with dummy CAs; the others after). Routes go
  * up, then down, so the result is deadlock-free; in a k-ary n-tree every down port carries the
  * routes to one destination. Switch LIDs are routed along shortest paths. On a topology where
  * some switch has neither a down route nor an up port towards a destination (not a fat tree),
@@ -17,10 +19,16 @@
 #include <string.h>
 
 #include "routing/hoptab.h"
+#include "routing/lft_build.h"
 
 int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *out,
                 struct ibn_err *e)
 {
+    uint8_t *cls; /* compute / I/O node ports (NULL: no files, every CA port a compute node) */
+    char cnote[160] = "";
+    if (lft_node_classes(t, o ? o->cn_guids : NULL, o ? o->io_guids : NULL, &cls, cnote,
+                         sizeof cnote, e))
+        return -1; /* a bad file is an error in the input, not an unfit fabric */
     struct hoptab h;
     hoptab_index(&h, t);
     int n = h.nsw, rc = 0;
@@ -85,6 +93,28 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
     int *downd = xmalloc((size_t)n * sizeof *downd + 1);
     int *cand = xmalloc(256 * sizeof *cand);
     int j = 0;
+    /* OpenSM's cn_guid_file / io_guid_file: the compute nodes take the destination indices,
+     * leaf by leaf, each leaf padded to the most compute-node LIDs any leaf has (OpenSM's dummy
+     * CAs), so that the spreading stays even over the compute nodes; the other CA ports come
+     * after them, in the same leaf and port order. */
+    int maxcn = 0, nleaves = 0, ncn = 0, nother = 0;
+    for (int L = 0; L < n && cls; L++) {
+        const struct topo_node *nl = &t->node[h.sw[L]];
+        int has_ca = 0, c = 0;
+        for (int p = 1; p <= nl->nports; p++) {
+            int v = nl->port[p].peer_node;
+            if (v < 0 || t->node[v].type != TOPO_CA)
+                continue;
+            has_ca = 1;
+            int vp = nl->port[p].peer_port;
+            if (lft_is_cn(t, cls, v, vp))
+                c += 1 << t->node[v].port[vp].lmc;
+        }
+        nleaves += has_ca;
+        ncn += c;
+        maxcn = c > maxcn ? c : maxcn;
+    }
+    int leaf = -1;
     /* Destinations: leaves in switch order, their CA ports in port order. */
     for (int L = 0; L < n && !rc; L++) {
         const struct topo_node *nl = &t->node[h.sw[L]];
@@ -95,6 +125,8 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
         }
         if (!has_ca)
             continue;
+        leaf++;
+        int kcn = 0;
         for (int i = 0; i < n; i++)
             downd[i] = -1;
         head = tail = 0;
@@ -119,7 +151,10 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
             if (c < 0 || t->node[c].type != TOPO_CA)
                 continue;
             const struct topo_port *cp = &t->node[c].port[nl->port[p].peer_port];
-            for (int lid = cp->lid; lid < cp->lid + (1 << cp->lmc) && !rc; lid++, j++) {
+            int is_cn = lft_is_cn(t, cls, c, nl->port[p].peer_port);
+            for (int lid = cp->lid; lid < cp->lid + (1 << cp->lmc) && !rc; lid++) {
+                if (cls)
+                    j = is_cn ? leaf * maxcn + kcn++ : nleaves * maxcn + nother++;
                 for (int s = 0; s < n && !rc; s++) {
                     uint8_t *lft = out->table[h.sw[s]];
                     if (s == L) {
@@ -157,6 +192,8 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
                     int lv = level[s] < 0 ? 0 : level[s];
                     lft[lid] = (uint8_t)cand[(j / div[lv]) % nc];
                 }
+                if (!cls)
+                    j++;
             }
         }
     }
@@ -182,9 +219,15 @@ int route_ftree(const struct topo *t, const struct route_opts *o, struct lfts *o
             }
         }
     }
-    if (!rc)
+    if (!rc && cls)
+        snprintf(out->note, sizeof out->note, "ftree: %d levels from %s; %d compute-node LIDs "
+                 "indexed first (at most %d per leaf), %d other CA LIDs after them%s%s",
+                 maxlev + 1, have_rank ? "the generator" : "the CAs' switches", ncn, maxcn,
+                 nother, *cnote ? "; " : "", cnote);
+    else if (!rc)
         snprintf(out->note, sizeof out->note, "ftree: %d levels from %s", maxlev + 1,
                  have_rank ? "the generator" : "the CAs' switches");
+    free(cls);
     free(cand);
     free(downd);
     free(d);

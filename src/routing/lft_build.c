@@ -57,16 +57,15 @@ void lft_order_free(struct lft_order *o)
     memset(o, 0, sizeof *o);
 }
 
-int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, char *note,
-                   size_t notelen, struct ibn_err *e)
+static int guid_list_read(const struct topo *t, const char *path, const char *what,
+                          struct lft_order *o, char *note, size_t notelen, struct ibn_err *e)
 {
     memset(o, 0, sizeof *o);
     if (!path || !*path)
         return 0;
     FILE *f = fopen(path, "r");
     if (!f)
-        return ibn_err_set(e, "guid_routing_order_file %s: cannot open: %s", path,
-                           strerror(errno));
+        return ibn_err_set(e, "%s %s: cannot open: %s", what, path, strerror(errno));
     /* The ports OpenSM knows by GUID: switch port 0 (the node GUID) and every cabled CA port. */
     int cap = 0;
     for (int i = 0; i < t->nnodes; i++)
@@ -105,8 +104,8 @@ int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, 
             (*end && *end != '#' && !isspace((unsigned char)*end))) {
             size_t k = strcspn(p, " \t\r\n#");
             rc = ibn_err_at(e, path, lineno, "expected a port GUID first on the line (such as "
-                            "0x0002c90300048248), as in OpenSM's guid_routing_order_file; got "
-                            "\"%.*s\"", (int)(k > 60 ? 60 : k), p);
+                            "0x0002c90300048248), as in OpenSM's %s; got \"%.*s\"", what,
+                            (int)(k > 60 ? 60 : k), p);
             break;
         }
         /* The first port with that GUID (GUIDs are unique in a checked topology). */
@@ -147,8 +146,8 @@ int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, 
         return -1;
     }
     if (note && (unknown || repeated))
-        snprintf(note, notelen, "guid_routing_order_file %.80s: %d GUID%s no port of the topology "
-                 "has, %d repeated: skipped, as OpenSM skips them", path, unknown,
+        snprintf(note, notelen, "%s %.80s: %d GUID%s no port of the topology "
+                 "has, %d repeated: skipped, as OpenSM skips them", what, path, unknown,
                  unknown == 1 ? "" : "s", repeated);
     if (note && unknown) {
         size_t k = strlen(note);
@@ -156,6 +155,101 @@ int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, 
                  first_guid);
     }
     return 0;
+}
+
+int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, char *note,
+                   size_t notelen, struct ibn_err *e)
+{
+    return guid_list_read(t, path, "guid_routing_order_file", o, note, notelen, e);
+}
+
+int lft_node_classes(const struct topo *t, const char *cn_path, const char *io_path,
+                     uint8_t **cls, char *note, size_t notelen, struct ibn_err *e)
+{
+    *cls = NULL;
+    int have_cn = cn_path && *cn_path, have_io = io_path && *io_path;
+    if (!have_cn && !have_io)
+        return 0;
+    uint8_t *m = xcalloc((size_t)t->nnodes * 256 + 1, 1);
+    const char *paths[2] = { have_cn ? cn_path : NULL, have_io ? io_path : NULL };
+    const char *what[2] = { "cn_guid_file", "io_guid_file" };
+    for (int k = 0; k < 2; k++) {
+        struct lft_order o;
+        char own[160] = "";
+        if (guid_list_read(t, paths[k], what[k], &o, own, sizeof own, e)) {
+            free(m);
+            return -1;
+        }
+        for (int i = 0; i < o.n; i++)
+            if (t->node[o.node[i]].type == TOPO_CA) /* a switch GUID names no end port */
+                m[(size_t)o.node[i] * 256 + (size_t)o.port[i]] |= (uint8_t)(k ? LFT_IN_IO : LFT_IN_CN);
+        lft_order_free(&o);
+        if (note && *own) {
+            size_t len = strlen(note);
+            snprintf(note + len, notelen - len, "%s%s", len ? "; " : "", own);
+        }
+    }
+    m[(size_t)t->nnodes * 256] = (uint8_t)((have_cn ? LFT_IN_CN : 0) | (have_io ? LFT_IN_IO : 0));
+    *cls = m;
+    return 0;
+}
+
+int lft_is_cn(const struct topo *t, const uint8_t *cls, int node, int port)
+{
+    if (!cls)
+        return 1;
+    uint8_t given = cls[(size_t)t->nnodes * 256], c = cls[(size_t)node * 256 + (size_t)port];
+    if ((given & LFT_IN_CN) && !(c & LFT_IN_CN))
+        return 0;
+    if (!(c & LFT_IN_CN) && (c & LFT_IN_IO))
+        return 0;
+    return 1;
+}
+
+void lft_class_order(const struct topo *t, const struct hoptab *h, const uint8_t *cls,
+                     struct lft_order *o)
+{
+    memset(o, 0, sizeof *o);
+    if (!cls)
+        return;
+    int cap = 1;
+    for (int i = 0; i < t->nnodes; i++)
+        cap += t->node[i].type == TOPO_CA ? t->node[i].nports : 0;
+    o->node = xmalloc((size_t)cap * sizeof *o->node);
+    o->port = xmalloc((size_t)cap * sizeof *o->port);
+    struct sw_load *s = xmalloc(((size_t)h->nsw + 1) * sizeof *s);
+    for (int i = 0; i < h->nsw; i++) {
+        const struct topo_node *n = &t->node[h->sw[i]];
+        s[i] = (struct sw_load){ .sw = i, .guid = n->guid, .endports = 0 };
+        for (int p = 1; p <= n->nports; p++) {
+            int q = n->port[p].peer_node;
+            if (q >= 0 && t->node[q].type == TOPO_CA)
+                s[i].endports++;
+        }
+    }
+    qsort(s, (size_t)h->nsw, sizeof *s, cmp_load);
+    uint8_t given = cls[(size_t)t->nnodes * 256];
+    /* The compute nodes' ports first (when a cn_guid_file is given), then the I/O nodes' (when
+     * an io_guid_file is), switch by switch in the destination order's switch order. */
+    for (int pass = 0; pass < 2; pass++) {
+        uint8_t bit = pass ? LFT_IN_IO : LFT_IN_CN;
+        if (!(given & bit))
+            continue;
+        for (int i = 0; i < h->nsw; i++) {
+            const struct topo_node *n = &t->node[h->sw[s[i].sw]];
+            for (int p = 1; p <= n->nports; p++) {
+                int q = n->port[p].peer_node, qp = n->port[p].peer_port;
+                if (q < 0 || t->node[q].type != TOPO_CA)
+                    continue;
+                uint8_t c = cls[(size_t)q * 256 + (size_t)qp];
+                if (!(c & bit) || (pass && (c & LFT_IN_CN) && (given & LFT_IN_CN)))
+                    continue;
+                o->node[o->n] = q;
+                o->port[o->n++] = qp;
+            }
+        }
+    }
+    free(s);
 }
 
 int lft_ignore_read(const struct topo *t, const char *path, uint8_t **mask, char *note,

@@ -52,6 +52,23 @@ int lft_order_read(const struct topo *t, const char *path, struct lft_order *o, 
                    size_t notelen, struct ibn_err *e);
 void lft_order_free(struct lft_order *o);
 
+/* OpenSM's cn_guid_file (-u) and io_guid_file (-G), read as lft_order_read reads (file:line
+ * errors; unknown and repeated GUIDs skipped, as OpenSM skips them, note says how many; a
+ * switch GUID names no end port). *cls (NULL when neither path is given; free it): per (node,
+ * port) at node * 256 + port, LFT_IN_CN / LFT_IN_IO when the file lists that CA port; byte
+ * nnodes * 256 holds which files were given. */
+enum { LFT_IN_CN = 1, LFT_IN_IO = 2 };
+int lft_node_classes(const struct topo *t, const char *cn_path, const char *io_path,
+                     uint8_t **cls, char *note, size_t notelen, struct ibn_err *e);
+/* OpenSM's ftree rule: with no files every CA port is a compute node; with a cn_guid_file only
+ * those it lists; a port an io_guid_file lists (and the cn_guid_file does not) is none. */
+int lft_is_cn(const struct topo *t, const uint8_t *cls, int node, int port);
+/* OpenSM's (df)sssp rule: the ports a cn_guid_file lists first, then those an io_guid_file
+ * lists, each switch by switch in the destination order's switch order (most CAs first); the
+ * rest follow in lft_dest_order. An empty order when cls is NULL; free with lft_order_free. */
+void lft_class_order(const struct topo *t, const struct hoptab *h, const uint8_t *cls,
+                     struct lft_order *o);
+
 /* OpenSM's destination order; returns the count, *out to free. ord (may be NULL) puts its
  * ports first, in its order, as OpenSM's guid_routing_order_file does. */
 int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lft_order *ord,

@@ -156,6 +156,15 @@ int route_compute(const struct topo *t, const char *engine, const struct route_o
         return ibn_err_set(e, "%s %s takes no guid_routing_order_file (\"%s\"): as in OpenSM, "
                            "minhop, updn, dnup and dor route destinations in its order", what, name,
                            o->guid_order);
+    static const char *const classed[] = { "ftree", "sssp", "dfsssp", NULL };
+    int uses_classes = 0;
+    for (int i = 0; i < n; i++)
+        uses_classes |= in_list(r[i]->name, classed);
+    if (o && ((o->cn_guids && *o->cn_guids) || (o->io_guids && *o->io_guids)) && !uses_classes)
+        return ibn_err_set(e, "%s %s takes no %s (\"%s\"): as in OpenSM, only ftree and (df)sssp "
+                           "route compute and I/O nodes apart", what, name,
+                           o->cn_guids && *o->cn_guids ? "cn_guid_file" : "io_guid_file",
+                           o->cn_guids && *o->cn_guids ? o->cn_guids : o->io_guids);
     if (o && o->torus_conf && *o->torus_conf && !uses_torus)
         return ibn_err_set(e, "%s %s takes no torus_config (\"%s\"): only torus-2QoS does", what,
                            name, o->torus_conf);

@@ -22,6 +22,8 @@ struct route_opts {
     uint32_t scatter_ports; /* minhop, updn, dor: OpenSM's scatter_ports seed (0 = off) */
     int order_no_scatter;   /* minhop, updn, dor: OpenSM's guid_routing_order_no_scatter */
     const char *prof_ignore;/* minhop, updn, dor: OpenSM's port_prof_ignore_file (NULL none) */
+    const char *cn_guids;   /* ftree, sssp, dfsssp: OpenSM's cn_guid_file (-u; NULL none) */
+    const char *io_guids;   /* ftree, sssp, dfsssp: OpenSM's io_guid_file (-G; NULL none) */
     const char *torus_conf; /* torus-2QoS: OpenSM's torus-2QoS.conf (NULL: derived from the
                              * S<x>_<y>[_<z>] switch names of ibnetsim's generators) */
 };

@@ -2,7 +2,9 @@
  * variant with virtual lanes (after the idea of OpenSM's sssp/dfsssp engines, Domke, Hoefler
  * and Nagel 2011; not a port: OpenSM's heap order, and its per-path VL layering, differ).
  *  - Every directed switch-to-switch link starts with weight P^2 (P = number of CA ports), which
- *    keeps paths shortest; destinations are taken in OpenSM's order (lft_build.h), each LID of a
+ *    keeps paths shortest; destinations are taken in OpenSM's order (lft_build.h; with OpenSM's
+ *    cn_guid_file / io_guid_file, -u / -G, the compute nodes' ports first, then the I/O nodes',
+ *    as OpenSM's dfsssp orders them, lft_class_order), each LID of a
  *    destination separately. For each, Dijkstra from the destination's switch (ties: lower
  *    switch index) gives every switch its next hop; then each switch adds its number of CAs to
  *    the weight of every link on its path, so later destinations avoid loaded links.
@@ -87,13 +89,24 @@ static int pop(struct heap *h)
     return v;
 }
 
-static int sssp_tables(const struct topo *t, struct lfts *out)
+static int sssp_tables(const struct topo *t, const struct route_opts *o, struct lfts *out,
+                       struct ibn_err *e)
 {
+    uint8_t *cls;
+    char note[sizeof out->note] = "";
+    if (lft_node_classes(t, o ? o->cn_guids : NULL, o ? o->io_guids : NULL, &cls, note,
+                         sizeof note, e))
+        return -1;
     struct hoptab h;
     hoptab_index(&h, t);
     int n = h.nsw;
     struct lft_dest *d;
-    int nd = lft_dest_order(t, &h, NULL, &d);
+    struct lft_order ord;
+    lft_class_order(t, &h, cls, &ord);
+    int nd = lft_dest_order(t, &h, cls ? &ord : NULL, &d);
+    lft_order_free(&ord);
+    free(cls);
+    snprintf(out->note, sizeof out->note, "%s", note);
     uint64_t P = 0;
     int *cas = xcalloc((size_t)n + 1, sizeof *cas);
     for (int s = 0; s < n; s++) {
@@ -179,9 +192,7 @@ static int sssp_tables(const struct topo *t, struct lfts *out)
 int route_sssp(const struct topo *t, const struct route_opts *o, struct lfts *out,
                struct ibn_err *e)
 {
-    (void)o;
-    (void)e;
-    return sssp_tables(t, out);
+    return sssp_tables(t, o, out, e);
 }
 
 /* Adjacency of one VL's channel dependency graph, with the edges added last removable. */
@@ -226,7 +237,8 @@ int route_dfsssp(const struct topo *t, const struct route_opts *o, struct lfts *
     int maxvl = o && o->max_vls > 0 ? o->max_vls : 8;
     if (maxvl > 15)
         return ibn_err_set(e, "dfsssp: max_vls %d exceeds the 15 data VLs", maxvl);
-    sssp_tables(t, out);
+    if (sssp_tables(t, o, out, e))
+        return -1;
     int *off = xmalloc(((size_t)t->nnodes + 1) * sizeof *off);
     off[0] = 0;
     for (int i = 0; i < t->nnodes; i++)
@@ -287,8 +299,12 @@ int route_dfsssp(const struct topo *t, const struct route_opts *o, struct lfts *
         }
     }
     if (!rc)
-        snprintf(out->note, sizeof out->note, "dfsssp: %d VL%s used (one per destination LID)",
-                 out->nvl, out->nvl > 1 ? "s" : "");
+    {
+        char own[sizeof out->note];
+        snprintf(own, sizeof own, "%s", out->note);
+        snprintf(out->note, sizeof out->note, "dfsssp: %d VL%s used (one per destination LID)%s%.200s",
+                 out->nvl, out->nvl > 1 ? "s" : "", *own ? "; " : "", own);
+    }
     for (int v = 0; v < maxvl; v++) {
         for (int c = 0; c < nch; c++)
             free(g[v].adj[c]);

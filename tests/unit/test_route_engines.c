@@ -586,6 +586,127 @@ static void test_prof_ignore(void **state)
     topo_free(&t);
 }
 
+/* OpenSM's cn_guid_file / io_guid_file (-u / -G) in ftree and (df)sssp. */
+static char *guid_file(const struct topo *t, const char *const *hosts, int n, int all)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/ibnetsim-guids-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# port GUIDs, as OpenSM's parse_node_map reads them\n");
+    for (int i = 0; i < t->nnodes; i++) {
+        if (t->node[i].type != TOPO_CA)
+            continue;
+        int listed = all;
+        for (int k = 0; k < n; k++)
+            listed |= !strcmp(t->node[i].name, hosts[k]);
+        if (listed)
+            fprintf(f, "0x%016llx %s\n", (unsigned long long)t->node[i].port[1].guid, t->node[i].name);
+    }
+    fclose(f);
+    return path;
+}
+
+static int tables_equal(const struct topo *t, const struct lfts *a, const struct lfts *b)
+{
+    for (int n = 0; n < t->nnodes; n++)
+        if (t->node[n].type == TOPO_SWITCH)
+            for (int lid = 1; lid <= a->max_lid; lid++)
+                if (lft_port(a, n, lid) != lft_port(b, n, lid))
+                    return 0;
+    return 1;
+}
+
+/* Host `name`'s column (its LID's entry at every switch but its own leaf) equals host
+ * `like`'s column in the full tree's tables. */
+static int same_column(const struct topo *t, const struct lfts *a, const char *name,
+                       const struct lfts *full, const char *like)
+{
+    int h = topo_find(t, name), g = topo_find(t, like);
+    int la = t->node[h].port[1].lid, lb = t->node[g].port[1].lid, leaf = t->node[h].port[1].peer_node;
+    for (int n = 0; n < t->nnodes; n++)
+        if (t->node[n].type == TOPO_SWITCH && n != leaf && lft_port(a, n, la) != lft_port(full, n, lb))
+            return 0;
+    return 1;
+}
+
+static void test_cn_io_files(void **state)
+{
+    (void)state;
+    struct topo t;
+    struct lfts full, l;
+    struct ibn_err e = { { 0 } };
+    gen("kary_ntree", "k=4,n=3", &t); /* 16 leaves of 4 hosts (H1-H4 on the first) */
+    route(&t, "ftree", NULL, &full);
+    /* Every host a compute node: the same tables as without the file. */
+    char *all = guid_file(&t, NULL, 0, 1), allp[64];
+    snprintf(allp, sizeof allp, "%s", all);
+    struct route_opts o = { .cn_guids = allp };
+    route(&t, "ftree", &o, &l);
+    assert_true(tables_equal(&t, &l, &full));
+    assert_non_null(strstr(l.note, "64 compute-node LIDs"));
+    lfts_free(&l);
+    /* H1 (first of its leaf), H6 (second of the second leaf) and H40 (last of the tenth) are I/O
+     * nodes: the compute nodes keep the D-mod-K pattern of a full tree, each leaf's k-th
+     * compute node taking the column of the leaf's k-th host (OpenSM's padding with dummy CAs);
+     * without the file H2 keeps its own column, the second host's. */
+    const char *io_hosts[] = { "H1", "H6", "H40" };
+    char *io = guid_file(&t, io_hosts, 3, 0), iop[64];
+    snprintf(iop, sizeof iop, "%s", io);
+    struct route_opts oi = { .io_guids = iop };
+    route(&t, "ftree", &oi, &l);
+    assert_non_null(strstr(l.note, "61 compute-node LIDs indexed first (at most 4 per leaf), 3 other"));
+    assert_true(same_column(&t, &l, "H2", &full, "H1"));
+    assert_true(same_column(&t, &l, "H4", &full, "H3"));
+    assert_true(same_column(&t, &l, "H5", &full, "H5"));
+    assert_true(same_column(&t, &l, "H7", &full, "H6"));
+    assert_true(same_column(&t, &l, "H37", &full, "H37"));
+    assert_true(same_column(&t, &l, "H64", &full, "H64"));
+    assert_false(same_column(&t, &full, "H2", &full, "H1"));
+    assert_false(tables_equal(&t, &l, &full));
+    lfts_free(&l);
+    /* Six hosts listed as the only compute nodes of a cn_guid_file (three on each of the first
+     * two leaves): each leaf padded to three, the first leaf's compute nodes indexed 0-2. */
+    const char *cn_hosts[] = { "H2", "H3", "H4", "H5", "H7", "H8" };
+    char *cn = guid_file(&t, cn_hosts, 6, 0), cnp[64];
+    snprintf(cnp, sizeof cnp, "%s", cn);
+    struct route_opts oc = { .cn_guids = cnp };
+    route(&t, "ftree", &oc, &l);
+    assert_non_null(strstr(l.note, "6 compute-node LIDs indexed first (at most 3 per leaf), 58 other"));
+    assert_true(same_column(&t, &l, "H2", &full, "H1"));
+    assert_true(same_column(&t, &l, "H4", &full, "H3"));
+    lfts_free(&l);
+    /* sssp and dfsssp: the listed compute nodes routed first change the balancing; all of them
+     * listed is the default order. */
+    struct lfts s0, s1;
+    route(&t, "sssp", NULL, &s0);
+    route(&t, "sssp", &o, &s1);
+    assert_true(tables_equal(&t, &s0, &s1));
+    lfts_free(&s1);
+    route(&t, "sssp", &oc, &s1);
+    assert_false(tables_equal(&t, &s0, &s1));
+    lfts_free(&s1);
+    route(&t, "dfsssp", &oi, &s1);
+    assert_non_null(strstr(s1.note, "dfsssp: 1 VL used"));
+    lfts_free(&s1);
+    lfts_free(&s0);
+    /* Refused: an engine that does not use them, a malformed line (file and line named). */
+    assert_int_equal(route_compute(&t, "minhop", &oc, &l, &e), -1);
+    assert_non_null(strstr(e.msg, "takes no cn_guid_file"));
+    FILE *f = fopen(cnp, "a");
+    fprintf(f, "H9\n");
+    fclose(f);
+    assert_int_equal(route_compute(&t, "ftree", &oc, &l, &e), -1);
+    assert_non_null(strstr(e.msg, ":8: expected a port GUID"));
+    assert_non_null(strstr(e.msg, "cn_guid_file"));
+    unlink(allp);
+    unlink(iop);
+    unlink(cnp);
+    lfts_free(&full);
+    topo_free(&t);
+}
+
 static void test_updn_tree(void **state)
 {
     (void)state;
@@ -837,6 +958,7 @@ int main(void)
         cmocka_unit_test(test_updn_tree),
         cmocka_unit_test(test_dnup),
         cmocka_unit_test(test_prof_ignore),
+        cmocka_unit_test(test_cn_io_files),
         cmocka_unit_test(test_spf_ties),
         cmocka_unit_test(test_lmc),
         cmocka_unit_test(test_dor),

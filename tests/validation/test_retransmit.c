@@ -737,6 +737,18 @@ static void test_refusals(void **st)
     assert_non_null(strstr(s.err.msg, "RNR NAK"));
     ts_free(&s);
 
+    /* A receive queue refilled at once never runs dry: warned, once, and no retransmission. */
+    line(&s);
+    TSET(&s, "rq_depth", "4");
+    s.d.end = 20 * PS_PER_US;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    printf("rq_depth without rq_post_interval: %s\n", s.f.nwarn ? s.f.warn[0] : "-");
+    assert_int_equal(s.f.nwarn, 1);
+    assert_non_null(strstr(s.f.warn[0], "no RNR NAK"));
+    assert_false(s.f.rtx);
+    ts_free(&s);
+
     struct fabric_settings fs;
     fabric_settings_defaults(&fs);
     char why[256];
