@@ -2,7 +2,9 @@
 # bench/run.sh: builds ibnetsim optimised and runs the benchmark scenarios, printing events/s,
 # packet-hops/s (per wall and per CPU second), simulated time per wall second, wall time and
 # peak memory for each, the event-queue comparison, and the 0.5 s Paper IV congestion-control
-# run (bench_cc). Usage: bench/run.sh [BUILD_DIR]. Takes about three minutes.
+# run (bench_cc). Usage: bench/run.sh [BUILD_DIR]. Takes about three minutes. Instructions,
+# events and cache misses per packet-hop (callgrind, load-independent): bench/hop.sh
+# [--cache] BUILD_DIR, figures in bench/hop-diet.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-release}

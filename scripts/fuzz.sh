@@ -8,6 +8,8 @@
 #                when OpenSM is installed
 #   lft_dump     `ibnetsim route compute` of the harness's fat tree with several engines
 #   trace        tests/fuzz/seeds/trace/* (video frame-size traces)
+#   torus_conf   tests/fuzz/seeds/torus_conf/* (torus-2QoS.conf files for the harness's torus
+#                and mesh)
 #   override     tests/fuzz/seeds/override/* (lines of -s section.key=value, applied to
 #                scenarios/examples/readme.cfg)
 # Usage: scripts/fuzz.sh [--seconds N] [--nice] [--corpus DIR] [TARGET...]
@@ -25,12 +27,12 @@ while [ $# -gt 0 ]; do
     --seconds) secs=$2; shift ;;
     --nice) nice=(nice -n 19) ;;
     --corpus) corpus=$2; shift ;;
-    scenario|topo|opensm_conf|lft_dump|trace|override) targets+=("$1") ;;
-    *) echo "usage: $0 [--seconds N] [--nice] [scenario|topo|opensm_conf|lft_dump|trace|override]..." >&2; exit 2 ;;
+    scenario|topo|opensm_conf|lft_dump|trace|override|torus_conf) targets+=("$1") ;;
+    *) echo "usage: $0 [--seconds N] [--nice] [scenario|topo|opensm_conf|lft_dump|trace|override|torus_conf]..." >&2; exit 2 ;;
   esac
   shift
 done
-[ ${#targets[@]} -gt 0 ] || targets=(scenario topo opensm_conf lft_dump trace override)
+[ ${#targets[@]} -gt 0 ] || targets=(scenario topo opensm_conf lft_dump trace override torus_conf)
 out=${IBN_FUZZ_DIR:-$root/build-fuzz}
 corpus=${corpus:-$out/corpus}
 bin=${IBN_BIN:-$root/build/ibnetsim}
@@ -43,7 +45,7 @@ CC=clang cmake -S "$root/tests/fuzz" -B "$out" > "$out/cmake.log" 2>&1 ||
 [ -x "$bin" ] || { echo "fuzz.sh: $bin is missing (build first: cmake --build build)" >&2; exit 2; }
 
 seed=$out/seed
-rm -rf "$seed"; mkdir -p "$seed"/{scenario,topo,opensm_conf,lft_dump,trace,override} "$out/crashes"
+rm -rf "$seed"; mkdir -p "$seed"/{scenario,topo,opensm_conf,lft_dump,trace,override,torus_conf} "$out/crashes"
 find "$root/scenarios" "$root/bench" -name '*.cfg' -exec cp -t "$seed/scenario" {} + 2>/dev/null
 for t in "$root"/../shared/topologies/*.topo; do
   [ -f "$t" ] && [ "$(stat -c %s "$t")" -lt 200000 ] && cp "$t" "$seed/topo/"
@@ -54,7 +56,7 @@ for g in single_switch:ports=4 fattree:ports=4,levels=2 testbed002 mesh:dims=2x2
   "$bin" topo convert "gen:$g" -o "$seed/topo/gen$i.topo" 2>/dev/null
 done
 "$bin" topo convert gen:fattree:ports=4,levels=2 --lmc 1 -o "$seed/topo/lmc1.topo" 2>/dev/null
-for t in scenario topo opensm_conf lft_dump trace override; do
+for t in scenario topo opensm_conf lft_dump trace override torus_conf; do
   [ -d "$root/tests/fuzz/seeds/$t" ] && cp "$root/tests/fuzz/seeds/$t"/* "$seed/$t/"
 done
 command -v opensm >/dev/null && opensm -c "$seed/opensm_conf/opensm-default.conf" > /dev/null 2>&1

@@ -26,8 +26,6 @@ static void port_init(struct fabric *f, struct port *p, struct node *n, int num)
     p->node = n;
     p->num = (uint16_t)num;
     p->is_switch = (uint8_t)n->is_switch;
-    for (int s = 0; s < VL_SLOTS; s++)
-        p->vl[s].ctr.wait_since = -1;
     vlarb_state_init(&p->arb);
     p->vlarb = n->is_switch ? &f->set.vlarb_sw : &f->set.vlarb_ca;
     p->cret = p->cret_inline;
@@ -485,8 +483,18 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         n->port = aligned_alloc(_Alignof(struct port), ((size_t)tn->nports + 1) * sizeof *n->port);
         if (!n->port)
             ibn_panic("out of memory");
-        for (int p = 0; p <= tn->nports; p++)
+        /* Each port's VL slots in use, one cache line each, in one block per node. */
+        size_t nvl = ((size_t)tn->nports + 1) * (size_t)f->nvs;
+        struct port_vl *vls = aligned_alloc(_Alignof(struct port_vl), nvl * sizeof *vls);
+        if (!vls)
+            ibn_panic("out of memory");
+        memset(vls, 0, nvl * sizeof *vls);
+        for (size_t k = 0; k < nvl; k++)
+            vls[k].ctr.wait_since = -1;
+        for (int p = 0; p <= tn->nports; p++) {
             port_init(f, &n->port[p], n, p);
+            n->port[p].vl = vls + (size_t)p * (size_t)f->nvs;
+        }
         f->nodes[i] = n;
         if (n->is_switch && node_sw(n)->adapt && node_sw(n)->adapt->init)
             node_sw(n)->adapt->init(f, node_sw(n));
@@ -778,6 +786,7 @@ void fabric_free(struct fabric *f)
             if (n->port[p].cret != n->port[p].cret_inline)
                 free(n->port[p].cret);
         }
+        free(n->port[0].vl);
         free(n->port);
         if (n->is_switch) {
             struct sw *s = node_sw(n);

@@ -107,10 +107,14 @@ struct credit_return {
 };
 
 /* Fields in the order the data path touches them: the scalars of a hop in the first two
- * cache lines, the first credit returns, then one cache line per VL slot. */
+ * cache lines, the first credit returns; the per-VL lines are apart (port.vl). */
 struct port {
     struct node *node;
     struct port *peer;       /* the other end of the cable, NULL if uncabled */
+    /* Per-VL state, one cache line per VL slot in use (fabric.nvs: the data VLs and VL15),
+     * allocated per node beside the ports (fabric_build): a port reserves no line for VLs the
+     * fabric does not use. */
+    struct port_vl *vl;
     byterate_t rate;         /* data rate of the cable */
     simtime_t delay;         /* propagation delay of the cable */
     /* Credit returns still travelling to this (transmit) side, in (t, seq) order: a ring of
@@ -140,8 +144,7 @@ struct port {
     uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
     uint64_t sample_rx_credit_time; /* for the occupancy time series */
     struct credit_return cret_inline[CRET_INLINE];
-    struct port_vl vl[VL_SLOTS];
-};
+} __attribute__((aligned(64))); /* ports start on cache lines (320 bytes) */
 
 struct sw_arch;
 struct sw_msg;

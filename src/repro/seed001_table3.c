@@ -84,7 +84,7 @@ static int t3_run(int switches, const char *duration, int excess, struct t3_resu
                 if (!pt->peer)
                     continue;
                 uint64_t b = 0;
-                for (int v = 0; v < VL_SLOTS; v++)
+                for (int v = 0; v < f.nvs; v++)
                     b += pt->vl[v].ctr.xmit_bytes;
                 double u = 100.0 * (double)b * 8.0 / (byterate_bps(pt->rate) * secs);
                 if (f.nodes[n]->is_switch)

@@ -130,7 +130,7 @@ int timeline_open(struct fabric *f, const struct timeline_desc *d, const char *p
             const struct port *pt = &f->nodes[i]->port[p];
             uint32_t k = pid_of(c, pt);
             c->port_of[k] = pt;
-            for (int s = 0; s < VL_SLOTS; s++) {
+            for (int s = 0; s < f->nvs; s++) {
                 c->rx0[k * VL_SLOTS + s] = pt->vl[s].rx_used;
                 c->cr0[k * VL_SLOTS + s] = pt->vl[s].credits;
             }
