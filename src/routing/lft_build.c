@@ -57,6 +57,23 @@ void lft_order_free(struct lft_order *o)
     memset(o, 0, sizeof *o);
 }
 
+/* The switches in OpenSM's destination order: most CA links first (cmp_load); free it. */
+static struct sw_load *switches_by_load(const struct topo *t, const struct hoptab *h)
+{
+    struct sw_load *s = xmalloc(((size_t)h->nsw + 1) * sizeof *s);
+    for (int i = 0; i < h->nsw; i++) {
+        const struct topo_node *n = &t->node[h->sw[i]];
+        s[i] = (struct sw_load){ .sw = i, .guid = n->guid, .endports = 0 };
+        for (int p = 1; p <= n->nports; p++) {
+            int q = n->port[p].peer_node;
+            if (q >= 0 && t->node[q].type == TOPO_CA)
+                s[i].endports++;
+        }
+    }
+    qsort(s, (size_t)h->nsw, sizeof *s, cmp_load);
+    return s;
+}
+
 static int guid_list_read(const struct topo *t, const char *path, const char *what,
                           struct lft_order *o, char *note, size_t notelen, struct ibn_err *e)
 {
@@ -217,17 +234,7 @@ void lft_class_order(const struct topo *t, const struct hoptab *h, const uint8_t
         cap += t->node[i].type == TOPO_CA ? t->node[i].nports : 0;
     o->node = xmalloc((size_t)cap * sizeof *o->node);
     o->port = xmalloc((size_t)cap * sizeof *o->port);
-    struct sw_load *s = xmalloc(((size_t)h->nsw + 1) * sizeof *s);
-    for (int i = 0; i < h->nsw; i++) {
-        const struct topo_node *n = &t->node[h->sw[i]];
-        s[i] = (struct sw_load){ .sw = i, .guid = n->guid, .endports = 0 };
-        for (int p = 1; p <= n->nports; p++) {
-            int q = n->port[p].peer_node;
-            if (q >= 0 && t->node[q].type == TOPO_CA)
-                s[i].endports++;
-        }
-    }
-    qsort(s, (size_t)h->nsw, sizeof *s, cmp_load);
+    struct sw_load *s = switches_by_load(t, h);
     uint8_t given = cls[(size_t)t->nnodes * 256];
     /* The compute nodes' ports first (when a cn_guid_file is given), then the I/O nodes' (when
      * an io_guid_file is), switch by switch in the destination order's switch order. */
@@ -340,19 +347,7 @@ int lft_dest_order(const struct topo *t, const struct hoptab *h, const struct lf
             T = h->swidx[x->peer_node];
         d[nd++] = (struct lft_dest){ q, qp, x->lid, x->lmc, T, 1 };
     }
-    struct sw_load *s = xmalloc(((size_t)h->nsw + 1) * sizeof *s);
-    for (int i = 0; i < h->nsw; i++) {
-        const struct topo_node *n = &t->node[h->sw[i]];
-        s[i].sw = i;
-        s[i].guid = n->guid;
-        s[i].endports = 0;
-        for (int p = 1; p <= n->nports; p++) {
-            int q = n->port[p].peer_node;
-            if (q >= 0 && t->node[q].type == TOPO_CA)
-                s[i].endports++;
-        }
-    }
-    qsort(s, (size_t)h->nsw, sizeof *s, cmp_load);
+    struct sw_load *s = switches_by_load(t, h);
     for (int i = 0; i < h->nsw; i++) {
         const struct topo_node *n = &t->node[h->sw[s[i].sw]];
         for (int p = 1; p <= n->nports; p++) {
