@@ -229,9 +229,9 @@ static void make_irregular(struct testsim *s, int variant)
     s->d.end = 3 * PS_PER_MS;
     s->d.drain_limit = 100 * PS_PER_MS;
     s->d.seed = 1;
-    struct flow_desc *a = ts_flow(s, "A", "*", "uniform", "poisson", "0.75 Gb/s", "1024", 0, 0);
-    struct flow_desc *b = ts_flow(s, "B", "*", "uniform", "poisson", "0.75 Gb/s", "1024", 0, 0);
-    a->sl = 0, b->sl = 1;
+    /* ts_flow may move the flow array: set each flow's SL before adding the next. */
+    ts_flow(s, "A", "*", "uniform", "poisson", "0.75 Gb/s", "1024", 0, 0)->sl = 0;
+    ts_flow(s, "B", "*", "uniform", "poisson", "0.75 Gb/s", "1024", 0, 0)->sl = 1;
 }
 
 static void test_lazy_events(void **st)
