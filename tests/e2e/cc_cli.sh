@@ -49,7 +49,7 @@ set +e
 "$bin" repro nosuch > /dev/null 2>"$tmp/err"; rc=$?
 set -e
 [ $rc -eq 2 ] && grep -q "unknown reproduction" "$tmp/err" || { echo "FAIL: repro nosuch"; exit 1; }
-"$bin" repro --list | grep -q "paper4" || { echo "FAIL: repro --list"; exit 1; }
+"$bin" repro --list > "$tmp/list" && grep -q "paper4" "$tmp/list" || { echo "FAIL: repro --list"; exit 1; }
 set +e
 "$bin" repro -s nokey s1 > /dev/null 2>"$tmp/err"; rc=$?
 set -e
