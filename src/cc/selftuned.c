@@ -87,7 +87,7 @@ int st_count_full(struct fabric *f, int32_t full_credits)
         }
     }
     for (uint32_t i = 0; i < f->nflows; i++)
-        n += f->flows[i].qn == f->flows[i].qcap;
+        n += f->flows[i].qn == f->flows[i].qmax;
     return n;
 }
 

@@ -195,7 +195,7 @@ static int do_mfts(const struct opts *o, const struct topo *t)
     if (!o->nmcast) {
         if (mft_dump_read(o->mfts, t, &m, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
-            return 1;
+            return 2; /* bad input: the message names it */
         }
         int rc = 0;
         if (mft_dump_write("/dev/stdout", t, &m, &e)) {
@@ -218,7 +218,7 @@ static int do_mfts(const struct opts *o, const struct topo *t)
         int r = updn_hoptab(t, &o->ro, &h, note, sizeof note, &e);
         if (r < 0) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
-            return 1;
+            return 2; /* bad input: the message names it */
         }
     } else {
         hoptab_init(&h, t);
@@ -305,7 +305,7 @@ static int do_trace(struct opts *o, const struct topo *t, const char *src, const
     struct lfts l;
     if (get_tables(o, t, &l, &e)) {
         fprintf(stderr, "ibnetsim route trace: %s\n", e.msg);
-        return 1;
+        return 2; /* bad input: the message names it */
     }
     int vl = l.dlid_vl ? l.dlid_vl[dlid] : o->sl, sl = o->sl;
     const struct lft_vlmap *vm = l.vlmap;
@@ -728,7 +728,7 @@ int cmd_route(int argc, char **argv)
         if (get_tables(&o, &t, &l, &e)) {
             fprintf(stderr, "ibnetsim route compute: %s\n", e.msg);
             topo_free(&t);
-            return 1;
+            return 2; /* bad input: the message names it */
         }
         if (l.note[0])
             fprintf(stderr, "note: %s\n", l.note);

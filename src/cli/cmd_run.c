@@ -303,7 +303,7 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         werr = results_write_cc_tables(f, rd.tmp, &we);
     snprintf(path, sizeof path, "%s/summary.json", rd.tmp);
     if (!werr)
-        werr = results_write_json(j, path, &we);
+        werr = results_write_json(j, f, path, &we);
     if (!werr)
         werr = latency_csv_write(f, rd.tmp, &we);
     if (!werr && sc->out.flow_latency)

@@ -306,13 +306,15 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
         fl->lanes = xmalloc(sizeof *fl->lanes);
         *fl->lanes = ln;
     }
-    fl->qcap = d->max_pending > 0 ? (uint32_t)d->max_pending : f->set.max_pending ? f->set.max_pending : 1;
+    fl->qmax = d->max_pending > 0 ? (uint32_t)d->max_pending : f->set.max_pending ? f->set.max_pending : 1;
+    fl->qcap = fl->qmax < FLOW_MQ_FIRST ? fl->qmax : FLOW_MQ_FIRST;
     fl->mq = xcalloc(fl->qcap, sizeof *fl->mq);
     fl->next_ok = 0;
     hist_init(&fl->st.net_latency);
     hist_init(&fl->st.e2e_latency);
     hist_init(&fl->st.msg_latency);
     hist_init(&fl->st.posted_latency);
+    fl->st.msg_is_e2e = 1;
     deadline_init(&fl->st.deadlines);
     int kind = fl->arr.d.kind;
     if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {

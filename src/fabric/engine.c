@@ -317,6 +317,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     /* Checked here, not at build time: per-port SL2VL maps and tables are set after the build. */
     if (f->events == 0 && vlcheck_fabric(f, e))
         return -1;
+    if (f->events == 0)
+        transport_warn_unused(f);
     switch_prepare(f);
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;

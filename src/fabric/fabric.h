@@ -47,6 +47,7 @@
 #define VL_SLOTS 16  /* data VLs plus VL15 (slot 15) */
 #define VL15 15
 #define FLOW_NIL UINT32_MAX
+#define FLOW_MQ_FIRST 2      /* a flow's message ring starts with this many slots (struct flow) */
 
 struct node;
 struct drop_state;
@@ -228,14 +229,24 @@ struct flow_stats {
     uint64_t interval_bytes;      /* delivered since the last sample */
     struct histogram net_latency; /* head injected to delivered, per packet */
     struct histogram e2e_latency; /* message created to delivered, per packet */
-    struct histogram msg_latency; /* message created to its last packet delivered */
+    struct histogram msg_latency; /* message created to its last packet delivered; while
+                                   * msg_is_e2e, not kept: read it with flow_msg_latency() */
     struct histogram posted_latency; /* flows with a message window (seed 003's credits): message
                                       * posted to the adapter to its last packet delivered */
     struct deadline_acc deadlines;/* messages (frames) against their deadlines */
     struct jitter jitter;         /* message arrival gaps against the source's period */
     struct video_deadline vdl;    /* video and trace flows: seed 003's deadline rule */
     uint8_t has_deadlines, has_jitter;
+    uint8_t msg_is_e2e;           /* every measured packet delivered so far was its message's
+                                   * last: msg_latency would equal e2e_latency, sample for
+                                   * sample, so it shares e2e_latency's bins (set at build; a
+                                   * message of several packets copies them out and clears it) */
 };
+/* A flow's message latency (msg_latency, or e2e_latency while they are the same). */
+static inline const struct histogram *flow_msg_latency(const struct flow_stats *st)
+{
+    return st->msg_is_e2e ? &st->e2e_latency : &st->msg_latency;
+}
 
 #define RC_POSTED_MAX 65536
 /* What the requester remembers of a packet sent and not yet acknowledged, to send it again
@@ -387,9 +398,11 @@ struct flow {
     simtime_t next_ok;       /* earliest start of its next packet (pacing, CC inter-packet delay) */
     struct arrival arr;
     gsl_rng *rng;
-    /* Messages waiting: a ring of capacity qcap. */
+    /* Messages waiting: a ring of capacity qcap, grown by doubling (flow_mq_grow) up to qmax,
+     * the most the source may hold (max_pending): most flows never hold more than one or two,
+     * and 64 reserved up front cost 2 KiB per flow. */
     struct msg *mq;
-    uint32_t qhead, qn, qcap;
+    uint32_t qhead, qn, qcap, qmax;
     uint32_t qposted;        /* a message window: the first qposted of them are posted to the
                               * adapter (hold a credit); the rest are the consumer's backlog */
     /* The message being sent. */

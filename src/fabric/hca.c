@@ -480,6 +480,20 @@ void flow_stop(struct fabric *f, struct flow *fl)
     flow_update(f, fl);
 }
 
+/* The flow's message ring is full below its limit: double it (at most qmax), oldest message
+ * first at slot 0. At most log2(qmax) times per flow over a run, like the packet pool's growth. */
+static void flow_mq_grow(struct flow *fl)
+{
+    uint32_t cap = fl->qcap * 2 < fl->qmax ? fl->qcap * 2 : fl->qmax;
+    struct msg *q = xmalloc((size_t)cap * sizeof *q);
+    for (uint32_t k = 0; k < fl->qn; k++)
+        q[k] = fl->mq[(fl->qhead + k) % fl->qcap];
+    free(fl->mq);
+    fl->mq = q;
+    fl->qhead = 0;
+    fl->qcap = cap;
+}
+
 /* The drawn message arrives at the flow now; the next one is drawn and scheduled. */
 void flow_message(struct fabric *f, struct flow *fl)
 {
@@ -492,6 +506,8 @@ void flow_message(struct fabric *f, struct flow *fl)
     int copies = fl->pattern == 4 ? fl->ndset - (fl->dset_self >= 0) : 1;
     for (int copy = 0; copy < copies; copy++) {
         fl->st.msgs_offered++;
+        if (fl->qn == fl->qcap && fl->qcap < fl->qmax)
+            flow_mq_grow(fl);
         if (fl->qn == fl->qcap) {
             fl->st.msgs_refused++;
             fl->st.msgs_offered_measured += (uint64_t)measured;
@@ -911,10 +927,15 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
                 fl->st.msgs_delivered++;
         }
         if (x->flags & PKT_MEASURED) {
+            if (!(x->flags & PKT_LAST) && fl->st.msg_is_e2e) { /* from now on they differ */
+                hist_copy(&fl->st.msg_latency, &fl->st.e2e_latency);
+                fl->st.msg_is_e2e = 0;
+            }
             hist_add(&fl->st.net_latency, f->now - x->t_injected);
             hist_add(&fl->st.e2e_latency, f->now - x->t_created);
             if (x->flags & PKT_LAST) {
-                hist_add(&fl->st.msg_latency, f->now - x->t_created);
+                if (!fl->st.msg_is_e2e)
+                    hist_add(&fl->st.msg_latency, f->now - x->t_created);
                 if (fl->rc.posted_at) /* still outstanding: its slot is its own */
                     hist_add(&fl->st.posted_latency,
                              f->now - fl->rc.posted_at[x->msg % fl->rc.window]);

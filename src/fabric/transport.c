@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fabric/build.h"
 #include "fabric/drop.h"
@@ -213,6 +214,28 @@ static int rtx_init(struct fabric *f, struct ibn_err *e)
         fabric_warn(f, "transport.timeout = 0 (infinite): a queue pair whose last packets are lost "
                     "gets no NAK and never sends them again (its run ends as a drain timeout)");
     return 0;
+}
+
+/* Under UD, the rc-only keys set away from their defaults: a warning naming them, since they
+ * change nothing (checked when the run starts, after any plug-in has switched RC on). */
+void transport_warn_unused(struct fabric *f)
+{
+    if (f->set.transport == TRANSPORT_RC)
+        return;
+    struct fabric_settings d = f->set;
+    char keys[512] = "", why[160], now[64], def[64];
+    size_t n = 0;
+    for (const struct param *p = transport_params + 1; p->key; p++) {
+        if (!p->def || param_set(p, &d, p->def, why, sizeof why))
+            continue;
+        param_format_value(p, &f->set, now, sizeof now);
+        param_format_value(p, &d, def, sizeof def);
+        if (strcmp(now, def) && n < sizeof keys)
+            n += (size_t)snprintf(keys + n, sizeof keys - n, "%stransport.%s = %s", n ? ", " : "", p->key, now);
+    }
+    if (n)
+        fabric_warn(f, "transport.mode = ud: %s act%s only under transport.mode = rc and %s ignored",
+                    keys, strchr(keys, ',') ? "" : "s", strchr(keys, ',') ? "are" : "is");
 }
 
 int transport_init(struct fabric *f, struct ibn_err *e)

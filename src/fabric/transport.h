@@ -34,6 +34,8 @@ int transport_init(struct fabric *f, struct ibn_err *e);
  * deprecated `becn = message` maps onto this. Returns -1 (with e) when it is already RC with
  * another ACK policy. */
 int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e);
+/* Warn about rc-only keys set under UD (they change nothing). */
+void transport_warn_unused(struct fabric *f);
 /* The responder: data packet x arrived at adapter port `at`; acknowledge it if the policy says
  * so. May grow the packet pool: x is not valid afterwards. */
 void transport_on_data(struct fabric *f, struct port *at, const struct packet *x);

@@ -503,7 +503,7 @@ static int run_scenario(const char *file, const char *const *over, int nover,
         n = 0;
         for (uint32_t i = 0; i < f.nflows; i++) {
             const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
-                                                                : &f.flows[i].st.msg_latency;
+                                                                : flow_msg_latency(&f.flows[i].st);
             lat += hist_mean(h) * (double)h->count;
             n += h->count;
         }
@@ -515,7 +515,7 @@ static int run_scenario(const char *file, const char *const *over, int nover,
                 if (f.flows[i].sl != sl)
                     continue;
                 const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
-                                                                    : &f.flows[i].st.msg_latency;
+                                                                    : flow_msg_latency(&f.flows[i].st);
                 lat += hist_mean(h) * (double)h->count;
                 n += h->count;
             }

@@ -550,6 +550,11 @@ int repro_seed004(struct repro_table *t, struct ibn_err *e);
 int repro_seed003(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_windy(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_moving(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_fig5(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_fig67(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_fig8(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_fig9b(struct repro_table *t, struct ibn_err *e);
+int repro_seed002_fig10(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_isolation(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_t3n1(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_t3n2(struct repro_table *t, struct ibn_err *e);
@@ -575,13 +580,25 @@ const struct repro repro_list[] = {
       "traffic (CC off vs on)", repro_seed002_windy },
     { "moving", "seed 002 Paper IV moving trees, lifetimes 10, 2, 1 ms (CC off vs on)",
       repro_seed002_moving },
+    { "fig5", "seed 002 Paper IV Fig. 5 at the p values windy leaves out (25 % B, p = 0.2-0.5, "
+      "0.7-1.0): non-hot-spot and total gains, shares of tmax, hot spots (CC off vs on)",
+      repro_seed002_fig5 },
+    { "fig67", "seed 002 Paper IV Figs. 6 and 7 (50 % and 75 % B, p = 0, 0.6, 1.0): the trends of "
+      "Fig. 5 and the cap-shaped total gain (CC off vs on)", repro_seed002_fig67 },
+    { "fig8", "seed 002 Paper IV Fig. 8 (100 % B, p = 0.1, 0.6, 0.9, 1.0): x4.1, x64.1, the "
+      "seventeen-fold total (CC off vs on)", repro_seed002_fig8 },
+    { "fig9b", "seed 002 Paper IV Fig. 9b: moving trees with 60 % V, lifetimes 10 and 1 ms (CC off "
+      "vs on)", repro_seed002_fig9b },
+    { "fig10", "seed 002 Paper IV Fig. 10: moving windy trees, 100 % B, p = 0.3, 0.6, 0.9, "
+      "lifetimes 10 and 1 ms (CC off vs on)", repro_seed002_fig10 },
     { "tables", "seed 001 Table 1, the Fig. 6c worked example, CESY/CENRE wasted entries (3.9)",
       repro_seed001_tables },
     { "table3", "seed 001 Table 3 on 8 and 16 switches (utilisation, reservations, connections), "
       "all traffic delivered, Fig. 7's deadlines, Fig. 8's jitter, isolation of an excess source",
       repro_seed001_table3 },
-    { "table3big", "seed 001 Table 3 on 32 and 64 switches, admission only (connections, "
-      "reservations; 64 switches: about 10 min of CPU)", repro_seed001_table3big },
+    { "table3big", "seed 001 Table 3 on 32 and 64 switches (309 000 and 628 000 connections) "
+      "with their traffic for 10 ms: utilisation, reservations, connections, delivery, Fig. 7's "
+      "deadlines", repro_seed001_table3big },
     { "s000", "seed 000 Tables 3.2 / 3.3: ECN rate control, PIPD on both classes vs PIPD + FIMD, "
       "two switches; congestion spreading without rate control", repro_seed000_cc },
     { "s000et", "seed 000 chapter 5: Entry Threshold and Arrival Job Threshold simulated (a "

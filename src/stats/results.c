@@ -451,6 +451,80 @@ static json_t *receive_classes_json(struct fabric *f)
     return o;
 }
 
+/* One flow's object of summary.json's "flows" (results_write_summary writes them one at a time:
+ * a run of 600 000 connections would otherwise hold every flow's tree, about 9 KB each). */
+static json_t *flow_json(struct fabric *f, struct flow *fl)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(fl->name));
+    json_object_set_new(o, "src", json_string(fl->src->node->name));
+    json_object_set_new(o, "dst", json_string(dst_label(f, fl)));
+    json_object_set_new(o, "sl", json_integer(fl->sl));
+    if (fl->cls)
+        json_object_set_new(o, "class", json_string(fl->cls));
+    json_object_set_new(o, "vl", json_integer(fl->vl));
+    double offered = fl->saturate ? NAN : arrival_mean_rate_bps(&fl->arr.d);
+    if (isfinite(offered)) /* what `load` became, in payload bytes whatever load_counts says */
+        json_object_set_new(o, "offered_payload_gbps", json_real(round(offered / 1e3) / 1e6));
+    json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
+    json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
+    json_object_set_new(o, "packets_sent", json_integer((json_int_t)fl->st.pkts_sent));
+    json_object_set_new(o, "packets_delivered", json_integer((json_int_t)fl->st.pkts_delivered));
+    json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)fl->st.bytes_delivered));
+    json_object_set_new(o, "messages_delivered", json_integer((json_int_t)fl->st.msgs_delivered));
+    /* The flow's source as a queue (docs/analytic.md, "The simulator as a GE/GE/1/N
+     * queue"), over the measured period: mean number of messages (waiting plus the one on
+     * the link), messages delivered per second, and the fraction of arrivals refused. */
+    double msecs = fabric_measured_s(f);
+    json_object_set_new(o, "source_queue_mean", json_real(flow_source_queue_mean(f, fl)));
+    json_object_set_new(o, "messages_per_s",
+                        json_real(msecs > 0 ? (double)fl->st.msgs_delivered / msecs : 0.0));
+    json_object_set_new(o, "messages_offered_measured",
+                        json_integer((json_int_t)fl->st.msgs_offered_measured));
+    json_object_set_new(o, "messages_refused_measured",
+                        json_integer((json_int_t)fl->st.msgs_refused_measured));
+    json_object_set_new(o, "source_blocking",
+                        json_real(fl->st.msgs_offered_measured
+                                      ? (double)fl->st.msgs_refused_measured /
+                                            (double)fl->st.msgs_offered_measured
+                                      : 0.0));
+    double g = flow_throughput_gbps(f, fl);
+    json_object_set_new(o, "throughput_gbps", json_real(round(g * 1e6) / 1e6));
+    json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
+    json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
+    json_object_set_new(o, "message_latency", latency_json(flow_msg_latency(&fl->st)));
+    if (fl->rc.posted_at) /* credits: from the posting to the adapter (docs/hostcc.md) */
+        json_object_set_new(o, "posted_latency", latency_json(&fl->st.posted_latency));
+    if (fl->st.has_deadlines)
+        json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
+    if (fl->st.has_jitter)
+        json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
+    if (f->set.transport == TRANSPORT_RC) {
+        json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.acks));
+        json_object_set_new(o, "packets_acked", json_integer((json_int_t)fl->rc.psn_acked));
+        if (f->rtx) {
+            json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.resent));
+            json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.naks));
+            json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.timeouts));
+            json_object_set_new(o, "rnr_naks_received", json_integer((json_int_t)fl->rc.rnr_naks));
+            if (fl->rc.failed) {
+                json_object_set_new(o, "qp_error", json_true());
+                json_object_set_new(o, "completion_error",
+                                    json_string(transport_error_name(fl->rc.failed)));
+            }
+        }
+    }
+    if (fl->path != PATH_BASE) {
+        /* Multipath: the policy and the packets sent on each LID offset (path). */
+        json_t *pp = json_array();
+        for (int k = 0; k < 1 << f->max_lmc; k++)
+            json_array_append_new(pp, json_integer((json_int_t)fl->path_pkts[k]));
+        json_object_set_new(o, "path", json_string(flow_path_names[fl->path]));
+        json_object_set_new(o, "packets_per_path", pp);
+    }
+    return o;
+}
+
 json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
                         const struct series *s)
 {
@@ -571,75 +645,8 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     double total = 0;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
-        json_t *o = json_object();
-        json_object_set_new(o, "name", json_string(fl->name));
-        json_object_set_new(o, "src", json_string(fl->src->node->name));
-        json_object_set_new(o, "dst", json_string(dst_label(f, fl)));
-        json_object_set_new(o, "sl", json_integer(fl->sl));
-        if (fl->cls)
-            json_object_set_new(o, "class", json_string(fl->cls));
-        json_object_set_new(o, "vl", json_integer(fl->vl));
-        double offered = fl->saturate ? NAN : arrival_mean_rate_bps(&fl->arr.d);
-        if (isfinite(offered)) /* what `load` became, in payload bytes whatever load_counts says */
-            json_object_set_new(o, "offered_payload_gbps", json_real(round(offered / 1e3) / 1e6));
-        json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
-        json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
-        json_object_set_new(o, "packets_sent", json_integer((json_int_t)fl->st.pkts_sent));
-        json_object_set_new(o, "packets_delivered", json_integer((json_int_t)fl->st.pkts_delivered));
-        json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)fl->st.bytes_delivered));
-        json_object_set_new(o, "messages_delivered", json_integer((json_int_t)fl->st.msgs_delivered));
-        /* The flow's source as a queue (docs/analytic.md, "The simulator as a GE/GE/1/N
-         * queue"), over the measured period: mean number of messages (waiting plus the one on
-         * the link), messages delivered per second, and the fraction of arrivals refused. */
-        double msecs = fabric_measured_s(f);
-        json_object_set_new(o, "source_queue_mean", json_real(flow_source_queue_mean(f, fl)));
-        json_object_set_new(o, "messages_per_s",
-                            json_real(msecs > 0 ? (double)fl->st.msgs_delivered / msecs : 0.0));
-        json_object_set_new(o, "messages_offered_measured",
-                            json_integer((json_int_t)fl->st.msgs_offered_measured));
-        json_object_set_new(o, "messages_refused_measured",
-                            json_integer((json_int_t)fl->st.msgs_refused_measured));
-        json_object_set_new(o, "source_blocking",
-                            json_real(fl->st.msgs_offered_measured
-                                          ? (double)fl->st.msgs_refused_measured /
-                                                (double)fl->st.msgs_offered_measured
-                                          : 0.0));
         double g = flow_throughput_gbps(f, fl);
         total += g;
-        json_object_set_new(o, "throughput_gbps", json_real(round(g * 1e6) / 1e6));
-        json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
-        json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
-        json_object_set_new(o, "message_latency", latency_json(&fl->st.msg_latency));
-        if (fl->rc.posted_at) /* credits: from the posting to the adapter (docs/hostcc.md) */
-            json_object_set_new(o, "posted_latency", latency_json(&fl->st.posted_latency));
-        if (fl->st.has_deadlines)
-            json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));
-        if (fl->st.has_jitter)
-            json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
-        if (f->set.transport == TRANSPORT_RC) {
-            json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.acks));
-            json_object_set_new(o, "packets_acked", json_integer((json_int_t)fl->rc.psn_acked));
-            if (f->rtx) {
-                json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.resent));
-                json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.naks));
-                json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.timeouts));
-                json_object_set_new(o, "rnr_naks_received", json_integer((json_int_t)fl->rc.rnr_naks));
-                if (fl->rc.failed) {
-                    json_object_set_new(o, "qp_error", json_true());
-                    json_object_set_new(o, "completion_error",
-                                        json_string(transport_error_name(fl->rc.failed)));
-                }
-            }
-        }
-        if (fl->path != PATH_BASE) {
-            /* Multipath: the policy and the packets sent on each LID offset (path). */
-            json_t *pp = json_array();
-            for (int k = 0; k < 1 << f->max_lmc; k++)
-                json_array_append_new(pp, json_integer((json_int_t)fl->path_pkts[k]));
-            json_object_set_new(o, "path", json_string(flow_path_names[fl->path]));
-            json_object_set_new(o, "packets_per_path", pp);
-        }
-        json_array_append_new(flows, o);
         gbps[i] = g;
         deadline_merge(&cls_dl[fl->sl], &fl->st.deadlines);
         if (fl->st.has_jitter) {
@@ -770,22 +777,62 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     return root;
 }
 
-int results_write_json(json_t *j, const char *path, struct ibn_err *e)
+/* Writes one JSON value's text, formatted in memory and written at once (the same bytes as
+ * json_dumpf, which hands the stream every token separately: fwrite was a third of its cost),
+ * each line after the first indented by `indent` more spaces. */
+static void put_json(FILE *fp, const json_t *j, size_t flags, int indent)
+{
+    char *text = json_dumps(j, flags);
+    if (!text) {
+        json_dumpf(j, fp, flags); /* out of memory: token by token (no indent: only at depth 0) */
+        return;
+    }
+    const char *p = text;
+    for (const char *nl; indent && (nl = strchr(p, '\n')); p = nl + 1) {
+        fwrite(p, 1, (size_t)(nl + 1 - p), fp);
+        fprintf(fp, "%*s", indent, "");
+    }
+    fputs(p, fp);
+    free(text);
+}
+
+int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn_err *e)
 {
     struct outfile *o = out_open(path, e);
     if (!o)
         return -1;
-    /* Formatted in memory and written at once: the same bytes as json_dumpf, which hands the
-     * stream every token separately (fwrite was a third of its cost; a 64-host run's summary
-     * is 300 KB). */
     size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12);
-    char *text = json_dumps(j, flags);
-    if (text) {
-        fputs(text, o->fp);
-        free(text);
-    } else {
-        json_dumpf(j, o->fp, flags);
+    json_t *fl = f ? json_object_get(j, "flows") : NULL;
+    if (!fl || !json_is_array(fl) || json_array_size(fl) || !f->nflows) {
+        put_json(o->fp, j, flags, 0);
+        return out_close(o, e);
     }
+    /* The root's "flows" is the empty array results_summary left: the flows' objects are
+     * made and written one at a time, in the bytes json_dumps gives the whole (a root member
+     * at depth 1, its elements at depth 2). */
+    char *text = json_dumps(j, flags);
+    static const char key[] = "\n  \"flows\": []";
+    char *at = text ? strstr(text, key) : NULL;
+    if (!at) { /* not where it should be: the whole tree at once */
+        free(text);
+        for (uint32_t i = 0; i < f->nflows; i++)
+            json_array_append_new(fl, flow_json(f, &f->flows[i]));
+        put_json(o->fp, j, flags, 0);
+        return out_close(o, e);
+    }
+    fwrite(text, 1, (size_t)(at - text), o->fp);
+    fputs("\n  \"flows\": [", o->fp);
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        json_t *x = flow_json(f, &f->flows[i]);
+        fputs("\n    ", o->fp);
+        put_json(o->fp, x, flags, 4);
+        json_decref(x);
+        if (i + 1 < f->nflows)
+            fputc(',', o->fp);
+    }
+    fputs("\n  ]", o->fp);
+    fputs(at + sizeof key - 1, o->fp);
+    free(text);
     return out_close(o, e);
 }
 

@@ -58,10 +58,13 @@ int series_failed(const struct series *s);
 int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e);
 
 /* The summary as JSON; `settings` (may be NULL) is attached as "settings" and its reference
- * is taken over; `s` (may be NULL) adds the treatment variation. */
+ * is taken over; `s` (may be NULL) adds the treatment variation. Its "flows" member is an
+ * empty array: results_write_json fills it from the fabric as it writes. */
 json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
                         const struct series *s);
-int results_write_json(json_t *j, const char *path, struct ibn_err *e);
+/* Writes j to path. With a fabric: the root's "flows" member, left empty by results_summary,
+ * is filled with the fabric's flows as they are written, one flow's tree at a time. */
+int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn_err *e);
 /* A few lines for a person: flows, totals, outcome. */
 void results_print(FILE *out, struct fabric *f, const struct run_report *r);
 

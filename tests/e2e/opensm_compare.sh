@@ -34,29 +34,9 @@
 set -euo pipefail
 bin=$1
 src=$2
-umad=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
-for c in ibsim opensm; do
-  if ! command -v $c >/dev/null 2>&1; then
-    echo "SKIP: $c is not installed (Debian packages opensm and ibsim-utils; scripts/deps.sh installs them)"
-    exit 0
-  fi
-done
-[ -f "$umad" ] || umad=$(find /usr/lib* -name libumad2sim.so 2>/dev/null | head -1)
-if [ -z "$umad" ] || [ ! -f "$umad" ]; then
-  echo "SKIP: libumad2sim.so (package libumad2sim0, pulled in by ibsim-utils) not found"
-  exit 0
-fi
-
-work=$(mktemp -d)
-ibsim_pid=
-cleanup() {
-  if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export IBSIM_SOCKNAME="ibnetsim-e2e-$$"
-fail=0
-failed() { echo "FAIL: $*"; fail=1; }
+. "$src/tests/support/opensm.sh"
+osm_require ibsim opensm
+osm_setup e2e
 
 # run_opensm TOPO GUID2LID OUTDIR ENGINE [opensm args]: ibsim up, OpenSM once, ibsim down.
 run_opensm() {
@@ -64,18 +44,11 @@ run_opensm() {
   shift 4
   mkdir -p "$out"
   cp "$g2l" "$out/guid2lid"
-  ibsim -s -n "$topo" > "$out/ibsim.log" 2>&1 &
-  ibsim_pid=$!
-  for _ in $(seq 100); do grep -q "Network simulator ready" "$out/ibsim.log" 2>/dev/null && break; sleep 0.1; done
-  if ! grep -q "Network simulator ready" "$out/ibsim.log"; then
-    failed "ibsim did not start on $topo: $(tail -3 "$out/ibsim.log")"
-  fi
+  osm_ibsim_start "$topo" "$out/ibsim.log"
   (cd "$out" && OSM_TMP_DIR="$out" OSM_CACHE_DIR="$out" LD_PRELOAD="$umad" \
      timeout 120 opensm -o -f "$out/osm.log" --dump_files_dir "$out" -D 0x43 --honor_guid2lid \
      -R "$eng" "$@" > "$out/osm.out" 2>&1) || failed "opensm -R $eng on $topo exited with $?"
-  kill "$ibsim_pid" 2>/dev/null || true
-  wait "$ibsim_pid" 2>/dev/null || true
-  ibsim_pid=
+  osm_ibsim_stop
   [ -s "$out/opensm-lfts.dump" ] || failed "OpenSM wrote no opensm-lfts.dump for $topo ($eng)"
 }
 

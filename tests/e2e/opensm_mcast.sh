@@ -19,31 +19,10 @@
 # OpenSM, osmtest or ibsim is missing.
 set -euo pipefail
 bin=$1
-umad=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
-for c in ibsim opensm osmtest; do
-  if ! command -v $c >/dev/null 2>&1; then
-    echo "SKIP: $c is not installed (Debian packages opensm and ibsim-utils; scripts/deps.sh installs them)"
-    exit 0
-  fi
-done
-[ -f "$umad" ] || umad=$(find /usr/lib* -name libumad2sim.so 2>/dev/null | head -1)
-if [ -z "$umad" ] || [ ! -f "$umad" ]; then
-  echo "SKIP: libumad2sim.so (package libumad2sim0, pulled in by ibsim-utils) not found"
-  exit 0
-fi
-
-work=$(mktemp -d)
-ibsim_pid=
-osm_pid=
-cleanup() {
-  if [ -n "$osm_pid" ]; then kill "$osm_pid" 2>/dev/null || true; wait "$osm_pid" 2>/dev/null || true; fi
-  if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export IBSIM_SOCKNAME="ibnetsim-mc-$$"
-fail=0
-failed() { echo "FAIL: $*"; fail=1; }
+src=$2
+. "$src/tests/support/opensm.sh"
+osm_require ibsim opensm osmtest
+osm_setup mc
 
 # ibsim node id of host NAME in topology file TOPO (the quoted id of its Ca block).
 simhost() {
@@ -73,10 +52,7 @@ open(g2l, 'w').write(g)
 PY
   fi
   cp "$d/guid2lid" "$d/osm/guid2lid"
-  ibsim -s -n "$d/topo" > "$d/ibsim.log" 2>&1 &
-  ibsim_pid=$!
-  for _ in $(seq 100); do grep -q "Network simulator ready" "$d/ibsim.log" 2>/dev/null && break; sleep 0.1; done
-  grep -q "Network simulator ready" "$d/ibsim.log" || failed "$name: ibsim did not start: $(tail -3 "$d/ibsim.log")"
+  osm_ibsim_start "$d/topo" "$d/ibsim.log"
   (cd "$d/osm" && OSM_TMP_DIR="$d/osm" OSM_CACHE_DIR="$d/osm" LD_PRELOAD="$umad" \
      exec opensm -f "$d/osm/osm.log" --dump_files_dir "$d/osm" -D 0x43 --honor_guid2lid \
      -R "$eng" > "$d/osm/osm.out" 2>&1) &
@@ -98,8 +74,8 @@ PY
   local n
   n=$(echo "${members//,/ }" | wc -w)
   sleep 1
-  kill "$osm_pid" 2>/dev/null || true; wait "$osm_pid" 2>/dev/null || true; osm_pid=
-  kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; ibsim_pid=
+  osm_stop
+  osm_ibsim_stop
   local osm="$d/osm/opensm.mcfdbs"
   [ -s "$osm" ] || { failed "$name: OpenSM wrote no opensm.mcfdbs ($n members)"; return; }
   # OpenSM's dump restricted to MLID 0xC000, in the same form.

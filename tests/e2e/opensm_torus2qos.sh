@@ -20,48 +20,22 @@
 # OpenSM or ibsim is missing.
 set -euo pipefail
 bin=$1
-umad=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
-for c in ibsim opensm; do
-  if ! command -v $c >/dev/null 2>&1; then
-    echo "SKIP: $c is not installed (Debian packages opensm and ibsim-utils; scripts/deps.sh installs them)"
-    exit 0
-  fi
-done
-[ -f "$umad" ] || umad=$(find /usr/lib* -name libumad2sim.so 2>/dev/null | head -1)
-if [ -z "$umad" ] || [ ! -f "$umad" ]; then
-  echo "SKIP: libumad2sim.so (package libumad2sim0, pulled in by ibsim-utils) not found"
-  exit 0
-fi
-
-work=$(mktemp -d)
-ibsim_pid= osm_pid=
-cleanup() {
-  if [ -n "$osm_pid" ]; then kill "$osm_pid" 2>/dev/null || true; wait "$osm_pid" 2>/dev/null || true; fi
-  if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null || true; wait "$ibsim_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export IBSIM_SOCKNAME="ibnetsim-t2q-$$"
-fail=0
-failed() { echo "FAIL: $*"; fail=1; }
+src=$2
+. "$src/tests/support/opensm.sh"
+osm_require ibsim opensm
+osm_setup t2q
 
 # run_opensm TOPO GUID2LID OUTDIR CONF LMC: ibsim up, OpenSM's torus-2QoS once, ibsim down.
 run_opensm() {
   local topo=$1 g2l=$2 out=$3 conf=$4 lmc=${5:-0}
   mkdir -p "$out"
   cp "$g2l" "$out/guid2lid"
-  ibsim -s -n "$topo" > "$out/ibsim.log" 2>&1 &
-  ibsim_pid=$!
-  for _ in $(seq 100); do grep -q "Network simulator ready" "$out/ibsim.log" 2>/dev/null && break; sleep 0.1; done
-  grep -q "Network simulator ready" "$out/ibsim.log" ||
-    failed "ibsim did not start on $topo: $(tail -3 "$out/ibsim.log")"
+  osm_ibsim_start "$topo" "$out/ibsim.log"
   (cd "$out" && OSM_TMP_DIR="$out" OSM_CACHE_DIR="$out" LD_PRELOAD="$umad" \
      timeout 120 opensm -o -Q -l "$lmc" -f "$out/osm.log" --dump_files_dir "$out" -D 0x43 \
      --honor_guid2lid -R torus-2QoS --torus_config "$conf" > "$out/osm.out" 2>&1) ||
     failed "opensm -R torus-2QoS on $topo exited with $?"
-  kill "$ibsim_pid" 2>/dev/null || true
-  wait "$ibsim_pid" 2>/dev/null || true
-  ibsim_pid=
+  osm_ibsim_stop
   grep -q "torus-2QoS tables configured on all switches" "$out/osm.log" ||
     failed "OpenSM's torus-2QoS did not route $topo: $(grep -E 'ERR|rror' "$out/osm.log" | head -3)"
 }
@@ -166,9 +140,7 @@ mkdir -p "$d/osm"
 "$bin" topo convert gen:torus:dims=5x5,hosts=1 -o "$d/topo" --guid2lid "$d/guid2lid" 2>/dev/null
 conf "$d/topo" "$d/conf" torus 5 5 1 0,0,0 "x_dateline 2" "y_dateline -1"
 cp "$d/guid2lid" "$d/osm/guid2lid"
-ibsim -s -n "$d/topo" > "$d/osm/ibsim.log" 2>&1 &
-ibsim_pid=$!
-for _ in $(seq 100); do grep -q "Network simulator ready" "$d/osm/ibsim.log" 2>/dev/null && break; sleep 0.1; done
+osm_ibsim_start "$d/topo" "$d/osm/ibsim.log"
 (cd "$d/osm" && OSM_TMP_DIR="$d/osm" OSM_CACHE_DIR="$d/osm" LD_PRELOAD="$umad" \
    exec timeout 300 opensm -Q -D 0x43 -f "$d/osm/osm.log" --honor_guid2lid -R torus-2QoS \
    --torus_config "$d/conf" > "$d/osm/osm.out" 2>&1) &
@@ -209,11 +181,8 @@ for t in $lids; do
   else failed "sa-5x5: QoS level 1 path SL from LID 26 to LID $t: ibnetsim '$ours', OpenSM's SA '${theirs}'"; fi
 done
 echo "path SLs at QoS level 1: $nq from LID 26 answered by OpenSM's SA with ibnetsim's SL"
-kill "$osm_pid" 2>/dev/null || true
-wait "$osm_pid" 2>/dev/null || true
-kill "$ibsim_pid" 2>/dev/null || true
-wait "$ibsim_pid" 2>/dev/null || true
-ibsim_pid=
+osm_stop
+osm_ibsim_stop
 echo "path SLs: $nsame of $nsl equal to OpenSM's SA answers ($nz of them not 0)"
 [ "$nsl" -gt 100 ] && [ "$nz" -gt 40 ] || failed "sa-5x5: only $nsl path SLs compared, $nz not 0"
 

@@ -9,6 +9,7 @@
 # sequence, per destination) with the host credits and 1 % loss passes the same checks.
 # The same scenario with transport.retransmit = off and losses is refused naming the reason, and
 # so is seed 004's multicast scenario under RC (its MLID flows: IBA's multicast is UD only).
+# RC-only keys given under UD are warned about by name.
 # Arguments: the ibnetsim binary, the source directory.
 set -euo pipefail
 bin=$1 src=$2
@@ -63,3 +64,11 @@ if "$bin" run "$src/scenarios/seed004/fig10.cfg" -o "$tmp/m" -q -s simulation.du
 fi
 grep -q "multicast is unreliable datagram only" "$tmp/err" || { echo "FAIL: refusal does not say why: $(cat "$tmp/err")"; exit 1; }
 echo "ok: multicast flows with retransmission refused"
+# RC-only keys under UD change nothing: the run says so, naming them; under RC it does not.
+printf 'topology = { generator = "fattree"; args = "ports=4,levels=2"; };\nsimulation = { duration = "20 us"; };\ntransport = { window = 8; retry_cnt = 3; };\nflows = ( { name = "F"; src = "H1"; dst = "H3"; kind = "saturate"; } );\n' > "$tmp/ud.cfg"
+"$bin" run "$tmp/ud.cfg" -o "$tmp/u" -q 2> "$tmp/err"
+grep -q "transport.mode = ud: transport.window = 8, transport.retry_cnt = 3 act only under transport.mode = rc" "$tmp/err" ||
+  { echo "FAIL: RC keys under UD not warned about: $(cat "$tmp/err")"; exit 1; }
+"$bin" run "$tmp/ud.cfg" -o "$tmp/u2" -q -s transport.mode=rc 2> "$tmp/err"
+if grep -q "act only under" "$tmp/err"; then echo "FAIL: warned under RC: $(cat "$tmp/err")"; exit 1; fi
+echo "ok: RC keys under UD warned about"

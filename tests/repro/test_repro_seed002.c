@@ -1,6 +1,7 @@
 /* ctest-label: repro */
 /* test_repro_seed002.c: the seed 002 congestion-control reproductions (`ibnetsim repro s1 s2
- * s1size p2 p2lot p2tree timer paper4 windy moving rcbecn`, src/repro/). Two checks per row:
+ * s1size p2 p2lot p2tree timer paper4 windy moving rcbecn fig5 fig67 fig8 fig9b fig10`,
+ * src/repro/). Two checks per row:
  *  - its kind (evidence, derived, cap, calibrated, trend, info) is the one docs/cc.md gives it:
  *    the rows listed in `kinds` below have that kind, every other row is evidence; a change of
  *    classification must be made in the docs and here, not slip through;
@@ -89,6 +90,84 @@ static const struct repro_kind_of kinds[] = {
     { "p4fp.moving.10ms.gain", REPRO_DERIVED },
     { "p4.moving.gain_falls", REPRO_TREND },
     { "p4fp.moving.gain_falls", REPRO_TREND },
+    { "p4.fig8.gain_rises", REPRO_TREND },
+    { "p4fp.fig8.gain_rises", REPRO_TREND },
+    { "p4.fig8.peak", REPRO_TREND },
+    { "p4fp.fig8.peak", REPRO_TREND },
+    { "p4.fig9b.gain_falls", REPRO_TREND },
+    { "p4fp.fig9b.gain_falls", REPRO_TREND },
+    { "p4.fig9b.10ms.off", REPRO_INFO },
+    { "p4.fig9b.1ms.off", REPRO_INFO },
+    { "p4.fig6.p00.gain", REPRO_TREND },
+    { "p4fp.fig6.p00.gain", REPRO_TREND },
+    { "p4.fig6.p00.hot_on", REPRO_INFO },
+    { "p4fp.fig6.p00.hot_on", REPRO_INFO },
+    { "p4.fig6.p60.gain", REPRO_TREND },
+    { "p4fp.fig6.p60.gain", REPRO_TREND },
+    { "p4.fig6.p60.hot_on", REPRO_INFO },
+    { "p4fp.fig6.p60.hot_on", REPRO_INFO },
+    { "p4.fig6.p100.gain", REPRO_TREND },
+    { "p4fp.fig6.p100.gain", REPRO_TREND },
+    { "p4.fig6.p100.hot_on", REPRO_INFO },
+    { "p4fp.fig6.p100.hot_on", REPRO_INFO },
+    { "p4.fig6.p60.total_gain", REPRO_TREND },
+    { "p4fp.fig6.p60.total_gain", REPRO_TREND },
+    { "p4.fig6.p100.total_gain", REPRO_TREND },
+    { "p4fp.fig6.p100.total_gain", REPRO_TREND },
+    { "p4.fig6.peak", REPRO_TREND },
+    { "p4fp.fig6.peak", REPRO_TREND },
+    { "p4.fig7.p00.gain", REPRO_TREND },
+    { "p4fp.fig7.p00.gain", REPRO_TREND },
+    { "p4.fig7.p00.hot_on", REPRO_INFO },
+    { "p4fp.fig7.p00.hot_on", REPRO_INFO },
+    { "p4.fig7.p60.gain", REPRO_TREND },
+    { "p4fp.fig7.p60.gain", REPRO_TREND },
+    { "p4.fig7.p60.hot_on", REPRO_INFO },
+    { "p4fp.fig7.p60.hot_on", REPRO_INFO },
+    { "p4.fig7.p100.gain", REPRO_TREND },
+    { "p4fp.fig7.p100.gain", REPRO_TREND },
+    { "p4.fig7.p100.hot_on", REPRO_INFO },
+    { "p4fp.fig7.p100.hot_on", REPRO_INFO },
+    { "p4.fig7.p60.total_gain", REPRO_TREND },
+    { "p4fp.fig7.p60.total_gain", REPRO_TREND },
+    { "p4.fig7.p100.total_gain", REPRO_TREND },
+    { "p4fp.fig7.p100.total_gain", REPRO_TREND },
+    { "p4.fig7.peak", REPRO_TREND },
+    { "p4fp.fig7.peak", REPRO_TREND },
+    { "p4.fig67.peak_rises", REPRO_TREND },
+    { "p4fp.fig67.peak_rises", REPRO_TREND },
+    { "p4.fig67.low_falls", REPRO_TREND },
+    { "p4fp.fig67.low_falls", REPRO_TREND },
+    { "p4.fig67.high_falls", REPRO_TREND },
+    { "p4fp.fig67.high_falls", REPRO_TREND },
+    { "p4.fig10.p30.10ms.gain", REPRO_TREND },
+    { "p4fp.fig10.p30.10ms.gain", REPRO_TREND },
+    { "p4.fig10.p30.1ms.gain", REPRO_TREND },
+    { "p4fp.fig10.p30.1ms.gain", REPRO_TREND },
+    { "p4.fig10.p30.gain_falls", REPRO_TREND },
+    { "p4fp.fig10.p30.gain_falls", REPRO_TREND },
+    { "p4.fig10.p60.10ms.gain", REPRO_TREND },
+    { "p4fp.fig10.p60.10ms.gain", REPRO_TREND },
+    { "p4.fig10.p60.1ms.gain", REPRO_TREND },
+    { "p4fp.fig10.p60.1ms.gain", REPRO_TREND },
+    { "p4.fig10.p60.gain_falls", REPRO_TREND },
+    { "p4fp.fig10.p60.gain_falls", REPRO_TREND },
+    { "p4.fig10.p90.10ms.gain", REPRO_TREND },
+    { "p4fp.fig10.p90.10ms.gain", REPRO_TREND },
+    { "p4.fig10.p90.1ms.gain", REPRO_TREND },
+    { "p4fp.fig10.p90.1ms.gain", REPRO_TREND },
+    { "p4.fig10.p90.gain_falls", REPRO_TREND },
+    { "p4fp.fig10.p90.gain_falls", REPRO_TREND },
+    { "p4.fig5.p20.gain", REPRO_TREND },
+    { "p4fp.fig5.p20.gain", REPRO_TREND },
+    { "p4.fig5.p20.on_share", REPRO_INFO },
+    { "p4fp.fig5.p20.on_share", REPRO_INFO },
+    { "p4.fig5.p30.on_share", REPRO_INFO },
+    { "p4fp.fig5.p30.on_share", REPRO_INFO },
+    { "p4.fig5.p40.on_share", REPRO_INFO },
+    { "p4fp.fig5.p40.on_share", REPRO_INFO },
+    { "p4.fig5.p50.on_share", REPRO_INFO },
+    { "p4fp.fig5.p50.on_share", REPRO_INFO },
     { "rc.ack_packet.s1.victim", REPRO_CAP },
     { "rc.ack_message.s1.contributors", REPRO_CAP },
     { "rc.ack_packet.p2.single.newest_3s", REPRO_TREND },
@@ -148,6 +227,11 @@ static void test_paper4(void **st) { (void)st; check("paper4"); }
 static void test_windy(void **st) { (void)st; check("windy"); }
 static void test_moving(void **st) { (void)st; check("moving"); }
 static void test_rcbecn(void **st) { (void)st; check("rcbecn"); }
+static void test_fig5(void **st) { (void)st; check("fig5"); }
+static void test_fig67(void **st) { (void)st; check("fig67"); }
+static void test_fig8(void **st) { (void)st; check("fig8"); }
+static void test_fig9b(void **st) { (void)st; check("fig9b"); }
+static void test_fig10(void **st) { (void)st; check("fig10"); }
 
 int main(void)
 {
@@ -155,7 +239,9 @@ int main(void)
         cmocka_unit_test(test_s1), cmocka_unit_test(test_s1size), cmocka_unit_test(test_s2), cmocka_unit_test(test_p2),
         cmocka_unit_test(test_p2lot), cmocka_unit_test(test_p2tree),
         cmocka_unit_test(test_timer), cmocka_unit_test(test_paper4), cmocka_unit_test(test_windy),
-        cmocka_unit_test(test_moving), cmocka_unit_test(test_rcbecn),
+        cmocka_unit_test(test_moving), cmocka_unit_test(test_rcbecn), cmocka_unit_test(test_fig5),
+        cmocka_unit_test(test_fig67), cmocka_unit_test(test_fig8), cmocka_unit_test(test_fig9b),
+        cmocka_unit_test(test_fig10),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

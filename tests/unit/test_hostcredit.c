@@ -193,7 +193,7 @@ static void test_posted_latency(void **st)
     assert_int_equal(attach(&s, d), 0);
     assert_int_equal(fabric_run(&s.f, NULL, &s.rep, &s.err), 0);
     struct flow *fl = ts_find(&s, "F");
-    double posted = hist_mean(&fl->st.posted_latency), created = hist_mean(&fl->st.msg_latency);
+    double posted = hist_mean(&fl->st.posted_latency), created = hist_mean(flow_msg_latency(&fl->st));
     double expect = t + 2000.0 * PS_PER_NS + L;
     printf("posted to delivered %.1f ns (theory %.1f), created to delivered %.1f ns, %llu messages\n",
            posted / 1e3, expect / 1e3, created / 1e3, (unsigned long long)fl->st.posted_latency.count);

@@ -127,7 +127,7 @@ static void test_st_count(void **st)
     assert_int_equal(st_count_full(f, 11), 1);
     sw->n.port[4].vl[0].rx_used = sw->n.port[4].vl[0].rx_cap;
     assert_int_equal(st_count_full(f, 11), 2);
-    f->flows[0].qn = f->flows[0].qcap; /* a full source queue (the HCA buffer) counts */
+    f->flows[0].qn = f->flows[0].qmax; /* a full source queue (the HCA buffer) counts */
     assert_int_equal(st_count_full(f, 11), 3);
     f->flows[0].qn = 0;
     ts_free(&s);

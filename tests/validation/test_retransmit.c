@@ -131,7 +131,7 @@ static void test_tail_loss_timeout(void **st)
     double L = (double)s.d.set.switch_latency, d = DELAY, t_ack = 30 * 250.0, T = 16384.0 * PS_PER_NS;
     double ack1 = 2 * T_PKT + 2 * d + L + 2 * d + L + t_ack;
     double expect = ack1 + T + 2 * d + L + T_PKT;
-    double got = (double)fl->st.msg_latency.max;
+    double got = (double)flow_msg_latency(&fl->st)->max;
     printf("tail loss: message delivered after %.3f us, expected %.3f us\n", got / 1e6, expect / 1e6);
     assert_true(fabs(got - expect) < 1.0 * PS_PER_NS);
     ts_free(&s);
@@ -595,7 +595,7 @@ static void test_rnr_backoff(void **st)
                "NAKs (%d each), %llu sent again, latency max %.4f us (expected %.4f)\n", k->interval,
                k->timer, t_rnr / 1e6, fl->msg_seq, (unsigned long long)msgs,
                (unsigned long long)fl->rc.rnr_naks, n, (unsigned long long)fl->rc.resent,
-               (double)fl->st.msg_latency.max / 1e6, (n ? lat : t_data + 2 * d + L) / 1e6);
+               (double)flow_msg_latency(&fl->st)->max / 1e6, (n ? lat : t_data + 2 * d + L) / 1e6);
         assert_int_equal(n, k->n);
         assert_all_delivered(&s, fl);
         assert_int_equal(fl->msg_seq, msgs);
@@ -606,8 +606,8 @@ static void test_rnr_backoff(void **st)
         assert_int_equal(fl->rc.naks, 0);
         assert_int_equal(fl->rc.timeouts, 0);
         assert_int_equal(s.f.cnt.qp_errors, 0);
-        assert_true(fabs((double)fl->st.msg_latency.max - (n ? lat : t_data + 2 * d + L)) < 1.0);
-        assert_true(fabs((double)fl->st.msg_latency.min - (t_data + 2 * d + L)) < 1.0);
+        assert_true(fabs((double)flow_msg_latency(&fl->st)->max - (n ? lat : t_data + 2 * d + L)) < 1.0);
+        assert_true(fabs((double)flow_msg_latency(&fl->st)->min - (t_data + 2 * d + L)) < 1.0);
         ts_free(&s);
     }
 }
