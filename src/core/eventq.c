@@ -11,7 +11,6 @@
 
 #define SLOT_NIL EVENTQ_NIL
 #define ESTIMATE_EVERY EVENTQ_ESTIMATE_EVERY
-#define SEQ_MASK EVENTQ_SEQ_MASK
 #define MIN_NBITS 8
 #define MAX_NBITS 22
 #define MAX_SHIFT 48
@@ -25,11 +24,11 @@
 
 /* ---- binary heaps of keys, shared by the variants ---- */
 
-static inline void heap_up(eventkey_t *h, size_t i, eventkey_t k)
+static inline void heap_up(struct eventkey *h, size_t i, struct eventkey k)
 {
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (k >= h[p])
+        if (!eventkey_before(&k, &h[p]))
             break;
         h[i] = h[p];
         i = p;
@@ -39,11 +38,11 @@ static inline void heap_up(eventkey_t *h, size_t i, eventkey_t k)
 
 /* Remove h[0] from a heap of n + 1 keys (n after removal). Floyd: the hole descends along the
  * smaller children (a branch-free choice), then the last key rises from the leaf it reached. */
-static inline void heap_remove_top(eventkey_t *h, size_t n)
+static inline void heap_remove_top(struct eventkey *h, size_t n)
 {
     if (!n)
         return;
-    eventkey_t last = h[n];
+    struct eventkey last = h[n];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
@@ -54,14 +53,14 @@ static inline void heap_remove_top(eventkey_t *h, size_t n)
             }
             break;
         }
-        c += (size_t)(h[c + 1] < h[c]);
+        c += (size_t)eventkey_before(&h[c + 1], &h[c]);
         h[i] = h[c];
         i = c;
     }
     heap_up(h, i, last);
 }
 
-static void keys_push(eventkey_t **h, size_t *n, size_t *cap, eventkey_t k)
+static void keys_push(struct eventkey **h, size_t *n, size_t *cap, struct eventkey k)
 {
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 64;
@@ -70,15 +69,19 @@ static void keys_push(eventkey_t **h, size_t *n, size_t *cap, eventkey_t k)
     heap_up(*h, (*n)++, k);
 }
 
-static inline eventkey_t make_key(simtime_t t, uint64_t lo)
+static inline struct eventkey make_key(simtime_t t, evseq_t seq, uint32_t s)
 {
-    return (eventkey_t)(uint64_t)t << 64 | lo;
+    return (struct eventkey){ (uint64_t)t, (uint64_t)(seq >> 64), (uint64_t)seq, s, 0 };
+}
+static inline struct eventkey slot_key(const struct eventq *q, uint32_t s)
+{
+    return make_key(q->slot[s].t, q->slot[s].seq, s);
 }
 
-static inline void fill_out(struct event *out, eventkey_t k, const struct event_payload *pl)
+static inline void fill_out(struct event *out, const struct event_payload *pl)
 {
-    out->t = (simtime_t)(uint64_t)(k >> 64);
-    out->seq = (uint64_t)(k >> 24) & SEQ_MASK;
+    out->t = pl->t;
+    out->seq = pl->seq;
     out->obj = pl->obj;
     out->a = pl->a;
     out->b = pl->b;
@@ -116,6 +119,9 @@ void eventq_init(struct eventq *q, size_t initial_cap)
         q->cap = EVENTQ_MAX_PENDING;
     q->slot = xmalloc(q->cap * sizeof *q->slot);
     slots_link(q, 0, q->cap);
+    q->oseq = xcalloc(1, sizeof *q->oseq);
+    q->norigins = 1;
+    eventq_set_origin(q, 0);
     q->over_bucket = UINT64_MAX;
     q->shift = 10;
     wheel_alloc(q, 12);
@@ -128,7 +134,19 @@ void eventq_free(struct eventq *q)
     free(q->over);
     free(q->head);
     free(q->bits);
+    free(q->oseq);
     memset(q, 0, sizeof *q);
+}
+
+void eventq_set_origins(struct eventq *q, uint32_t n)
+{
+    if (n == 0 || n > EVENTQ_MAX_ORIGINS)
+        ibn_panic("%u event origins: between 1 and %u are possible", n, EVENTQ_MAX_ORIGINS);
+    q->oseq = xrealloc(q->oseq, n * sizeof *q->oseq);
+    for (uint32_t i = q->norigins; i < n; i++)
+        q->oseq[i] = (uint64_t)i << EVENTQ_COUNT_BITS;
+    q->norigins = n;
+    eventq_set_origin(q, q->origin < n ? q->origin : 0);
 }
 
 /* No free slot is left: double the slots (the free list is empty). */
@@ -144,18 +162,18 @@ void eventq_grow_(struct eventq *q)
 
 static inline void over_top_changed(struct eventq *q)
 {
-    q->over_bucket = q->nover ? (uint64_t)(q->over[0] >> 64) >> q->shift : UINT64_MAX;
+    q->over_bucket = q->nover ? q->over[0].t >> q->shift : UINT64_MAX;
 }
 
 /* Pending slot s is not for the wheel: the front (its bucket is being served) or the overflow
  * heap (beyond the wheel). */
 void eventq_place_far_(struct eventq *q, uint32_t s)
 {
-    const struct event_payload *pl = &q->slot[s];
-    if ((uint64_t)pl->t >> q->shift <= q->cur) {
-        keys_push(&q->front, &q->nfront, &q->capfront, make_key(pl->t, pl->lo));
+    struct eventkey k = slot_key(q, s);
+    if (k.t >> q->shift <= q->cur) {
+        keys_push(&q->front, &q->nfront, &q->capfront, k);
     } else {
-        keys_push(&q->over, &q->nover, &q->capover, make_key(pl->t, pl->lo));
+        keys_push(&q->over, &q->nover, &q->capover, k);
         over_top_changed(q);
     }
 }
@@ -247,14 +265,13 @@ static void advance(struct eventq *q)
         q->head[wi] = SLOT_NIL;
         q->bits[wi >> 6] &= ~(1ULL << (wi & 63));
         while (s != SLOT_NIL) {
-            const struct event_payload *pl = &q->slot[s];
-            keys_push(&q->front, &q->nfront, &q->capfront, make_key(pl->t, pl->lo));
+            keys_push(&q->front, &q->nfront, &q->capfront, slot_key(q, s));
             q->nwheel--;
-            s = pl->next;
+            s = q->slot[s].next;
         }
     }
     if (ob == next) {
-        while (q->nover && (uint64_t)(q->over[0] >> 64) >> q->shift == next) {
+        while (q->nover && q->over[0].t >> q->shift == next) {
             keys_push(&q->front, &q->nfront, &q->capfront, q->over[0]);
             heap_remove_top(q->over, --q->nover);
         }
@@ -310,18 +327,19 @@ void eventq_heap_push(struct eventq_heap *q, simtime_t t, uint8_t type, void *ob
     }
     uint32_t s = q->free_slot;
     q->free_slot = q->slot[s].next;
-    uint64_t lo = (q->next_seq++ & SEQ_MASK) << 24 | s;
-    q->slot[s] = (struct event_payload){ obj, t, lo, a, SLOT_NIL, b, type, 1 };
-    heap_up(q->heap, q->n++, make_key(t, lo));
+    evseq_t seq = evseq_make(q->now, q->next_seq++);
+    q->slot[s] = (struct event_payload){ .obj = obj, .t = t, .seq = seq, .a = a, .next = SLOT_NIL,
+                                         .b = b, .type = type, .live = 1 };
+    heap_up(q->heap, q->n++, make_key(t, seq, s));
 }
 
 int eventq_heap_pop(struct eventq_heap *q, struct event *out)
 {
     if (!q->n)
         return 0;
-    eventkey_t top = q->heap[0];
-    uint32_t s = (uint32_t)(top & 0xffffff);
-    fill_out(out, top, &q->slot[s]);
+    uint32_t s = q->heap[0].slot;
+    fill_out(out, &q->slot[s]);
+    q->now = out->t;
     q->slot[s].next = q->free_slot;
     q->free_slot = s;
     heap_remove_top(q->heap, --q->n);
@@ -352,7 +370,7 @@ void eventq_heap4_push(struct eventq_heap4 *q, simtime_t t, uint8_t type, void *
         q->cap = q->cap ? 2 * q->cap : 1024;
         q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
     }
-    struct event e = { t, q->next_seq++, obj, a, b, type, 0 };
+    struct event e = { t, evseq_make(q->now, q->next_seq++), obj, a, b, type, 0 };
     struct event *h = q->heap;
     size_t i = q->n++;
     while (i > 0) {
@@ -371,6 +389,7 @@ int eventq_heap4_pop(struct eventq_heap4 *q, struct event *out)
         return 0;
     struct event *h = q->heap;
     *out = h[0];
+    q->now = out->t;
     struct event last = h[--q->n];
     size_t n = q->n, i = 0;
     for (;;) {

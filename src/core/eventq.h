@@ -6,18 +6,31 @@
  * future [cur, cur + 2^nbits) (cur: the bucket being served); each wheel bucket is an unsorted
  * list linked through the events' payload slots, and a bitmap of non-empty buckets finds the
  * next one with a few word scans. The bucket being served is a small binary heap ("front") of
- * 16-byte keys; events beyond the wheel wait in an overflow binary heap and join the front
+ * 32-byte keys; events beyond the wheel wait in an overflow binary heap and join the front
  * when their bucket comes up. The bucket width follows the observed event density (about
  * one event per bucket) and the wheel's length follows the number of pending events; both
  * are re-estimated every few thousand removals and the queue is rebuilt (O(pending)) only when
  * they are off by more than a factor of two, so the cost is O(1) amortised per event while
  * bursts (thousands of events at the same instant) cost O(log burst) each in the front heap.
  *
- * Order. Keys are (time, scheduling order, payload slot); every structure orders by the whole
- * key, so events leave in (time, scheduling order) order exactly, whatever the bucket width:
- * runs are deterministic and independent of the queue's shape. A caller may reserve a
- * scheduling number now and push the event later with it (eventq_reserve_seq, eventq_push_seq);
- * the event then sorts where it would have sorted had it been pushed at the reservation.
+ * Order. Keys are (time, scheduling number, payload slot); every structure orders by the whole
+ * key, so events leave in (time, scheduling number) order exactly, whatever the bucket width:
+ * runs are deterministic and independent of the queue's shape. The scheduling number is
+ * (scheduling time, origin, count): when the event was scheduled (the time of the event being
+ * handled then), the simulated entity (for the fabric: a node, or the fabric itself) whose
+ * event that was, and how many numbers that origin had taken before. So events at the same
+ * time leave first come, first served, and those scheduled at the same instant by different
+ * entities in the order of the entities' numbers. Each origin counts on its own, so the order
+ * does not depend
+ * on how the handling of different entities interleaved: it is the same when the entities are
+ * split over several processes (docs/distributed.md).
+ * An event also names its handler, the entity that will handle it; removing it makes that
+ * entity the current origin. A caller may reserve a scheduling number now and push the event
+ * later with it (eventq_reserve_seq, eventq_push_seq); the event then sorts where it would
+ * have sorted had it been pushed at the reservation.
+ *
+ * Keys are three words and the slot: time, scheduling time, origin << EVENTQ_COUNT_BITS |
+ * count.
  *
  * Memory. No allocation per event: payload slots, heaps and the wheel grow by doubling. Free
  * payload slots form a list through their `next` field; a slot's `live` byte says whether it
@@ -40,9 +53,12 @@
 
 #include "core/simtime.h"
 
+/* A scheduling number (below); 8-byte aligned so that structs holding one stay compact. */
+typedef unsigned __int128 evseq_t __attribute__((aligned(8)));
+
 struct event {
     simtime_t t;
-    uint64_t seq;   /* scheduling order: the tie-breaker */
+    evseq_t seq;    /* scheduling number: the tie-breaker */
     void *obj;      /* the object the event is about (a port, a flow, a plug-in) */
     uint32_t a;     /* event-specific arguments */
     uint16_t b;
@@ -50,16 +66,40 @@ struct event {
     uint8_t pad;
 };
 
-/* What the heaps order: time in the high 64 bits, then the scheduling order (40 bits) and
- * the payload slot (24 bits). */
-typedef unsigned __int128 eventkey_t;
+/* What the heaps order: time, then the scheduling number (scheduling time; origin and count),
+ * then the payload slot. */
+struct eventkey {
+    uint64_t t, ts, oc;
+    uint32_t slot, pad;
+};
+static inline int eventkey_before(const struct eventkey *x, const struct eventkey *y)
+{
+    if (x->t != y->t)
+        return x->t < y->t;
+    if (x->ts != y->ts)
+        return x->ts < y->ts;
+    if (x->oc != y->oc)
+        return x->oc < y->oc;
+    return x->slot < y->slot;
+}
+
+#define EVENTQ_ORIGIN_BITS 18
+#define EVENTQ_COUNT_BITS 46
+#define EVENTQ_MAX_ORIGINS ((uint32_t)1 << EVENTQ_ORIGIN_BITS)
+/* A scheduling number as one value: scheduling time << 64 | origin << EVENTQ_COUNT_BITS | count
+ * (compare them with < and >). */
+static inline evseq_t evseq_make(simtime_t ts, uint64_t oc)
+{
+    return (evseq_t)(uint64_t)ts << 64 | oc;
+}
 
 struct event_payload {
     void *obj;
-    simtime_t t;      /* the key's time ... */
-    uint64_t lo;      /* ... and its low half: scheduling order << 24 | this slot */
+    simtime_t t;
+    evseq_t seq;      /* the scheduling number */
     uint32_t a;
     uint32_t next;    /* the next event of its wheel bucket; while free: the next free slot */
+    uint32_t node;    /* the handler: the origin while it is handled */
     uint16_t b;
     uint8_t type;
     uint8_t live;     /* holds a pending event */
@@ -69,13 +109,19 @@ struct eventq {
     struct event_payload *slot;
     uint32_t free_slot;     /* first free slot, EVENTQ_NIL if none */
     size_t n, cap;          /* events pending; slots */
-    uint64_t next_seq;
+    /* Scheduling numbers: per origin the next one (origin << EVENTQ_COUNT_BITS | count); the
+     * current origin (the handler of the last event removed, or set by eventq_set_origin) and
+     * its counter. */
+    uint64_t *oseq;
+    uint32_t norigins, origin;
+    uint64_t *ocur;
+    simtime_t now;          /* the time of the last event removed: scheduling time */
     /* The bucket being served: a binary heap of keys. */
-    eventkey_t *front;
+    struct eventkey *front;
     size_t nfront, capfront;
     /* Events beyond the wheel: a binary heap of keys, and its first event's bucket
      * (UINT64_MAX when empty). */
-    eventkey_t *over;
+    struct eventkey *over;
     size_t nover, capover;
     uint64_t over_bucket;
     /* The wheel: bucket heads (slot lists), a bitmap of non-empty buckets. */
@@ -92,11 +138,19 @@ struct eventq {
 
 #define EVENTQ_MAX_PENDING ((size_t)1 << 24)
 #define EVENTQ_NIL UINT32_MAX
-#define EVENTQ_SEQ_MASK 0xffffffffffULL
 #define EVENTQ_ESTIMATE_EVERY 4096 /* removals between density estimates */
 
+/* A queue with one origin (0), current. */
 void eventq_init(struct eventq *q, size_t initial_cap);
 void eventq_free(struct eventq *q);
+/* Origins 0 .. n - 1 (at most EVENTQ_MAX_ORIGINS), before any event is pushed. */
+void eventq_set_origins(struct eventq *q, uint32_t n);
+/* Make `o` the current origin (set-up code that schedules on an entity's behalf). */
+static inline void eventq_set_origin(struct eventq *q, uint32_t o)
+{
+    q->origin = o;
+    q->ocur = q->oseq + o;
+}
 
 /* Out of line, for the inline operations below. */
 void eventq_grow_(struct eventq *q);
@@ -104,15 +158,16 @@ void eventq_place_far_(struct eventq *q, uint32_t s);
 void eventq_front_remove_(struct eventq *q);
 void eventq_after_pop_(struct eventq *q, simtime_t t);
 
-/* Take the next scheduling number now, for an event pushed later with eventq_push_seq. */
-static inline uint64_t eventq_reserve_seq(struct eventq *q)
+/* Take the current origin's next scheduling number now, for an event pushed later with
+ * eventq_push_seq. */
+static inline evseq_t eventq_reserve_seq(struct eventq *q)
 {
-    return q->next_seq++;
+    return evseq_make(q->now, (*q->ocur)++);
 }
-/* Push an event with a reserved scheduling number; (t, seq) must come after the last event
- * removed. */
-static inline void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, uint8_t type, void *obj,
-                                   uint32_t a, uint16_t b)
+/* Push an event with a reserved scheduling number, to be handled by entity `node`; (t, seq)
+ * must come after the last event removed. */
+static inline void eventq_push_seq_on(struct eventq *q, uint32_t node, simtime_t t, evseq_t seq,
+                                      uint8_t type, void *obj, uint32_t a, uint16_t b)
 {
     if (__builtin_expect(q->free_slot == EVENTQ_NIL, 0))
         eventq_grow_(q);
@@ -121,7 +176,8 @@ static inline void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, 
     q->free_slot = pl->next;
     pl->obj = obj;
     pl->t = t;
-    pl->lo = (seq & EVENTQ_SEQ_MASK) << 24 | s;
+    pl->seq = seq;
+    pl->node = node;
     pl->a = a;
     pl->b = b;
     pl->type = type;
@@ -141,26 +197,42 @@ static inline void eventq_push_seq(struct eventq *q, simtime_t t, uint64_t seq, 
         eventq_place_far_(q, s);
     }
 }
+/* The same, handled by the current origin. */
+static inline void eventq_push_seq(struct eventq *q, simtime_t t, evseq_t seq, uint8_t type, void *obj,
+                                   uint32_t a, uint16_t b)
+{
+    eventq_push_seq_on(q, q->origin, t, seq, type, obj, a, b);
+}
+/* Push with the current origin's next number, handled by entity `node`, or by the current
+ * origin. */
+static inline void eventq_push_on(struct eventq *q, uint32_t node, simtime_t t, uint8_t type, void *obj,
+                                  uint32_t a, uint16_t b)
+{
+    eventq_push_seq_on(q, node, t, evseq_make(q->now, (*q->ocur)++), type, obj, a, b);
+}
 static inline void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void *obj, uint32_t a, uint16_t b)
 {
-    eventq_push_seq(q, t, q->next_seq++, type, obj, a, b);
+    eventq_push_seq_on(q, q->origin, t, evseq_make(q->now, (*q->ocur)++), type, obj, a, b);
 }
-/* Remove the earliest event into *out; returns 0 when the queue is empty. Out of line: a
+/* Remove the earliest event into *out, and make its handler the current origin; returns 0
+ * when the queue is empty. Out of line: a
  * front of more than one event, the next bucket once the front is empty, and every
  * EVENTQ_ESTIMATE_EVERY removals the density estimate (which may rebuild the queue). */
 static inline int eventq_pop(struct eventq *q, struct event *out)
 {
     if (!q->n)
         return 0;
-    eventkey_t top = q->front[0];
+    uint32_t s = q->front[0].slot;
     if (q->nfront > 1)
         eventq_front_remove_(q);
     else
         q->nfront = 0;
-    uint32_t s = (uint32_t)(top & 0xffffff);
     struct event_payload *pl = &q->slot[s];
-    out->t = (simtime_t)(uint64_t)(top >> 64);
-    out->seq = (uint64_t)(top >> 24) & EVENTQ_SEQ_MASK;
+    out->t = pl->t;
+    out->seq = pl->seq;
+    q->now = pl->t;
+    q->origin = pl->node;
+    q->ocur = q->oseq + pl->node;
     out->obj = pl->obj;
     out->a = pl->a;
     out->b = pl->b;
@@ -179,7 +251,7 @@ static inline int eventq_pop(struct eventq *q, struct event *out)
 /* The front heap holds the earliest event whenever the queue is not empty. */
 static inline simtime_t eventq_peek_time(const struct eventq *q)
 {
-    return q->n ? (simtime_t)(uint64_t)(q->front[0] >> 64) : SIMTIME_NEVER;
+    return q->n ? (simtime_t)q->front[0].t : SIMTIME_NEVER;
 }
 /* Listing the pending events: for each slot i < q->cap, the type of the event it holds, or -1
  * if it is free. */
@@ -192,11 +264,12 @@ static inline int eventq_slot_type(const struct eventq *q, size_t i)
 
 /* The binary heap of keys over payload slots (Floyd's bottom-up removal). */
 struct eventq_heap {
-    eventkey_t *heap;
+    struct eventkey *heap;
     struct event_payload *slot;
     size_t n, cap;
     uint32_t free_slot;
     uint64_t next_seq;
+    simtime_t now;     /* the scheduling time of the next push (the last removal's) */
 };
 void eventq_heap_init(struct eventq_heap *q, size_t initial_cap);
 void eventq_heap_free(struct eventq_heap *q);
@@ -208,6 +281,7 @@ struct eventq_heap4 {
     struct event *heap;
     size_t n, cap;
     uint64_t next_seq;
+    simtime_t now;
 };
 void eventq_heap4_init(struct eventq_heap4 *q);
 void eventq_heap4_free(struct eventq_heap4 *q);

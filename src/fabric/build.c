@@ -338,11 +338,12 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
         fl->st.has_jitter = 1;
         jitter_init(&fl->st.jitter, (simtime_t)(fl->arr.period_ps + 0.5), f->jitter_k);
     }
-    fabric_schedule(f, fl->start, EV_FLOW_START, fl, 0, 0);
+    const struct node *srcn = f->hosts[fl->src_host].node; /* the flow's events: its adapter's */
+    fabric_schedule_on(f, srcn, fl->start, EV_FLOW_START, fl, 0, 0);
     if (fl->stop != SIMTIME_NEVER) {
         if (fl->stop <= fl->start)
             return ibn_err_at(e, d->file, d->line, "flow %s stops before it starts", name);
-        fabric_schedule(f, fl->stop, EV_FLOW_STOP, fl, 0, 0);
+        fabric_schedule_on(f, srcn, fl->stop, EV_FLOW_STOP, fl, 0, 0);
     }
     return 0;
 }
@@ -475,6 +476,12 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     pktpool_init(&f->pool, 4096);
     f->msgs_free = UINT32_MAX;
     f->nnodes = t->nnodes;
+    if ((uint32_t)t->nnodes >= EVENTQ_MAX_ORIGINS)
+        return ibn_err_set(e, "%d nodes: at most %u can be simulated (event origins, core/eventq.h)",
+                           t->nnodes, EVENTQ_MAX_ORIGINS - 1);
+    /* One event origin per node and one for the fabric, current during set-up. */
+    eventq_set_origins(&f->q, (uint32_t)t->nnodes + 1);
+    eventq_set_origin(&f->q, FABRIC_ORIGIN(f));
     f->nodes = xcalloc((size_t)t->nnodes, sizeof *f->nodes);
     f->max_lid = l->max_lid;
     int32_t sw_cap = (int32_t)(f->set.switch_buffer / CREDIT_BYTES);

@@ -80,7 +80,7 @@ static simtime_t due(const struct fabric *f, simtime_t since, const struct packe
     return l < h ? l : h;
 }
 
-static inline int key_before(simtime_t t1, uint64_t s1, simtime_t t2, uint64_t s2)
+static inline int key_before(simtime_t t1, evseq_t s1, simtime_t t2, evseq_t s2)
 {
     return t1 < t2 || (t1 == t2 && s1 < s2);
 }
@@ -124,7 +124,7 @@ static void fire(struct fabric *f, struct port *ip)
     int in = ip->num, np = s->n.nports + 1;
     size_t base = reg(f, s, in, 0, 0), nr = (size_t)np * (size_t)f->nvs, hit = nr, best = nr;
     const simtime_t *due_r = d->due + base;
-    const uint64_t *seq_r = d->seq + base;
+    const evseq_t *seq_r = d->seq + base;
     /* One pass: the register holding this key, and the earliest other one. */
     for (size_t k = 0; k < nr; k++) {
         if (due_r[k] == SIMTIME_NEVER)

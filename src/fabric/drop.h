@@ -35,9 +35,9 @@ struct sw_drop {
     uint64_t *hoq, *sll;     /* [in]: drops at each input port by cause */
     uint64_t *kept;          /* [in]: protected packets found past a limit */
     simtime_t *due;          /* [in][out][slot]: its EV_HOQ key (due, seq); SIMTIME_NEVER: none */
-    uint64_t *seq;
+    evseq_t *seq;
     simtime_t *armed_t;      /* [in]: the key of the EV_HOQ event queued for the input port */
-    uint64_t *armed_seq;     /* (armed_t SIMTIME_NEVER: none) */
+    evseq_t *armed_seq;     /* (armed_t SIMTIME_NEVER: none) */
 };
 
 struct drop_state {

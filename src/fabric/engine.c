@@ -81,9 +81,10 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->done_seq = eventq_reserve_seq(&f->q);
     out->done_sched = 0;
     if (peer->is_switch)
-        fabric_schedule(f, f->now + out->delay + node_sw(peer->node)->latency, EV_ARRIVE, peer, pidx, 0);
+        fabric_schedule_on(f, peer->node, f->now + out->delay + node_sw(peer->node)->latency, EV_ARRIVE,
+                           peer, pidx, 0);
     else
-        fabric_schedule(f, p->t_tail, EV_SINK_ARRIVE, peer, pidx, 0);
+        fabric_schedule_on(f, peer->node, p->t_tail, EV_SINK_ARRIVE, peer, pidx, 0);
     return end;
 }
 
@@ -117,7 +118,7 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
     uint32_t mask = p->cret_cap - 1, i = p->cret_n++;
     while (i > 0) {
         const struct credit_return *q = &p->cret[(p->cret_head + i - 1) & mask];
-        if (q->t <= r.t) /* equal times: the earlier scheduled number is already in front */
+        if (q->t < r.t || (q->t == r.t && q->seq < r.seq)) /* (t, seq) order */
             break;
         p->cret[(p->cret_head + i) & mask] = *q;
         i--;
@@ -131,7 +132,7 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
         port_watch_credits(f, p, 1);
 }
 
-void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, uint64_t seq)
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
 {
     uint32_t mask = p->cret_cap - 1;
     while (p->cret_n) {
@@ -156,7 +157,7 @@ void port_watch_credits(struct fabric *f, struct port *p, int work)
     struct credit_return *r = &p->cret[p->cret_head];
     if (!r->woken) {
         r->woken = 1;
-        eventq_push_seq(&f->q, r->t, r->seq, EV_CREDIT, p, 0, 0);
+        eventq_push_seq_on(&f->q, (uint32_t)p->node->index, r->t, r->seq, EV_CREDIT, p, 0, 0);
     }
 }
 
@@ -290,7 +291,7 @@ static int absorb_landed(struct fabric *f, simtime_t limit)
                 else if (t > f->now)
                     f->now = t;
             }
-            port_absorb_credits_until(f, pt, limit, UINT64_MAX);
+            port_absorb_credits_until(f, pt, limit, ~(evseq_t)0);
         }
     }
     return later;

@@ -101,7 +101,7 @@ struct port_vl {
 #define CRET_INLINE 4 /* credit returns a port holds without allocating (a power of two) */
 struct credit_return {
     simtime_t t;
-    uint64_t seq;
+    evseq_t seq;
     int32_t credits;
     uint16_t slot;
     uint8_t woken;           /* a wake-up event at (t, seq) is pending */
@@ -142,7 +142,7 @@ struct port {
     simtime_t busy_until;
     simtime_t tx_start;      /* when the last transmission started (period.c: busy time) */
     uint32_t tx_wire;        /* its wire bytes */
-    uint64_t done_seq;       /* scheduling number reserved for the end of the transmission */
+    evseq_t done_seq;        /* scheduling number reserved for the end of the transmission */
     uint64_t sample_rx_credit_time; /* for the occupancy time series */
     struct credit_return cret_inline[CRET_INLINE];
 } __attribute__((aligned(64))); /* ports start on cache lines (320 bytes) */
@@ -574,7 +574,7 @@ struct fabric {
     uint8_t *sl_rows;        /* the rows host_sl points into, one per source switch */
     int ndsets;
     simtime_t now;
-    uint64_t now_seq;        /* scheduling number of the event being handled */
+    evseq_t now_seq;         /* scheduling number of the event being handled */
     struct eventq q;
     struct pktpool pool;
     struct fabric_settings set;
@@ -653,10 +653,21 @@ static inline void fabric_timeline(struct fabric *f, int note, const struct port
         f->timeline_fn(f, note, at, p, f->now, a, b);
 }
 
+/* Events are ordered at equal times by their origin and its own count (core/eventq.h): the
+ * origin of an event is the node whose event was being handled when it was scheduled, or the
+ * fabric itself (FABRIC_ORIGIN(f): set-up, the run's end and samples, fabric-wide plug-in
+ * timers). fabric_schedule: an event the current node (or the fabric) handles itself;
+ * fabric_schedule_on: one node `nd` handles (an arrival at the far end of a cable). */
+#define FABRIC_ORIGIN(f) ((uint32_t)(f)->nnodes)
 static inline void fabric_schedule(struct fabric *f, simtime_t t, uint8_t type, void *obj, uint32_t a,
                                    uint16_t b)
 {
     eventq_push(&f->q, t, type, obj, a, b);
+}
+static inline void fabric_schedule_on(struct fabric *f, const struct node *nd, simtime_t t, uint8_t type,
+                                      void *obj, uint32_t a, uint16_t b)
+{
+    eventq_push_on(&f->q, (uint32_t)nd->index, t, type, obj, a, b);
 }
 /* Call fn(f, arg) at time t: `call` must stay valid until then (plug-ins keep it in their state). */
 void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *call);
@@ -726,7 +737,7 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
 /* Credits for a packet whose space at `in` frees at time t travel back to the sender. */
 void port_return_credits(struct fabric *f, struct port *in, int slot, int credits, simtime_t t);
 /* Apply the credit returns that have reached sender p by (t, seq), in order. */
-void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, uint64_t seq);
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq);
 /* Apply those that have reached p by now (before the current event). */
 static inline void port_absorb_credits(struct fabric *f, struct port *p)
 {
@@ -761,7 +772,7 @@ static inline void port_need_done(struct fabric *f, struct port *p)
 {
     if (!p->done_sched) {
         p->done_sched = 1;
-        eventq_push_seq(&f->q, p->busy_until, p->done_seq, EV_TX_DONE, p, 0, 0);
+        eventq_push_seq_on(&f->q, (uint32_t)p->node->index, p->busy_until, p->done_seq, EV_TX_DONE, p, 0, 0);
     }
 }
 /* After an arbitration that left p idle: remember whether packets wait (`work`), and if they

@@ -66,7 +66,7 @@ void sw_send_upstream(struct fabric *f, struct port *in, const struct sw_msg *m)
     uint32_t i = f->msgs_free;
     f->msgs_free = f->msgs[i].next_free;
     f->msgs[i] = *m;
-    fabric_schedule(f, f->now + in->delay, EV_SW_MSG, in->peer, i, 0);
+    fabric_schedule_on(f, in->peer->node, f->now + in->delay, EV_SW_MSG, in->peer, i, 0);
 }
 
 void sw_msg_arrive(struct fabric *f, struct port *at, uint32_t i)

@@ -303,6 +303,68 @@ static void test_eventq_reserved_seq(void **state)
     eventq_free(&q);
 }
 
+/* Equal times are ordered by (scheduling time, origin, the origin's own count), not by the
+ * order in which origins happened to schedule at one instant: two interleavings of the same
+ * schedulings pop alike. Removing an event makes its handler the current origin and its time
+ * the scheduling time. */
+static void origins_push(struct eventq *q, const int *order, int n)
+{
+    for (int i = 0; i < n; i++) {
+        eventq_set_origin(q, (uint32_t)order[i]);
+        /* a: who scheduled, and its how-manieth; handled by the other origin */
+        eventq_push_on(q, (uint32_t)(3 - order[i]), 10, 1, NULL, (uint32_t)(order[i] * 100 + i), 0);
+    }
+}
+static void test_eventq_origins(void **state)
+{
+    (void)state;
+    struct eventq q1, q2;
+    eventq_init(&q1, 4);
+    eventq_init(&q2, 4);
+    eventq_set_origins(&q1, 4);
+    eventq_set_origins(&q2, 4);
+    const int o1[] = { 1, 2, 1, 2, 1 }, o2[] = { 2, 2, 1, 1, 1 };
+    origins_push(&q1, o1, 5);
+    origins_push(&q2, o2, 5);
+    struct event e1 = { 0 }, e2 = { 0 };
+    int from[5];
+    for (int i = 0; i < 5; i++) {
+        assert_true(eventq_pop(&q1, &e1));
+        assert_true(eventq_pop(&q2, &e2));
+        from[i] = (int)e1.a / 100;
+        assert_int_equal(from[i], (int)e2.a / 100);
+        assert_true(e1.seq == e2.seq);
+        assert_int_equal(q1.origin, 3 - from[i]); /* the handler is now the origin */
+    }
+    /* origin 1's three first, then origin 2's two */
+    assert_int_equal(from[0], 1);
+    assert_int_equal(from[2], 1);
+    assert_int_equal(from[3], 2);
+    assert_int_equal(from[4], 2);
+    assert_true(e1.seq == evseq_make(0, ((uint64_t)2 << EVENTQ_COUNT_BITS) + 1));
+    /* origin 1 now current (the handler of the last event), at time 10 */
+    eventq_set_origin(&q1, 1);
+    /* Now origin 1 at time 10: its next number, at scheduling time 10. An event origin 2
+     * scheduled earlier for the same time goes first although its origin comes later. */
+    eventq_set_origin(&q1, 2);
+    eventq_push(&q1, 30, 1, NULL, 8, 0);
+    eventq_set_origin(&q1, 1);
+    eventq_push(&q1, 20, 1, NULL, 7, 0);
+    assert_true(eventq_pop(&q1, &e1) && e1.a == 7);
+    assert_true(e1.seq == evseq_make(10, ((uint64_t)1 << EVENTQ_COUNT_BITS) + 3));
+    eventq_push(&q1, 30, 1, NULL, 9, 0); /* origin 1 (e1's handler), scheduled at 20 */
+    assert_true(eventq_pop(&q1, &e1) && e1.a == 8);
+    assert_true(eventq_pop(&q1, &e1) && e1.a == 9);
+    /* Far times keep their value. */
+    simtime_t far = (simtime_t)1 << 60;
+    eventq_push(&q1, far, 1, NULL, 1, 0);
+    eventq_push(&q1, far - 1, 1, NULL, 2, 0);
+    assert_true(eventq_pop(&q1, &e1) && e1.a == 2);
+    assert_true(eventq_pop(&q1, &e1) && e1.a == 1 && e1.t == far);
+    eventq_free(&q1);
+    eventq_free(&q2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,7 +372,7 @@ int main(void)
         cmocka_unit_test(test_units),      cmocka_unit_test(test_rng_streams),
         cmocka_unit_test(test_eventq_order),       cmocka_unit_test(test_eventq_against_heap),
         cmocka_unit_test(test_eventq_burst),       cmocka_unit_test(test_eventq_far_and_listing),
-        cmocka_unit_test(test_eventq_reserved_seq),
+        cmocka_unit_test(test_eventq_reserved_seq), cmocka_unit_test(test_eventq_origins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

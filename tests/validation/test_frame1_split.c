@@ -194,8 +194,12 @@ static int ccti_max(const struct fabric *f, const struct flow *fl)
 
 /* 4 C, 2 B (p = 0.5), 2 V nodes, one hot spot, CC on with one CCTI per flow (level = flow). The
  * hot spot is oversubscribed, so the B nodes' hot QPs are throttled (CCTI up to the limit);
- * their uniform QPs keep (1 - p) x 13.5 = 6.75 Gb/s within 5 % (they are marked now and then
- * where uniform traffic meets, never up to the limit). With one QP per host (no split) and one
+ * their uniform QPs keep (1 - p) x 13.5 = 6.75 Gb/s, their mean within 5 % and each within
+ * 10 % (they are marked now and then where uniform traffic meets, never up to the limit; which
+ * of two packets that reach a marking queue at the same picosecond comes first decides some
+ * marks: with seed 1, B host 0 keeps 97 % under the former global first-scheduled order and
+ * 92 % under the order of issue 19 (scheduling time, then node), the other B host 100 % under
+ * both; seeds 2-6 keep 96-100 % under both). With one QP per host (no split) and one
  * CCTI for it the throttling of the hot-spot messages delays the uniform ones too: the B nodes'
  * uniform rate falls by more than 10 % (to about a fifth here). With a queue pair per
  * destination (level = qp, the default) one flow per B node keeps the split's uniform rate
@@ -211,6 +215,7 @@ static void test_split_throttles_one_class(void **st)
     run(&s, "flow");
     const struct pattern *pat = s.f.patterns[0];
     int nc = 0, nv = 0, nb = 0;
+    double b_uni = 0;
     for (int h = 0; h < s.f.nhosts; h++) {
         struct flow *hot = qp(&s, h, 1), *uni = qp(&s, h, 0);
         struct ibcc_flow *ch = hot->cc, *cu = uni->cc;
@@ -238,13 +243,15 @@ static void test_split_throttles_one_class(void **st)
             assert_true(ccti_max(&s.f, hot) > 0);
             assert_true(ccti_max(&s.f, uni) < ccti_max(&s.f, hot));
             assert_true(gbps(&s, hot) < 0.6 * 6.75);
-            assert_true(gbps(&s, uni) > 0.95 * 6.75 && gbps(&s, uni) < 6.75 + 0.05);
+            assert_true(gbps(&s, uni) > 0.90 * 6.75 && gbps(&s, uni) < 6.75 + 0.05);
+            b_uni += gbps(&s, uni);
             break;
         }
     }
     assert_int_equal(nc, 4);
     assert_int_equal(nb, 2);
     assert_int_equal(nv, 2);
+    assert_true(b_uni / nb > 0.95 * 6.75); /* their mean within 5 % */
     double split_uni = b_uniform_gbps(&s);
     done(&s);
 

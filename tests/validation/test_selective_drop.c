@@ -86,7 +86,11 @@ static void test_drop_breaks_spf_deadlock(void **st)
     assert_int_equal(s.rep.in_flight, 0);
     assert_true(s.f.cnt.dropped_hoq > 0);
     assert_int_equal(s.f.cnt.created, s.f.cnt.delivered + s.f.cnt.dropped_hoq);
-    assert_true(s.f.cnt.delivered > 10 * stuck_delivered);
+    /* The stuck run delivers until the deadlock closes, which depends on the order of
+     * simultaneous events: 162 packets under the global scheduling order before issue 19,
+     * 1,249 under (scheduling time, node); with drops about 2,100 (the whole half
+     * millisecond). */
+    assert_true(s.f.cnt.delivered > stuck_delivered + stuck_delivered / 2);
     /* Drops by place add up to the total. */
     uint64_t placed = 0;
     for (int i = 0; i < s.f.nnodes; i++)
