@@ -218,6 +218,7 @@ static const char *const misses[] = {
     "p4.fig9b.10ms.gain", "p4fp.fig9b.10ms.gain", /* x1.85 / x1.76 vs x2.6: unknown */
     "p4fp.fig9b.1ms.gain", /* 1.146 +- 0.031 vs 1.10 +- 0.011: just outside */
     "p4.fig10.p30.1ms.gain", "p4fp.fig10.p30.1ms.gain", /* x0.996: no gain at 1 ms, p = 0.3 */
+    "p4fp.fig6.p60.total_gain", /* x7.25 < 8.7: the first-principles CCT too small */
     "rc.ack_packet.p2.single.newest_3s", /* as p2.single.newest_3s: the seeds disagree */
     "rc.ack_message.s1.victim", /* one BECN per 64 KiB message: the tree stays, F1 blocked */
     "rc.ack_message.p2.single.newest_3s", /* per message: CC too weak, round robin shares */
