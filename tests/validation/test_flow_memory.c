@@ -7,8 +7,9 @@
  * included: the flow, its description, its admission record, message ring, histograms,
  * random stream, names and events. Before the change (message rings reserved for max_pending
  * = 64 messages, dense histogram octaves, a message-latency histogram kept beside an identical
- * end-to-end one) this measure gave 9 590 bytes per flow, after it 2 787; the bound (3 072)
- * fails if any of those costs comes back. Under a sanitizer's allocator mallinfo2 does not see the heap:
+ * end-to-end one) this measure gave 9 590 bytes per flow, after it 2 787 (2 862 once the
+ * events carried their origin, issue 19); the bound (4 096) fails if any of those costs comes
+ * back (the message ring alone would add about 2 000 bytes) and leaves room for small fields. Under a sanitizer's allocator mallinfo2 does not see the heap:
  * the test is skipped there. bench/flow-memory.md has the figures. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +26,7 @@
 #include "config/scenario.h"
 #include "fabric/engine.h"
 
-#define BOUND_BYTES 3072
+#define BOUND_BYTES 4096
 
 struct run {
     struct scenario sc;
@@ -84,9 +85,21 @@ static size_t measure(int requests, int *flows)
     return held;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define IBN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IBN_ASAN 1
+#endif
+#endif
+
 static void test_bytes_per_flow(void **st)
 {
     (void)st;
+#ifdef IBN_ASAN
+    print_message("AddressSanitizer's allocator: mallinfo2 does not see the heap; skipped\n");
+    skip();
+#endif
     int n1, n2;
     size_t h1 = measure(200, &n1), h2 = measure(800, &n2);
     if (h1 == 0 || h2 <= h1) {
