@@ -270,7 +270,7 @@ double hist_cdf(const struct histogram *h, int64_t v)
     uint64_t below = 0, c;
     int i = 0, o, s;
     while (next_bin(h, &i, &o, &s, &c))
-        if (bin_low(o, s) + bin_width(o) - 1 <= v)
+        if (bin_low(o, s) + (bin_width(o) - 1) <= v) /* no overflow in the top bin */
             below += c;
     return (double)below / (double)h->count;
 }
@@ -281,6 +281,6 @@ int hist_next_bucket(const struct histogram *h, int *i, int64_t *low, int64_t *h
     if (!next_bin(h, i, &o, &s, n))
         return 0;
     *low = bin_low(o, s);
-    *high = *low + bin_width(o) - 1;
+    *high = *low + (bin_width(o) - 1);
     return 1;
 }

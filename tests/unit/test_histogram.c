@@ -74,7 +74,7 @@ static void check(const struct histogram *h, const struct ref *r)
             b++;
         assert_true(b < NREF);
         assert_int_equal(lo, ref_low(b));
-        assert_int_equal(hi, ref_low(b) + ref_width(b) - 1);
+        assert_int_equal(hi, ref_low(b) + (ref_width(b) - 1));
         assert_int_equal(c, r->n[b]);
         b++;
     }
@@ -103,7 +103,7 @@ static void check(const struct histogram *h, const struct ref *r)
         int64_t v = ref_low(x) + ref_width(x) / 2;
         uint64_t below = 0;
         for (int y = 0; y < NREF; y++)
-            if (ref_low(y) + ref_width(y) - 1 <= v)
+            if (ref_low(y) + (ref_width(y) - 1) <= v) /* the top bin ends at INT64_MAX */
                 below += r->n[y];
         assert_true(hist_cdf(h, v) == (double)below / (double)r->count);
     }
