@@ -219,6 +219,21 @@ static const char *const misses[] = {
     "p4fp.fig9b.1ms.gain", /* 1.146 +- 0.031 vs 1.10 +- 0.011: just outside */
     "p4.fig10.p30.1ms.gain", "p4fp.fig10.p30.1ms.gain", /* x0.996: no gain at 1 ms, p = 0.3 */
     "p4fp.fig6.p60.total_gain", /* x7.25 < 8.7: the first-principles CCT too small */
+    /* fig5 (3 seeds, c74be49): the hot spots with CC at 13.6 Gb/s, the configured receive limit,
+     * against the paper's 13.3 */
+    "p4.fig5.p20.hot_on", "p4fp.fig5.p20.hot_on", "p4.fig5.p30.hot_on", "p4fp.fig5.p30.hot_on",
+    "p4.fig5.p40.hot_on", "p4fp.fig5.p40.hot_on", "p4.fig5.p50.hot_on", "p4fp.fig5.p50.hot_on",
+    "p4.fig5.p70.hot_on", "p4fp.fig5.p70.hot_on", "p4.fig5.p80.hot_on", "p4fp.fig5.p80.hot_on",
+    "p4.fig5.p90.hot_on", "p4fp.fig5.p90.hot_on", "p4.fig5.p100.hot_on",
+    "p4fp.fig5.p100.hot_on",
+    /* fig5 under the first-principles CCT: too small for the contributors (docs/cc.md 5.5) */
+    "p4fp.fig5.p20.total_gain", "p4fp.fig5.p30.gain", "p4fp.fig5.p30.total_gain",
+    "p4fp.fig5.p40.gain", "p4fp.fig5.p40.total_gain", "p4fp.fig5.p50.gain",
+    "p4fp.fig5.p50.total_gain", "p4fp.fig5.p70.gain", "p4fp.fig5.p70.on_share",
+    "p4fp.fig5.p70.total_gain", "p4fp.fig5.p80.gain", "p4fp.fig5.p80.on_share",
+    "p4fp.fig5.p80.total_gain", "p4fp.fig5.p90.gain", "p4fp.fig5.p90.on_share",
+    "p4fp.fig5.p90.total_gain", "p4fp.fig5.p100.gain", "p4fp.fig5.p100.on_share",
+    "p4fp.fig5.p100.total_gain",
     "rc.ack_packet.p2.single.newest_3s", /* as p2.single.newest_3s: the seeds disagree */
     "rc.ack_message.s1.victim", /* one BECN per 64 KiB message: the tree stays, F1 blocked */
     "rc.ack_message.p2.single.newest_3s", /* per message: CC too weak, round robin shares */
