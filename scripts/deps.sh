@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ibnetsim needs to build and test, when any is missing.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libgsl-dev libcmocka-dev libconfig-dev libjansson-dev gnuplot-nox graphviz chromium opensm ibsim-utils python3 clang libclang-rt-dev tshark)
+pkgs=(build-essential cmake pkg-config libgsl-dev libcmocka-dev libconfig-dev libjansson-dev gnuplot-nox graphviz chromium opensm ibsim-utils python3 clang libclang-rt-dev tshark libopenmpi-dev openmpi-bin libmetis-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

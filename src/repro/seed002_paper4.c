@@ -391,6 +391,18 @@ static int grid(const char *off_file, const char *on_file, int nv, const char *c
     return 0;
 }
 
+/* The variants of a p grid: one override `flows.Q.pattern.p=P` per p, and each p's tmax for a
+ * B fraction b. */
+static void p_variants(int np, const double *ps, double b, char (*o)[48], const char **var,
+                       double *tmax)
+{
+    for (int k = 0; k < np; k++) {
+        snprintf(o[k], sizeof o[k], "flows.Q.pattern.p=%g", ps[k]);
+        var[k] = o[k];
+        tmax[k] = tmax_of(b, ps[k]);
+    }
+}
+
 /* Paper IV Fig. 5 (25 % B nodes) at the p values `windy` leaves out (windy: 0, 0.1, 0.6). The
  * text's numbers for them: the non-hot-spot gain CC on / off "ranging from 12.9 to 16.3" as p
  * goes from 30 to 100 (the peak, 16.3, at p = 60); CC's share of tmax back at ~80 % from p = 60
@@ -407,11 +419,7 @@ int repro_seed002_fig5(struct repro_table *t, struct ibn_err *e)
     const char *var[NP];
     double tmax[NP];
     int n = nseeds();
-    for (int k = 0; k < NP; k++) {
-        snprintf(o[k], sizeof o[k], "flows.Q.pattern.p=%g", ps[k]);
-        var[k] = o[k];
-        tmax[k] = tmax_of(0.25, ps[k]);
-    }
+    p_variants(NP, ps, 0.25, o, var, tmax);
     if (grid("seed002/paper4-windy.cfg", "seed002/paper4-windy-ccon.cfg", NP, var, tmax,
              v, n, e))
         return -1;
@@ -477,11 +485,7 @@ int repro_seed002_fig8(struct repro_table *t, struct ibn_err *e)
     const char *var[NP];
     double tmax[NP];
     int n = nseeds();
-    for (int k = 0; k < NP; k++) {
-        snprintf(o[k], sizeof o[k], "flows.Q.pattern.p=%g", ps[k]);
-        var[k] = o[k];
-        tmax[k] = tmax_of(1.0, ps[k]);
-    }
+    p_variants(NP, ps, 1.0, o, var, tmax);
     if (grid("seed002/paper4-windy-b100.cfg", "seed002/paper4-windy-b100-ccon.cfg", NP, var,
              tmax, v, n, e))
         return -1;
@@ -551,11 +555,7 @@ int repro_seed002_fig67(struct repro_table *t, struct ibn_err *e)
         char o[NP][48];
         const char *var[NP];
         double tmax[NP];
-        for (int k = 0; k < NP; k++) {
-            snprintf(o[k], sizeof o[k], "flows.Q.pattern.p=%g", ps[k]);
-            var[k] = o[k];
-            tmax[k] = tmax_of(bs[b], ps[k]);
-        }
+        p_variants(NP, ps, bs[b], o, var, tmax);
         if (grid(files[b][0], files[b][1], NP, var, tmax, v[b], n, e))
             return -1;
     }

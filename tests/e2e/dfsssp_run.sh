@@ -12,15 +12,7 @@ set -uo pipefail
 bin=$1 src=$2
 . "$src/tests/support/e2e.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/t.cfg" <<'CFG'
-simulation = { name = "5x5 torus, uniform"; duration = "500 us"; warmup = "0 us";
-               sample_interval = "0 s"; drain_limit = "10 ms"; };
-topology = { generator = "torus"; args = "dims=5x5,hosts=1"; routing = "sssp"; };
-fabric = { vls = 8; };
-switch = { buffer = "2112 B"; hoq_life = 25; };
-output = { flow_series = false; port_series = false; progress = "never"; };
-flows = ( { name = "F"; src = "*"; dst = "uniform"; kind = "poisson"; rate = "24 Gb/s"; msg_size = 2048; } );
-CFG
+sed 's/routing = "dor"/routing = "sssp"/' "$src/tests/support/torus5x5-uniform.cfg" > "$tmp/t.cfg"
 "$bin" route compute gen:torus:dims=5x5,hosts=1 -e sssp -o "$tmp/sssp.dump" 2>/dev/null
 "$bin" route compute gen:torus:dims=5x5,hosts=1 -e dfsssp -o "$tmp/dfsssp.dump" 2>/dev/null
 cmp -s "$tmp/sssp.dump" "$tmp/dfsssp.dump" || failed "sssp and dfsssp tables differ"

@@ -15,15 +15,7 @@ set -uo pipefail
 bin=$1 src=$2
 . "$src/tests/support/e2e.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/t.cfg" <<'EOF'
-simulation = { name = "5x5 torus, uniform"; duration = "500 us"; warmup = "0 us";
-               sample_interval = "0 s"; drain_limit = "10 ms"; };
-topology = { generator = "torus"; args = "dims=5x5,hosts=1"; routing = "dor"; };
-fabric = { vls = 8; };
-switch = { buffer = "2112 B"; hoq_life = 25; };
-output = { flow_series = false; port_series = false; progress = "never"; };
-flows = ( { name = "F"; src = "*"; dst = "uniform"; kind = "poisson"; rate = "24 Gb/s"; msg_size = 2048; } );
-EOF
+cp "$src/tests/support/torus5x5-uniform.cfg" "$tmp/t.cfg"
 sed 's/msg_size = 2048; }/msg_size = 2048; sl = 8; }/' "$tmp/t.cfg" > "$tmp/q1.cfg"
 "$bin" route compute gen:torus:dims=5x5,hosts=1 -e dor -o "$tmp/dor.dump" 2>/dev/null
 "$bin" route compute gen:torus:dims=5x5,hosts=1 -e torus-2QoS -o "$tmp/t2q.dump" 2>/dev/null
