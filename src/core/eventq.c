@@ -69,6 +69,101 @@ static void keys_push(struct eventkey **h, size_t *n, size_t *cap, struct eventk
     heap_up(*h, (*n)++, k);
 }
 
+/* ---- the front: the bucket being served, its keys sorted ---- */
+
+/* Room for one more key at the end of the front. */
+static void front_room(struct eventq *q)
+{
+    if (q->nfront < q->capfront)
+        return;
+    if (q->fhead > 0) { /* slide the pending keys down */
+        memmove(q->front, q->front + q->fhead, (q->nfront - q->fhead) * sizeof *q->front);
+        q->nfront -= q->fhead;
+        q->fhead = 0;
+        return;
+    }
+    q->capfront = q->capfront ? 2 * q->capfront : 64;
+    q->front = xrealloc(q->front, q->capfront * sizeof *q->front);
+}
+
+/* Append a key to the front without keeping it sorted (front_sort follows). */
+static inline void front_append(struct eventq *q, struct eventkey k)
+{
+    front_room(q);
+    q->front[q->nfront++] = k;
+}
+
+/* Insert a key into the sorted front: from the end, where an event scheduled while its bucket
+ * is served usually belongs. */
+static void front_insert(struct eventq *q, struct eventkey k)
+{
+    front_room(q);
+    struct eventkey *f = q->front;
+    size_t i = q->nfront++;
+    while (i > q->fhead && eventkey_before(&k, &f[i - 1])) {
+        f[i] = f[i - 1];
+        i--;
+    }
+    f[i] = k;
+}
+
+/* Heap sort of h[0 .. n) into ascending order (a max-heap, then the largest to the end). */
+static void sift_down_max(struct eventkey *h, size_t i, size_t n)
+{
+    struct eventkey k = h[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && eventkey_before(&h[c], &h[c + 1]))
+            c++;
+        if (!eventkey_before(&k, &h[c]))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = k;
+}
+static void keys_heapsort(struct eventkey *h, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down_max(h, i, n);
+    for (size_t m = n; m > 1; m--) {
+        struct eventkey t = h[0];
+        h[0] = h[m - 1];
+        h[m - 1] = t;
+        sift_down_max(h, 0, m - 1);
+    }
+}
+
+/* Sort the front's keys front[from .. nfront), appended in any order, into the sorted
+ * front[fhead .. from). Small runs (a bucket holds about one event) by insertion; long ones
+ * (bursts, rebuilds) by heap sort and a merge, so that a burst costs O(k log k). */
+#define FRONT_INSERTION_MAX 32
+static void front_sort(struct eventq *q, size_t from)
+{
+    struct eventkey *f = q->front;
+    size_t lo = q->fhead, n = q->nfront;
+    if (n - lo <= FRONT_INSERTION_MAX) {
+        for (size_t j = from > lo ? from : lo + 1; j < n; j++) {
+            struct eventkey k = f[j];
+            size_t i = j;
+            while (i > lo && eventkey_before(&k, &f[i - 1])) {
+                f[i] = f[i - 1];
+                i--;
+            }
+            f[i] = k;
+        }
+        return;
+    }
+    size_t i = from > lo ? from : lo + 1; /* already in order? (a burst from the overflow heap) */
+    while (i < n && !eventkey_before(&f[i], &f[i - 1]))
+        i++;
+    if (i == n)
+        return;
+    keys_heapsort(f + lo, n - lo);
+}
+
 static inline struct eventkey make_key(simtime_t t, evseq_t seq, uint32_t s)
 {
     return (struct eventkey){ (uint64_t)t, (uint64_t)(seq >> 64), (uint64_t)seq, s, 0 };
@@ -171,7 +266,7 @@ void eventq_place_far_(struct eventq *q, uint32_t s)
 {
     struct eventkey k = slot_key(q, s);
     if (k.t >> q->shift <= q->cur) {
-        keys_push(&q->front, &q->nfront, &q->capfront, k);
+        front_insert(q, k);
     } else {
         keys_push(&q->over, &q->nover, &q->capover, k);
         over_top_changed(q);
@@ -199,7 +294,7 @@ static void rebuild(struct eventq *q, unsigned shift, unsigned nbits)
 {
     q->shift = shift;
     wheel_alloc(q, nbits);
-    q->nfront = q->nover = q->nwheel = 0;
+    q->fhead = q->nfront = q->nover = q->nwheel = 0;
     q->over_bucket = UINT64_MAX;
     if (!q->n)
         return;
@@ -208,9 +303,15 @@ static void rebuild(struct eventq *q, unsigned shift, unsigned nbits)
         if (q->slot[i].live && (uint64_t)q->slot[i].t < tmin)
             tmin = (uint64_t)q->slot[i].t;
     q->cur = tmin >> shift;
-    for (size_t i = 0; i < q->cap; i++)
-        if (q->slot[i].live)
+    for (size_t i = 0; i < q->cap; i++) {
+        if (!q->slot[i].live)
+            continue;
+        if ((uint64_t)q->slot[i].t >> shift == q->cur)
+            front_append(q, slot_key(q, (uint32_t)i)); /* sorted below */
+        else
             place(q, (uint32_t)i);
+    }
+    front_sort(q, 0);
     q->rebuilds++;
 }
 
@@ -260,28 +361,38 @@ static void advance(struct eventq *q)
     uint64_t ob = q->over_bucket;
     uint64_t next = ob < wnext ? ob : wnext;
     q->cur = next;
+    /* The front is empty (fhead = nfront = 0). A bucket's list holds the last pushed first:
+     * filled from the end, the front gets them in push order, which for equal times is their
+     * order, so the sort below has little to do. */
     if (wnext == next) {
         uint32_t s = q->head[wi];
         q->head[wi] = SLOT_NIL;
         q->bits[wi >> 6] &= ~(1ULL << (wi & 63));
+        size_t k = 0;
+        for (uint32_t x = s; x != SLOT_NIL; x = q->slot[x].next)
+            k++;
+        if (q->capfront < k) {
+            while (q->capfront < k)
+                q->capfront = q->capfront ? 2 * q->capfront : 64;
+            q->front = xrealloc(q->front, q->capfront * sizeof *q->front);
+        }
+        q->nfront = k;
+        q->nwheel -= k;
+        struct eventkey *f = q->front;
         while (s != SLOT_NIL) {
-            keys_push(&q->front, &q->nfront, &q->capfront, slot_key(q, s));
-            q->nwheel--;
+            f[--k] = slot_key(q, s);
             s = q->slot[s].next;
         }
     }
     if (ob == next) {
         while (q->nover && q->over[0].t >> q->shift == next) {
-            keys_push(&q->front, &q->nfront, &q->capfront, q->over[0]);
+            front_append(q, q->over[0]);
             heap_remove_top(q->over, --q->nover);
         }
         over_top_changed(q);
     }
-}
-
-void eventq_front_remove_(struct eventq *q)
-{
-    heap_remove_top(q->front, --q->nfront);
+    if (q->nfront > 1)
+        front_sort(q, 1);
 }
 
 void eventq_after_pop_(struct eventq *q, simtime_t t)

@@ -5,13 +5,16 @@
  * Design. Time is cut into buckets of 2^shift ps. A wheel of 2^nbits buckets covers the near
  * future [cur, cur + 2^nbits) (cur: the bucket being served); each wheel bucket is an unsorted
  * list linked through the events' payload slots, and a bitmap of non-empty buckets finds the
- * next one with a few word scans. The bucket being served is a small binary heap ("front") of
- * 32-byte keys; events beyond the wheel wait in an overflow binary heap and join the front
- * when their bucket comes up. The bucket width follows the observed event density (about
+ * next one with a few word scans. The bucket being served ("front") is an array of its
+ * 32-byte keys, sorted when the bucket comes up (insertion sort: the bucket's list gives them
+ * in push order, which is their order among equal times; heap sort for long runs) and taken
+ * from its head; an event scheduled into it while it is served is inserted from the end, where
+ * it usually belongs. Events beyond the wheel wait in an overflow binary heap and join the
+ * front when their bucket comes up. The bucket width follows the observed event density (about
  * one event per bucket) and the wheel's length follows the number of pending events; both
  * are re-estimated every few thousand removals and the queue is rebuilt (O(pending)) only when
  * they are off by more than a factor of two, so the cost is O(1) amortised per event while
- * bursts (thousands of events at the same instant) cost O(log burst) each in the front heap.
+ * bursts (thousands of events at the same instant) cost O(log burst) each to sort.
  *
  * Order. Keys are (time, scheduling number, payload slot); every structure orders by the whole
  * key, so events leave in (time, scheduling number) order exactly, whatever the bucket width:
@@ -37,9 +40,11 @@
  * holds a pending event, so that the pending events can be listed (eventq_slot_type) and re-filed
  * by walking the slots.
  *
- * Cost. Pushing into the wheel (the common case) and removing the front's only event are inline
- * (eventq_push_seq, eventq_pop below); the heaps and the move to the next bucket are out of
- * line.
+ * Cost. Pushing into the wheel (the common case) and removing from the front are inline
+ * (eventq_push_seq, eventq_pop below); the front's sorting and insertions, the overflow heap
+ * and the move to the next bucket are out of line. (The front was a binary heap until
+ * 2026-11-24: pushing a bucket's events into it and removing them cost about 470 instructions
+ * per packet-hop on the 36-port switch, whose buckets hold about 16 events; bench/hop-diet.md.)
  *
  * The binary heap that preceded it (a heap of 16-byte keys over the same payload slots, Floyd's
  * bottom-up removal) and a 4-ary heap of whole events stay as struct eventq_heap and
@@ -116,9 +121,10 @@ struct eventq {
     uint32_t norigins, origin;
     uint64_t *ocur;
     simtime_t now;          /* the time of the last event removed: scheduling time */
-    /* The bucket being served: a binary heap of keys. */
+    /* The bucket being served: its keys sorted, the next to leave at front[fhead], the last at
+     * front[nfront - 1] (fhead == nfront: empty). */
     struct eventkey *front;
-    size_t nfront, capfront;
+    size_t fhead, nfront, capfront;
     /* Events beyond the wheel: a binary heap of keys, and its first event's bucket
      * (UINT64_MAX when empty). */
     struct eventkey *over;
@@ -155,7 +161,6 @@ static inline void eventq_set_origin(struct eventq *q, uint32_t o)
 /* Out of line, for the inline operations below. */
 void eventq_grow_(struct eventq *q);
 void eventq_place_far_(struct eventq *q, uint32_t s);
-void eventq_front_remove_(struct eventq *q);
 void eventq_after_pop_(struct eventq *q, simtime_t t);
 
 /* Take the current origin's next scheduling number now, for an event pushed later with
@@ -215,18 +220,15 @@ static inline void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void
     eventq_push_seq_on(q, q->origin, t, evseq_make(q->now, (*q->ocur)++), type, obj, a, b);
 }
 /* Remove the earliest event into *out, and make its handler the current origin; returns 0
- * when the queue is empty. Out of line: a
- * front of more than one event, the next bucket once the front is empty, and every
+ * when the queue is empty. Out of line: the next bucket once the front is empty, and every
  * EVENTQ_ESTIMATE_EVERY removals the density estimate (which may rebuild the queue). */
 static inline int eventq_pop(struct eventq *q, struct event *out)
 {
     if (!q->n)
         return 0;
-    uint32_t s = q->front[0].slot;
-    if (q->nfront > 1)
-        eventq_front_remove_(q);
-    else
-        q->nfront = 0;
+    uint32_t s = q->front[q->fhead].slot;
+    if (++q->fhead == q->nfront)
+        q->fhead = q->nfront = 0;
     struct event_payload *pl = &q->slot[s];
     out->t = pl->t;
     out->seq = pl->seq;
@@ -248,10 +250,10 @@ static inline int eventq_pop(struct eventq *q, struct event *out)
         eventq_after_pop_(q, out->t);
     return 1;
 }
-/* The front heap holds the earliest event whenever the queue is not empty. */
+/* The front holds the earliest event whenever the queue is not empty. */
 static inline simtime_t eventq_peek_time(const struct eventq *q)
 {
-    return q->n ? (simtime_t)q->front[0].t : SIMTIME_NEVER;
+    return q->n ? (simtime_t)q->front[q->fhead].t : SIMTIME_NEVER;
 }
 /* Listing the pending events: for each slot i < q->cap, the type of the event it holds, or -1
  * if it is free. */

@@ -365,6 +365,90 @@ static void test_eventq_origins(void **state)
     eventq_free(&q2);
 }
 
+/* The calendar queue against a reference (the pending events kept in a plain array, the
+ * earliest by (time, scheduling time, origin, count) found by a scan) on bursts that land many
+ * events, pushed out of order by eight origins, in one bucket: the front's sorting (insertion
+ * for short runs, heap sort for long ones) and its insertions while a bucket is served. Ties
+ * are frequent (times on a coarse grid) and pushed in descending origin order within a burst,
+ * so a queue that kept push order for equal times, or ignored the origin, would fail. */
+struct ref_ev {
+    simtime_t t, ts;
+    uint64_t oc;
+    uint32_t id;
+};
+static int ref_before(const struct ref_ev *x, const struct ref_ev *y)
+{
+    if (x->t != y->t)
+        return x->t < y->t;
+    if (x->ts != y->ts)
+        return x->ts < y->ts;
+    return x->oc < y->oc;
+}
+static void test_eventq_front_order(void **state)
+{
+    (void)state;
+    enum { O = 8, MAXP = 6000 };
+    static struct ref_ev ref[MAXP];
+    size_t nref = 0;
+    struct eventq q;
+    eventq_init(&q, 4);
+    eventq_set_origins(&q, O);
+    uint64_t cnt[O] = { 0 };
+    uint64_t s = 4242;
+    simtime_t now = 0;
+    uint32_t id = 0;
+    long pops = 0;
+    static const simtime_t span[] = { 0, 7, 700, 70000 };
+    for (int round = 0; round < 1500; round++) {
+        s = rng_mix64(s);
+        /* a burst of 1 to 200 events over a span of 0, 7, 700 or 70,000 ps on a grid of
+         * 7 ps (many equal times); now and then a long one */
+        int k = (int)(s % 200) + 1;
+        if (round % 97 == 0)
+            k = 2000;
+        simtime_t sp = span[(s >> 20) % 4];
+        for (int i = 0; i < k && nref < MAXP; i++) {
+            s = rng_mix64(s);
+            uint32_t o = (uint32_t)(O - 1 - (uint32_t)((uint64_t)i * O / (uint64_t)k)); /* descending */
+            if ((s >> 40) % 4 == 0)
+                o = (uint32_t)((s >> 44) % O);
+            simtime_t t = now + (sp ? (simtime_t)((s >> 8) % (uint64_t)(sp / 7 + 1)) * 7 : 0);
+            eventq_set_origin(&q, o);
+            eventq_push(&q, t, 1, NULL, id, 0);
+            ref[nref++] = (struct ref_ev){ t, now, (uint64_t)o << EVENTQ_COUNT_BITS | cnt[o]++, id };
+            id++;
+        }
+        /* pop about as many, and sometimes push at the current time while serving */
+        s = rng_mix64(s);
+        int npop = (int)(s % (uint64_t)(k + 20));
+        for (int i = 0; i < npop && nref; i++) {
+            size_t best = 0;
+            for (size_t j = 1; j < nref; j++)
+                if (ref_before(&ref[j], &ref[best]))
+                    best = j;
+            struct event e = { 0 };
+            assert_true(eventq_pop(&q, &e));
+            assert_int_equal(e.t, ref[best].t);
+            assert_int_equal(e.a, ref[best].id);
+            assert_true(e.seq == evseq_make(ref[best].ts, ref[best].oc));
+            now = e.t;
+            ref[best] = ref[--nref];
+            pops++;
+            s = rng_mix64(s);
+            if (s % 8 == 0 && nref < MAXP) {
+                uint32_t o = (uint32_t)((s >> 8) % O);
+                simtime_t t = now + (simtime_t)((s >> 16) % 3) * 7;
+                eventq_set_origin(&q, o);
+                eventq_push(&q, t, 2, NULL, id, 0);
+                ref[nref++] = (struct ref_ev){ t, now, (uint64_t)o << EVENTQ_COUNT_BITS | cnt[o]++, id };
+                id++;
+            }
+        }
+    }
+    assert_true(pops > 50000);
+    eventq_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_eventq_order),       cmocka_unit_test(test_eventq_against_heap),
         cmocka_unit_test(test_eventq_burst),       cmocka_unit_test(test_eventq_far_and_listing),
         cmocka_unit_test(test_eventq_reserved_seq), cmocka_unit_test(test_eventq_origins),
+        cmocka_unit_test(test_eventq_front_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
