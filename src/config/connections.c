@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "fabric/packet.h"
+#include "fabric/swarch.h"
 #include "qos/arbtab.h"
 #include "traffic/video.h"
 
@@ -18,6 +19,7 @@ static const char *const process_names[] = { "none", "fill", "dynamic", NULL };
 static const char *const scheme_names[] = { "hop", "sm", "sum", "probe", NULL };
 static const char *const method_names[] = { "cesy", "cenre", NULL };
 static const char *const traffic_names[] = { "constant", "onoff", "video", NULL };
+static const char *const bound_names[] = { "crossbar", "output", NULL };
 
 #define OFF(f) offsetof(struct conn_desc, f)
 const struct param conn_params[] = {
@@ -46,6 +48,13 @@ const struct param conn_params[] = {
     { "hold", P_TIME, OFF(hold), "1 s", "dynamic: mean holding time of a connection", NULL, 0, 0 },
     { "deadline", P_TIME, OFF(deadline), "0 s",
       "every request's end-to-end deadline; 0 = none (each SL's distance decides)", NULL, 0, 0 },
+    { "hop_bound", P_ENUM, OFF(hop_bound), "crossbar",
+      "the per-hop delay bound behind each connection's guarantee (and a deadline's distance): "
+      "crossbar (the output's arbitration table plus the turns the packet's input can lose to "
+      "its crossbar read ports when switch.read_ports is below the switch's ports; the same as "
+      "output with a read port per output) or output (the table alone, the bound before "
+      "2026-11-24, which a multiplexed crossbar can break); docs/qos.md \"The hop bound\"",
+      bound_names, 0, 0 },
     { "packet", P_SIZE, OFF(packet), "256 B",
       "packet size on the wire (headers included); the payload is the most that fits", NULL, 64, 4122 },
     { "traffic", P_ENUM, OFF(traffic), "constant",
@@ -206,6 +215,11 @@ int connections_admit(const struct conn_desc *d, const struct fabric_settings *s
     uint64_t buf = set->switch_buffer < set->hca_buffer ? set->switch_buffer : set->hca_buffer;
     uint64_t per = (uint64_t)bytes_to_credits(wire) * CREDIT_BYTES;
     c.q = (int)(buf / per > 1 ? buf / per - 1 : 0);
+    /* The crossbar's share: an input's read ports and what its buffers hold over the data VLs. */
+    if (d->hop_bound == CONN_BOUND_CROSSBAR) {
+        c.read_ports = set->read_ports ? (int)set->read_ports : sw_archs[set->arch]->default_read_ports;
+        c.in_pkts = (int)((uint64_t)set->nvls * (set->switch_buffer / per));
+    }
     c.switch_latency = set->switch_latency;
     if (d->deadline > 0)
         for (int sl = 0; sl < 16; sl++)
@@ -383,6 +397,9 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
     json_object_set_new(o, "method", json_string(a->cfg.method == QOS_CESY ? "cesy" : "cenre"));
     json_object_set_new(o, "cap", json_real(a->cfg.cap));
     json_object_set_new(o, "hop_bound_q", json_integer(a->cfg.q));
+    json_object_set_new(o, "hop_bound", json_string(a->cfg.in_pkts ? "crossbar" : "output"));
+    json_object_set_new(o, "hop_bound_read_ports", json_integer(a->cfg.read_ports));
+    json_object_set_new(o, "hop_bound_input_packets", json_integer(a->cfg.in_pkts));
     json_object_set_new(o, "requests", json_integer((json_int_t)a->st.requests));
     json_object_set_new(o, "accepted", json_integer((json_int_t)a->st.accepted));
     json_object_set_new(o, "released", json_integer((json_int_t)a->st.released));

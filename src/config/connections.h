@@ -27,6 +27,7 @@
 
 enum conn_process { CONNP_NONE, CONNP_FILL, CONNP_DYNAMIC };
 enum conn_traffic { CONNT_CONSTANT, CONNT_ONOFF, CONNT_VIDEO };
+enum conn_bound { CONN_BOUND_CROSSBAR, CONN_BOUND_OUTPUT };
 
 /* The section as the scenario gives it (filled through conn_params). */
 struct conn_desc {
@@ -47,6 +48,7 @@ struct conn_desc {
                                its reservation (1 = as reserved): seed 001's isolation claim */
     long long excess_sl;    /* -1: none */
     int live;               /* dynamic: requests during the run, tables changing with them */
+    int hop_bound;          /* enum conn_bound */
 };
 extern const struct param conn_params[];
 

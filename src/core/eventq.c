@@ -16,10 +16,12 @@
 #define MAX_SHIFT 48
 /* Events per bucket the width aims at (the width is the power of two at or below that many
  * mean spacings), and how many times the pending events' mean look-ahead the wheel covers.
- * Chosen with bench_eventq and bench_fabric: on the fabric mix one event per bucket beat 2, 3
- * and 6 (most buckets then hold zero to two events, and the front heap stays trivial), and
- * 4 look-aheads beat 2 and 8. */
-#define TARGET_PER_BUCKET 1
+ * Chosen with bench_eventq and bench_fabric: with a binary heap as the front, one event per
+ * bucket beat 2, 3 and 6 on the fabric mix, and 4 look-aheads beat 2 and 8. With the sorted
+ * front (2026-11-24, bench/hop.sh), 4 events per bucket beat 1, 2, 8 and 16: 1,214 -> 1,165
+ * instructions per packet-hop on the 648-node fat tree, the 36-port switch unchanged (its
+ * buckets are set by its bursts); 8 and 16 cost the switch 90 and 155 more. */
+#define TARGET_PER_BUCKET 4
 #define WHEEL_COVER 4
 
 /* ---- binary heaps of keys, shared by the variants ---- */

@@ -11,7 +11,7 @@
  * from its head; an event scheduled into it while it is served is inserted from the end, where
  * it usually belongs. Events beyond the wheel wait in an overflow binary heap and join the
  * front when their bucket comes up. The bucket width follows the observed event density (about
- * one event per bucket) and the wheel's length follows the number of pending events; both
+ * four events per bucket) and the wheel's length follows the number of pending events; both
  * are re-estimated every few thousand removals and the queue is rebuilt (O(pending)) only when
  * they are off by more than a factor of two, so the cost is O(1) amortised per event while
  * bursts (thousands of events at the same instant) cost O(log burst) each to sort.

@@ -229,7 +229,8 @@ enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn
             int d = c->sl_dist[r->sl] ? c->sl_dist[r->sl] : 64;
             if (r->deadline > 0 && c->scheme != CAC_SUM && c->scheme != CAC_PROBE) {
                 simtime_t budget = (r->deadline - prop) / n;
-                int dd = budget > 0 ? arbtab_distance_for(budget, c->mtu, a->rate[hop[h]], c->q) : 0;
+                int dd = budget > 0 ? arbtab_distance_for(budget, c->mtu, a->rate[hop[h]], c->q,
+                                                          cac_xbar_turns(a, hop[h])) : 0;
                 if (dd == 0 || (c->sl_dist[r->sl] && dd < d))
                     why = CAC_DEADLINE;
                 else if (!c->sl_dist[r->sl])
@@ -320,22 +321,36 @@ enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn
     conn->vl = (uint8_t)vl;
     conn->dist = dist[0];
     memcpy(conn->hop, hop, (size_t)n * sizeof hop[0]);
-    simtime_t bound = 0;
-    for (int k = 0; k < n; k++) {
-        int node, port;
-        cac_port_of(a, hop[k], &node, &port);
-        bound += a->t->node[node].port[port].delay;
-        int dv = c->scheme == CAC_SUM ? 0 : a->port[hop[k]].vl[vl].dist;
-        if (dv)
-            bound += arbtab_hop_bound(dv, c->mtu, a->rate[hop[k]], c->q);
-    }
-    conn->bound = c->scheme == CAC_SUM ? 0 : bound;
+    conn->bound = c->scheme == CAC_SUM ? 0 : cac_bound(a, conn, 1);
     a->st.accepted++;
     a->st.sl_accepted[r->sl]++;
     a->st.latency_sum_accept += (double)*latency * 1e-12;
     if (*latency > a->st.latency_max)
         a->st.latency_max = *latency;
     return CAC_OK;
+}
+
+int cac_xbar_turns(const struct cac *a, int idx)
+{
+    int node, port;
+    cac_port_of(a, idx, &node, &port);
+    const struct topo_node *n = &a->t->node[node];
+    return n->type == TOPO_SWITCH ? arbtab_xbar_turns(a->cfg.read_ports, n->nports, a->cfg.in_pkts) : 0;
+}
+
+simtime_t cac_bound(const struct cac *a, const struct cac_conn *conn, int crossbar)
+{
+    simtime_t bound = 0;
+    for (int k = 0; k < conn->nhops; k++) {
+        int node, port;
+        cac_port_of(a, conn->hop[k], &node, &port);
+        bound += a->t->node[node].port[port].delay;
+        int dv = a->port[conn->hop[k]].vl[conn->vl].dist;
+        if (dv)
+            bound += arbtab_hop_bound(dv, a->cfg.mtu, a->rate[conn->hop[k]], a->cfg.q,
+                                      crossbar ? cac_xbar_turns(a, conn->hop[k]) : 0);
+    }
+    return bound;
 }
 
 void cac_release(struct cac *a, const struct cac_conn *conn)

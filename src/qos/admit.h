@@ -58,6 +58,10 @@ struct cac_cfg {
     double sl_share[16];     /* sum: bw_sl = sl_share * cap * C */
     uint32_t mtu;            /* for the hop bound (and the data packets) */
     int q;                   /* same-VL packets ahead in the hop bound (VL buffer - 1) */
+    int read_ports;          /* crossbar read ports per switch input (0 = one per output) */
+    int in_pkts;             /* packets a switch input holds over all its data VLs: with
+                                fewer read ports than ports, the hop bound of a switch port
+                                adds arbtab_xbar_turns(read_ports, nports, in_pkts) turns */
     uint32_t ctl_bytes;      /* control message size on the wire */
     simtime_t switch_latency;
     int sm_node;             /* sm: topology node of the subnet manager (-1: the first switch) */
@@ -114,6 +118,12 @@ int cac_route(const struct cac *a, int src, int dst, int32_t *hop, int max);
  * the modelled setup time (request sent to answer received at the source). */
 enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn *conn, int *hop_at,
                          simtime_t *latency);
+/* A connection's guaranteed end-to-end bound: over its hops, the link's propagation plus the
+ * hop bound at the distance its VL is served at there; crossbar = 0 leaves out the turns
+ * lost to the crossbar (the bound before 2026-11-24, for comparison). */
+simtime_t cac_bound(const struct cac *a, const struct cac_conn *conn, int crossbar);
+/* Turns a packet can lose to the crossbar at output port `idx` (0 at adapters). */
+int cac_xbar_turns(const struct cac *a, int idx);
 /* Tear down an admitted connection (the last data packet, or the release message). */
 void cac_release(struct cac *a, const struct cac_conn *conn);
 /* Reservations over the fabric (seed 001 Table 3's rows): the mean over cabled adapter

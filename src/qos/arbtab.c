@@ -66,19 +66,26 @@ int arbtab_max_gap(uint64_t m)
     return best;
 }
 
-simtime_t arbtab_hop_bound(int d, uint32_t mtu, double c, int q)
+simtime_t arbtab_hop_bound(int d, uint32_t mtu, double c, int q, int k)
 {
     double emax = 254.0 * 64 + mtu;
     double g = ((d - 1) * emax + mtu) * 8.0 / c;
-    double t = (q + 1) * g + mtu * 8.0 / c;
+    double t = (q + 1 + k) * g + mtu * 8.0 / c;
     return (simtime_t)ceil(t * 1e12);
 }
 
-int arbtab_distance_for(simtime_t budget, uint32_t mtu, double c, int q)
+int arbtab_distance_for(simtime_t budget, uint32_t mtu, double c, int q, int k)
 {
     int best = 0;
     for (int d = 2; d <= ARBTAB_N; d++)
-        if (arbtab_hop_bound(d, mtu, c, q) <= budget)
+        if (arbtab_hop_bound(d, mtu, c, q, k) <= budget)
             best = d;
     return best;
+}
+
+int arbtab_xbar_turns(int read_ports, int nports, int in_pkts)
+{
+    if (read_ports <= 0 || read_ports >= nports || in_pkts <= 1)
+        return 0;
+    return (in_pkts - 1) / read_ports;
 }

@@ -36,10 +36,19 @@ static inline int arbtab_entries_for(int d) { return (ARBTAB_N + d - 1) / d; }
 static inline double arbtab_weight_units(double bw, double c) { return bw * ARBTAB_FULL / c; }
 
 /* The per-hop delay bound of a VL whose entries are at most d apart (digest 001 section
- * 3.11): G(d) = ((d-1)(254*64 + MTU) + MTU)/C, T_hop = (q+1) G(d) + MTU/C, with q same-VL
- * packets ahead (VL buffer in packets minus one). c is in bit/s, mtu in bytes. */
-simtime_t arbtab_hop_bound(int d, uint32_t mtu, double c, int q);
+ * 3.11, extended to the multiplexed crossbar; docs/qos.md "The hop bound"):
+ * G(d) = ((d-1)(254*64 + MTU) + MTU)/C is the longest gap between two service turns of the VL;
+ * the packet needs q + 1 turns (q same-VL packets ahead: VL buffer in packets minus one) and
+ * may lose k more, one to each read of another packet by its input's crossbar read port that
+ * is under way when a turn comes (k = 0 with a read port per output and at adapters):
+ * T_hop = (q + 1 + k) G(d) + MTU/C. c is in bit/s, mtu in bytes. */
+simtime_t arbtab_hop_bound(int d, uint32_t mtu, double c, int q, int k);
 /* The largest distance 2..64 whose hop bound fits `budget`, or 0 when even d = 2 does not. */
-int arbtab_distance_for(simtime_t budget, uint32_t mtu, double c, int q);
+int arbtab_distance_for(simtime_t budget, uint32_t mtu, double c, int q, int k);
+/* Turns a packet can lose at a switch output to its input's read ports (the k above): with
+ * `read_ports` read ports per input (0 or >= nports: one per output, no contention) and an
+ * input holding at most `in_pkts` packets over all its VLs, every other packet there can be
+ * read while a turn comes, read_ports of them at once: floor((in_pkts - 1) / read_ports). */
+int arbtab_xbar_turns(int read_ports, int nports, int in_pkts);
 
 #endif

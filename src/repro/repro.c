@@ -356,8 +356,8 @@ static int plugin_key(const char *kv)
 /* Load scenarios/<file> with the reproduction's overrides and the extra ones. A plug-in key
  * among the extra ones is given only to runs that have a plug-in: the CC-off run of a pair
  * has no such keys. */
-static int load(const char *path, const char *const *over, int nover, struct scenario *sc,
-                struct ibn_err *e)
+int repro_load(const char *path, const char *const *over, int nover, struct scenario *sc,
+               struct ibn_err *e)
 {
     int plugin_keys = 0, cc_on = 0;
     for (int i = 0; i < nextra; i++)
@@ -402,7 +402,7 @@ static int run_scenario(const char *file, const char *const *over, int nover,
     char path[4096];
     snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, file);
     struct scenario sc;
-    if (load(path, over, nover, &sc, e)) {
+    if (repro_load(path, over, nover, &sc, e)) {
         scenario_free(&sc);
         return -1;
     }

@@ -13,6 +13,8 @@
 #include "core/simtime.h"
 #include "stats/results.h"
 
+struct scenario;
+
 /* What a row is evidence of (docs/cc.md "How rows are classified"). Only evidence and trend
  * rows count as passes; the others are printed for the record.
  *   EVIDENCE    a number compared with the paper, independent of any fitted value and not fixed
@@ -161,6 +163,11 @@ int repro_port(const struct repro_series *s, const char *name);
  * cc.plugin) reach only the runs with congestion control. The strings must outlive the runs. */
 void repro_set_overrides(const char *const *over, int nover);
 /* Run scenarios/<file> (relative to the source tree) with `-s`-style overrides. */
+/* Load the scenario file `path` with the reproduction's overrides and then those of
+ * `ibnetsim repro -s` (a plug-in key only for runs with a plug-in). Every run of a
+ * reproduction loads its scenario through this, so that -s reaches it. */
+int repro_load(const char *path, const char *const *over, int nover, struct scenario *sc,
+               struct ibn_err *e);
 int repro_run(const char *file, const char *const *over, int nover, struct repro_series *s,
               struct ibn_err *e);
 /* The same, but a fabric that does not drain (a deadlock) is a result (s->drained = 0), not an

@@ -129,7 +129,7 @@ static void test_rollback_and_sm(void **st)
             assert_int_equal(a.port[cn.hop[h]].vl[3].entries, 4);
         }
         /* bound: three hop bounds at distance 16 plus three 10-ns links */
-        assert_int_equal(cn.bound, 3 * arbtab_hop_bound(16, 256, 2.5e9, 3) + 30000);
+        assert_int_equal(cn.bound, 3 * arbtab_hop_bound(16, 256, 2.5e9, 3, 0) + 30000);
         cac_release(&a, &cn);
         for (int h = 0; h < 3; h++)
             assert_int_equal(a.port[cn.hop[h]].taken, 0);
@@ -160,14 +160,65 @@ static void test_impossible(void **st)
         c.sl_dist[s] = 0;
     assert_int_equal(cac_init(&a, &n.t, &n.l, &c, &e), 0);
     r = req(n.h1, n.h3, 3, 1e6);
-    r.deadline = 4 * arbtab_hop_bound(2, 256, 2.5e9, 3) - 1; /* each hop's share below T_hop(2) */
+    r.deadline = 4 * arbtab_hop_bound(2, 256, 2.5e9, 3, 0) - 1; /* each hop's share below T_hop(2) */
     assert_int_equal(cac_admit(&a, &r, &cn, &at, &lat), CAC_DEADLINE);
     r.deadline = 50000000000LL; /* 50 ms: 12.5 ms per hop -> distance 60 -> CESY 32 */
     assert_int_equal(cac_admit(&a, &r, &cn, &at, &lat), CAC_OK);
-    assert_int_equal(cn.dist, arbtab_distance_for((r.deadline - 40000) / 4, 256, 2.5e9, 3));
+    assert_int_equal(cn.dist, arbtab_distance_for((r.deadline - 40000) / 4, 256, 2.5e9, 3, 0));
     assert_int_equal(a.port[cn.hop[0]].vl[3].dist, 32);
     assert_true(cn.bound <= r.deadline);
     assert_int_equal(a.st.rejected[CAC_DEADLINE], 1);
+    cac_free(&a);
+    net_free(&n);
+}
+
+/* The hop bound with the multiplexed crossbar (docs/qos.md "The hop bound"): switch output
+ * ports add the turns their inputs' read port can take (k = 59 for one read port and 60
+ * packets per input), the source adapter's port none; with a read port per output the bound
+ * is the table's alone; a deadline then maps to a shorter distance. */
+static void test_crossbar_bound(void **st)
+{
+    (void)st;
+    struct net n;
+    struct cac a;
+    struct cac_cfg c;
+    struct ibn_err e;
+    struct conn_gen g;
+    struct cac_conn cn;
+    int at;
+    simtime_t lat;
+    net_init(&n);
+    cac_cfg_defaults(&c);
+    conn_table2(&g, &c);
+    for (int rp = 0; rp <= 1; rp++) {
+        c.read_ports = rp;
+        c.in_pkts = 60;
+        assert_int_equal(cac_init(&a, &n.t, &n.l, &c, &e), 0);
+        struct cac_req r = req(n.h1, n.h2, 0, 1e6); /* SL 0: distance 2 */
+        assert_int_equal(cac_admit(&a, &r, &cn, &at, &lat), CAC_OK);
+        assert_int_equal(cn.nhops, 3);
+        assert_int_equal(cac_xbar_turns(&a, cn.hop[0]), 0); /* H1's adapter port */
+        for (int h = 1; h < 3; h++)
+            assert_int_equal(cac_xbar_turns(&a, cn.hop[h]), rp ? 59 : 0);
+        simtime_t t0 = arbtab_hop_bound(2, 256, 2.5e9, 3, 0), tx = arbtab_hop_bound(2, 256, 2.5e9, 3, 59);
+        assert_int_equal(cn.bound, t0 + 2 * (rp ? tx : t0) + 30000);
+        cac_free(&a);
+    }
+    /* Deadlines: 45 ms from H1 to H2 (3 ports, 15 ms each) is distance 64 for the table alone;
+     * with the crossbar the switch ports need 5 (CESY: 4) and the bound stays within it. */
+    for (int s = 0; s < 16; s++)
+        c.sl_dist[s] = 0;
+    c.read_ports = 1;
+    assert_int_equal(cac_init(&a, &n.t, &n.l, &c, &e), 0);
+    struct cac_req r = req(n.h1, n.h2, 3, 1e6);
+    r.deadline = 45000000000LL;
+    assert_int_equal(cac_admit(&a, &r, &cn, &at, &lat), CAC_OK);
+    simtime_t share = (r.deadline - 30000) / 3;
+    assert_int_equal(arbtab_distance_for(share, 256, 2.5e9, 3, 0), 64);
+    assert_int_equal(arbtab_distance_for(share, 256, 2.5e9, 3, 59), 5);
+    assert_int_equal(a.port[cn.hop[0]].vl[3].dist, 64);
+    assert_int_equal(a.port[cn.hop[1]].vl[3].dist, 4);
+    assert_true(cn.bound <= r.deadline);
     cac_free(&a);
     net_free(&n);
 }
@@ -251,7 +302,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_route),      cmocka_unit_test(test_rollback_and_sm),
-        cmocka_unit_test(test_impossible), cmocka_unit_test(test_sum_and_probe),
+        cmocka_unit_test(test_impossible), cmocka_unit_test(test_crossbar_bound), cmocka_unit_test(test_sum_and_probe),
         cmocka_unit_test(test_dynamic_releases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -186,11 +187,35 @@ static void test_conversions(void **st)
     assert_float_equal(arbtab_weight_units(39.0625e6, 2.5e9), 255.0, 1e-9);
     /* Digest 001 3.11: 256-B packets at 2.5 Gb/s, q = 3: T_hop(2) = 215 us, T_hop(64) = 13.3 ms,
      * T_hop(4) = 638 us. */
-    assert_true(fabs((double)arbtab_hop_bound(2, 256, 2.5e9, 3) - 215e6) < 1e6);
-    assert_true(fabs((double)arbtab_hop_bound(64, 256, 2.5e9, 3) - 13.32e9) < 0.01e9);
-    assert_true(fabs((double)arbtab_hop_bound(4, 256, 2.5e9, 3) - 638e6) < 1e6);
-    assert_int_equal(arbtab_distance_for(arbtab_hop_bound(17, 256, 2.5e9, 3), 256, 2.5e9, 3), 17);
-    assert_int_equal(arbtab_distance_for(1000000, 256, 2.5e9, 3), 0); /* 1 us: too short */
+    assert_true(fabs((double)arbtab_hop_bound(2, 256, 2.5e9, 3, 0) - 215e6) < 1e6);
+    assert_true(fabs((double)arbtab_hop_bound(64, 256, 2.5e9, 3, 0) - 13.32e9) < 0.01e9);
+    assert_true(fabs((double)arbtab_hop_bound(4, 256, 2.5e9, 3, 0) - 638e6) < 1e6);
+    assert_int_equal(arbtab_distance_for(arbtab_hop_bound(17, 256, 2.5e9, 3, 0), 256, 2.5e9, 3, 0), 17);
+    assert_int_equal(arbtab_distance_for(1000000, 256, 2.5e9, 3, 0), 0); /* 1 us: too short */
+    /* The crossbar's turns (docs/qos.md "The hop bound"): none with a read port per output
+     * (0, or as many as ports) or an input holding one packet; else every other packet the
+     * input holds, shared by its read ports. Seed 001's switch: 8 ports, one read port, 15
+     * data VLs of 4 packets: 59 turns. */
+    assert_int_equal(arbtab_xbar_turns(0, 8, 60), 0);
+    assert_int_equal(arbtab_xbar_turns(8, 8, 60), 0);
+    assert_int_equal(arbtab_xbar_turns(1, 8, 1), 0);
+    assert_int_equal(arbtab_xbar_turns(1, 8, 60), 59);
+    assert_int_equal(arbtab_xbar_turns(2, 8, 60), 29);
+    assert_int_equal(arbtab_xbar_turns(7, 8, 60), 8);
+    /* Each lost turn costs one gap G(d): T_hop = (q + 1 + k) G(d) + MTU/C, exactly. At d = 2,
+     * 256 B, 2.5 Gb/s: G = (16512 + 256) B = 53.6576 us, MTU/C = 0.8192 us; k = 59 gives
+     * 63 G + 0.8192 us = 3381.248 us (old: 4 G + 0.8192 us = 215.4496 us). */
+    assert_int_equal(arbtab_hop_bound(2, 256, 2.5e9, 3, 0), 215449600);
+    assert_int_equal(arbtab_hop_bound(2, 256, 2.5e9, 3, 59), 3381248000LL);
+    for (int d = 2; d <= 64; d++) {
+        simtime_t g = ((simtime_t)(d - 1) * (254 * 64 + 256) + 256) * 3200; /* G(d): 3.2 ns a byte */
+        for (int k = 0; k <= 59; k += 59)
+            assert_true(llabs(arbtab_hop_bound(d, 256, 2.5e9, 3, k) - ((4 + k) * g + 819200)) <= 1);
+    }
+    /* A deadline maps to a shorter distance when turns can be lost: 20 ms per hop is
+     * distance 64 for the table alone, 6 with 59 lost turns. */
+    assert_int_equal(arbtab_distance_for(20000000000LL, 256, 2.5e9, 3, 0), 64);
+    assert_int_equal(arbtab_distance_for(20000000000LL, 256, 2.5e9, 3, 59), 6);
 }
 
 int main(void)
