@@ -401,37 +401,34 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
  * it, or NULL. Every rank decides the same from the same scenario. */
 static const char *dist_unsupported(const struct scenario *sc, const struct fabric *f)
 {
-    if (sc->sim.sample_interval > 0 && (sc->out.flow_series || sc->out.port_series ||
-                                        sc->out.queue_series || *sc->out.contributors))
-        return "simulation.sample_interval (the time series; 0 turns them off)";
+    if (sc->sim.sample_interval > 0 && sc->out.queue_series)
+        return "output.queue_series";
+    if (sc->sim.sample_interval > 0 && f->hooks.series_row && sc->out.flow_series)
+        return "simulation.sample_interval with congestion control (cc.csv: CCTIs per sample; "
+               "0 turns the time series off, or output.flow_series = false)";
     if (sc->out.counter_series)
         return "output.counter_series";
     if (*sc->out.capture_ports || *sc->out.capture_flows)
         return "output.capture_ports / output.capture_flows";
     if (*sc->out.timeline_ports || *sc->out.timeline_flows)
         return "output.timeline_ports / output.timeline_flows";
-    if (strcmp(sc->cc, "none"))
-        return "cc.plugin";
-    if (f->set.transport == TRANSPORT_RC)
-        return "transport.mode = rc";
+    if (strcmp(sc->cc, "none") && !f->hooks.dist_pack)
+        return "cc.plugin (only none and ibcc are distributed)";
+    if (f->rtx)
+        return "transport.retransmit (go-back-N: switch.loss, the lifetime limits under RC)";
     const char *arch = sw_archs[f->set.arch]->name;
-    if (strcmp(arch, "voq") && strcmp(arch, "fifo") && strcmp(arch, "dbbm"))
-        return "switch.arch (voq, fifo and dbbm are distributed)";
-    if (f->set.scheduler)
-        return "switch.scheduler = islip";
+    if (strcmp(arch, "voq") && strcmp(arch, "fifo") && strcmp(arch, "dbbm") && strcmp(arch, "pipe"))
+        return "switch.arch (voq, fifo, dbbm and pipe are distributed)";
     if (f->loss_on)
         return "switch.loss / switch.loss_every";
-    if (f->drop)
-        return "switch.hoq_life / switch.switch_life";
     if (f->set.adaptive)
         return "switch.adaptive";
     if (f->mc)
         return "multicast groups";
     if (sc->conns.live)
         return "connections.live";
-    if (f->hca_on_msg || f->hooks.on_enqueue || f->hooks.on_dequeue || f->hooks.on_depart ||
-        f->hooks.on_receive || f->hooks.on_source_send || f->hooks.dest_ready)
-        return "cc.plugin";
+    if (f->hca_on_msg)
+        return "switch.arch (upstream messages)";
     for (uint32_t i = 0; i < f->nflows; i++) {
         const struct flow *fl = &f->flows[i];
         if (fl->pattern == 2)
@@ -443,8 +440,8 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
             return "flows: deadlines or jitter of a flow to several hosts";
         if (fl->lanes)
             return "flows: lanes";
-        if (fl->rc.win || fl->dest_paced)
-            return "flows: windows or destination pacing";
+        if (fl->rc.posted_at)
+            return "transport.window_unit = message (the posted latency)";
     }
     return NULL;
 }
@@ -613,7 +610,7 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         status = IBN_EXIT_INPUT;
     } else {
-        for (int i = 0; !quiet && i < f.nwarn; i++)
+        for (int i = 0; (!dist_active() || dist_rank() == 0) && i < f.nwarn; i++)
             fprintf(stderr, "ibnetsim run: warning: %s\n", f.warn[i]);
         status = run_and_write(&sc, &f, &l, dir, quiet);
     }

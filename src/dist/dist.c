@@ -3,6 +3,7 @@
  * sequential run's would be, and the gathering of statistics at rank 0. */
 #include "dist/dist.h"
 #include "dist/partition.h"
+#include "fabric/drop.h"
 #include "fabric/period.h"
 
 #include <stdio.h>
@@ -597,6 +598,14 @@ static void get(struct buf *b, void *x, size_t n)
     memcpy(x, b->b + b->at, n);
     b->at += n;
 }
+static void io_put(void *io, const void *x, size_t n)
+{
+    put(io, x, n);
+}
+static void io_get(void *io, void *x, size_t n)
+{
+    get(io, x, n);
+}
 #define PUT(b, v) put(b, &(v), sizeof(v))
 #define GET(b, v) get(b, &(v), sizeof(v))
 
@@ -660,6 +669,13 @@ static void pack_ports(struct fabric *f, struct dist *d, struct buf *b)
                 }
             }
         }
+        if (n->is_switch && node_sw(n)->drop) { /* drops per input port, by cause */
+            const struct sw_drop *dr = node_sw(n)->drop;
+            size_t len = ((size_t)n->nports + 1) * sizeof *dr->hoq;
+            put(b, dr->hoq, len);
+            put(b, dr->sll, len);
+            put(b, dr->kept, len);
+        }
     }
 }
 static void unpack_ports(struct fabric *f, struct dist *d, struct buf *b, int rank)
@@ -688,6 +704,13 @@ static void unpack_ports(struct fabric *f, struct dist *d, struct buf *b, int ra
                     GET(b, pd->sent[k][ix]);
                 }
             }
+        }
+        if (n->is_switch && node_sw(n)->drop) {
+            struct sw_drop *dr = node_sw(n)->drop;
+            size_t len = ((size_t)n->nports + 1) * sizeof *dr->hoq;
+            get(b, dr->hoq, len);
+            get(b, dr->sll, len);
+            get(b, dr->kept, len);
         }
     }
 }
@@ -730,6 +753,16 @@ static void pack_flows(struct fabric *f, struct dist *d, struct buf *b)
         PUT(b, fl->cur_open);
         PUT(b, fl->svc_start);
         PUT(b, fl->msg_seq);
+        PUT(b, fl->rc.psn_next); /* the requester (RC without retransmission) */
+        PUT(b, fl->rc.psn_acked);
+        PUT(b, fl->rc.msg_begun);
+        PUT(b, fl->rc.msg_acked);
+        PUT(b, fl->rc.snd);
+        PUT(b, fl->rc.acks);
+        PUT(b, fl->rc.blocked);
+        PUT(b, fl->nheld);
+        if (fl->nheld)
+            put(b, fl->held, fl->nheld * sizeof *fl->held);
         if (fl->path != PATH_BASE)
             put(b, fl->path_pkts, ((size_t)1 << f->max_lmc) * sizeof *fl->path_pkts);
     }
@@ -820,6 +853,19 @@ static void unpack_flows(struct fabric *f, struct dist *d, struct buf *b, struct
         GET(b, fl->cur_open);
         GET(b, fl->svc_start);
         GET(b, fl->msg_seq);
+        GET(b, fl->rc.psn_next);
+        GET(b, fl->rc.psn_acked);
+        GET(b, fl->rc.msg_begun);
+        GET(b, fl->rc.msg_acked);
+        GET(b, fl->rc.snd);
+        GET(b, fl->rc.acks);
+        GET(b, fl->rc.blocked);
+        GET(b, fl->nheld);
+        if (fl->nheld > fl->held_cap)
+            ibn_panic("distributed run: flow %s holds %u messages, more than its %u", fl->name,
+                      fl->nheld, fl->held_cap);
+        if (fl->nheld)
+            get(b, fl->held, fl->nheld * sizeof *fl->held);
         if (fl->path != PATH_BASE)
             get(b, fl->path_pkts, ((size_t)1 << f->max_lmc) * sizeof *fl->path_pkts);
     }
@@ -891,6 +937,8 @@ static void gather(struct fabric *f)
         struct buf b = { 0 };
         pack_ports(f, d, &b);
         pack_flows(f, d, &b);
+        if (f->hooks.dist_pack)
+            f->hooks.dist_pack(f, d->part, d->fd.rank, io_put, &b);
         unsigned long long n = b.n;
         MPI_Send(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, 1, MPI_COMM_WORLD);
         for (size_t off = 0; off < b.n; off += (size_t)1 << 30) {
@@ -919,6 +967,10 @@ static void gather(struct fabric *f)
         }
         unpack_ports(f, d, &b, r);
         unpack_flows(f, d, &b, &dl, &ndl, &capdl);
+        if (f->hooks.dist_unpack)
+            f->hooks.dist_unpack(f, d->part, r, io_get, &b);
+        if (b.at != b.n)
+            ibn_panic("distributed run: rank %d's statistics were not read whole", r);
         free(b.b);
     }
     /* The sums of the histograms of flows delivered on several ranks, in the sequential
@@ -950,6 +1002,62 @@ static void gather(struct fabric *f)
         k = e;
     }
     free(dl);
+}
+
+/* EV_SAMPLE (every rank handles it at the same key): the interval's delivered bytes per flow
+ * and host, and every switch port's buffer use, summed at rank 0 before its observer writes
+ * the time series. The window ended at the sample's time, so every transmission before it has
+ * been exchanged, unless one at the sample's very time sorts before it (an event scheduled at
+ * least a sample interval earlier sending across a cut: none in the engine, checked here). */
+static void sample(struct fabric *f)
+{
+    struct dist *d = D(f);
+    for (int r = 0; r < d->fd.nranks; r++)
+        for (size_t k = 0; k < d->nout[r]; k++)
+            if (d->out[r][k].kind == 1)
+                ibn_panic("distributed run: a packet crossed ranks at the sample's time %lld ps before "
+                          "the sample", (long long)f->now);
+    size_t nf = f->nflows, nh = (size_t)f->nhosts, n = nf + nh + (size_t)d->nports;
+    uint64_t *v = xcalloc(n + 1, sizeof *v);
+    for (size_t i = 0; i < nf; i++)
+        v[i] = f->flows[i].st.interval_bytes;
+    for (size_t h = 0; h < nh; h++)
+        v[nf + h] = f->hosts[h].interval_rx;
+    for (int i = 0; i < f->nnodes; i++) {
+        struct node *nd = f->nodes[i];
+        if (!nd->is_switch || d->part[i] != d->fd.rank)
+            continue;
+        for (int p = 1; p <= nd->nports; p++) {
+            int64_t used = 0;
+            for (int s = 0; s < f->nvs; s++)
+                used += nd->port[p].vl[s].rx_used;
+            v[nf + nh + (size_t)d->pbase[i] + (size_t)p] = (uint64_t)used;
+        }
+    }
+    sum_u64(v, n);
+    if (d->fd.rank == 0) {
+        for (size_t i = 0; i < nf; i++)
+            f->flows[i].st.interval_bytes = v[i];
+        for (size_t h = 0; h < nh; h++)
+            f->hosts[h].interval_rx = v[nf + h];
+        /* Another rank's switch ports: rank 0's copy shows their use (its first VL slot). */
+        for (int i = 0; i < f->nnodes; i++) {
+            struct node *nd = f->nodes[i];
+            if (!nd->is_switch || d->part[i] == 0)
+                continue;
+            for (int p = 1; p <= nd->nports; p++) {
+                for (int s = 0; s < f->nvs; s++)
+                    nd->port[p].vl[s].rx_used = 0;
+                nd->port[p].vl[0].rx_used = (int32_t)v[nf + nh + (size_t)d->pbase[i] + (size_t)p];
+            }
+        }
+    } else { /* rank 0's observer resets its own */
+        for (size_t i = 0; i < nf; i++)
+            f->flows[i].st.interval_bytes = 0;
+        for (size_t h = 0; h < nh; h++)
+            f->hosts[h].interval_rx = 0;
+    }
+    free(v);
 }
 
 /* ---- set-up ---- */
@@ -1019,6 +1127,7 @@ int dist_attach(struct fabric *f, const struct topo *t, int method, struct ibn_e
     d->fd.window = window;
     d->fd.exchange = exchange;
     d->fd.gather = gather;
+    d->fd.sample = sample;
     f->dist = &d->fd;
     return 0;
 }

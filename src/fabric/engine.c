@@ -17,8 +17,8 @@
 
 /* A packet starts on a watched link (port.watch): the capture and the timeline see it. Kept
  * out of line: the data path pays one byte test per hop when nothing watches. */
-static __attribute__((noinline)) void watch_packet(struct fabric *f, struct port *out,
-                                                   const struct packet *p, simtime_t end)
+static __attribute__((noinline)) int watch_packet(struct fabric *f, struct port *out,
+                                                  const struct packet *p, simtime_t end)
 {
     if ((out->watch | out->peer->watch) & WATCH_CAPTURE)
         f->capture_fn(f, out, p);
@@ -29,6 +29,24 @@ static __attribute__((noinline)) void watch_packet(struct fabric *f, struct port
         if (p->vl != VL15)
             f->timeline_fn(f, TLN_CREDITS, out, p, f->now, -(int64_t)p->credits, slot);
     }
+    return out->watch & WATCH_CUT;
+}
+
+/* port_transmit on a cut port (a distributed run): the sender's side as usual; the arrival
+ * and the receiver's counters are the peer's rank's (dist.c). */
+static __attribute__((noinline)) simtime_t transmit_cut(struct fabric *f, struct port *out, struct packet *p,
+                                                        uint32_t pidx, simtime_t end)
+{
+    p->t_tail = end + out->delay;
+    p->hops++;
+    f->hops++;
+    out->tx_busy = 1;
+    out->credit_watch = 0;
+    out->busy_until = end;
+    out->done_seq = eventq_reserve_seq(&f->q);
+    out->done_sched = 0;
+    f->dist->send_packet(f, out, pidx);
+    return end;
 }
 
 /* Buffer space frees at watched port `in` at t: its credits reach the peer later. */
@@ -63,8 +81,15 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->tx_start = f->now;
     out->tx_wire = p->wire_bytes;
     struct port *peer = out->peer;
-    if (out->watch | peer->watch)
-        watch_packet(f, out, p, end);
+    if (__builtin_expect(out->watch | peer->watch, 0) && watch_packet(f, out, p, end))
+        return transmit_cut(f, out, p, pidx, end);
+    struct port_vl_counters *rc = &peer->vl[slot].ctr;
+    rc->rcv_bytes += p->wire_bytes;
+    rc->rcv_pkts++;
+    peer->vl[slot].rx_used += p->credits;
+    peer->rx_total += p->credits;
+    if (peer->rx_total > peer->rx_peak)
+        peer->rx_peak = peer->rx_total;
     p->t_tail = end + out->delay;
     p->hops++;
     f->hops++;
@@ -73,17 +98,6 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->busy_until = end;
     out->done_seq = eventq_reserve_seq(&f->q);
     out->done_sched = 0;
-    if (__builtin_expect(out->watch & WATCH_CUT, 0)) { /* the peer is another rank's */
-        f->dist->send_packet(f, out, pidx);
-        return end;
-    }
-    struct port_vl_counters *rc = &peer->vl[slot].ctr;
-    rc->rcv_bytes += p->wire_bytes;
-    rc->rcv_pkts++;
-    peer->vl[slot].rx_used += p->credits;
-    peer->rx_total += p->credits;
-    if (peer->rx_total > peer->rx_peak)
-        peer->rx_peak = peer->rx_total;
     if (peer->is_switch)
         fabric_schedule_on(f, peer->node, f->now + out->delay + node_sw(peer->node)->latency, EV_ARRIVE,
                            peer, pidx, 0);
@@ -96,14 +110,16 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
 {
     in->vl[slot].rx_used -= credits;
     in->rx_total -= credits;
-    if (in->watch & WATCH_TIMELINE)
-        watch_free(f, in, slot, credits, t);
     if (in->vl[slot].rx_used < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);
-    if (__builtin_expect(in->watch & WATCH_CUT, 0)) { /* the sender is another rank's */
-        f->dist->freed(f, in, slot, credits, t);
-        return;
+    if (__builtin_expect(in->watch, 0)) {
+        if (in->watch & WATCH_TIMELINE)
+            watch_free(f, in, slot, credits, t);
+        if (in->watch & WATCH_CUT) { /* the sender is another rank's */
+            f->dist->freed(f, in, slot, credits, t);
+            return;
+        }
     }
     if (slot == f->set.nvls) /* VL15 is not flow-controlled */
         return;
@@ -140,9 +156,9 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
         port_watch_credits(f, p, 1);
 }
 
-void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
+static inline void absorb_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
 {
-    uint32_t mask = p->cret_cap - 1, n0 = p->cret_n;
+    uint32_t mask = p->cret_cap - 1;
     while (p->cret_n) {
         const struct credit_return *r = &p->cret[p->cret_head];
         if (r->t > t || (r->t == t && r->seq > seq))
@@ -155,8 +171,17 @@ void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, ev
         p->cret_n--;
     }
     p->cret_next = p->cret_n ? p->cret[p->cret_head].t : SIMTIME_NEVER;
-    if (__builtin_expect(p->watch & WATCH_CUT, 0))
+}
+
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
+{
+    if (__builtin_expect(p->watch & WATCH_CUT, 0)) { /* returns come from another rank */
+        uint32_t n0 = p->cret_n;
+        absorb_until(f, p, t, seq);
         f->dist->absorbed(f, p, n0 - p->cret_n, t, seq);
+        return;
+    }
+    absorb_until(f, p, t, seq);
 }
 
 void port_watch_credits(struct fabric *f, struct port *p, int work)
@@ -207,7 +232,8 @@ static void end_of_run(struct fabric *f)
     eventq_set_origin(&f->q, FABRIC_ORIGIN(f));
 }
 
-static void dispatch(struct fabric *f, const struct event *ev, const struct fabric_observer *obs)
+static inline __attribute__((always_inline)) void dispatch(struct fabric *f, const struct event *ev,
+                                                           const struct fabric_observer *obs)
 {
     switch (ev->type) {
     case EV_ARRIVE:
@@ -253,6 +279,8 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         flow_stop(f, ev->obj);
         break;
     case EV_SAMPLE:
+        if (f->dist)
+            f->dist->sample(f);
         if (obs && obs->sample)
             obs->sample(f, obs->ctx);
         f->last_sample = f->now;
@@ -361,6 +389,11 @@ static void run_windows(struct fabric *f, const struct fabric_observer *obs, str
         simtime_t wend = d->lookahead >= cap - next ? cap : next + d->lookahead;
         if (f->period_next > next && wend > f->period_next)
             wend = f->period_next;
+        if (f->sample_interval > 0) { /* a sample sees every rank's counters up to it */
+            simtime_t ns = f->last_sample + f->sample_interval;
+            if (ns > next && ns <= f->end && wend > ns)
+                wend = ns;
+        }
         d->window(f, wend);
         while (eventq_peek_time(&f->q) < wend) {
             eventq_pop(&f->q, &ev);

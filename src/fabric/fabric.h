@@ -669,6 +669,7 @@ struct fabric_dist {
     void (*window)(struct fabric *f, simtime_t wend);  /* a window [now, wend) begins */
     void (*exchange)(struct fabric *f);                 /* it ends: send, receive, apply */
     void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */
+    void (*sample)(struct fabric *f);                   /* EV_SAMPLE: the interval's counters to rank 0 */
 };
 
 /* Scheduling (for the data path and plug-ins). */

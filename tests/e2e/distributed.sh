@@ -2,8 +2,9 @@
 # distributed.sh: one run split over MPI ranks (issue 19; docs/distributed.md) gives results
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
-# class, FIFO switches) is compared byte for byte for 1, 2, 3 and 4 ranks, and both
-# partitioners. Skipped (exit 77) when ibnetsim was built without MPI. Features not
+# class, FIFO switches, the time series, IB CC at QP and SL level; and on 2 and 3 ranks iSLIP,
+# the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
+# 2, 3 and 4 ranks, and both partitioners. Skipped (exit 77) when ibnetsim was built without MPI. Features not
 # distributed yet are refused, naming their key.
 # Arguments: the ibnetsim binary, the source directory.
 set -euo pipefail
@@ -26,9 +27,9 @@ out="summary.json latency.csv scenario.cfg"
 check() { # name cfg [extra args]: sequential, then 1..4 ranks, every file the same
   local name=$1 cfg=$2; shift 2
   "$bin" run "$cfg" -o "$tmp/$name-seq" -q "$@"
-  for n in 1 2 3 4; do
+  for n in ${ns:-1 2 3 4}; do
     for part in bfs metis; do
-      [ "$part" = metis ] && [ "$n" -lt 2 ] && continue
+      [ "$part" = metis ] && { [ "$n" -lt 2 ] || [ "$n" -gt 3 ]; } && continue
       mpi "$n" "$cfg" -o "$tmp/$name-$n$part" -q --partition "$part" "$@" 2> "$tmp/err" || {
         if [ "$part" = metis ] && grep -q "without METIS" "$tmp/err"; then continue; fi
         cat "$tmp/err"; echo "FAIL: $name on $n ranks ($part) failed"; exit 1; }
@@ -39,7 +40,7 @@ check() { # name cfg [extra args]: sequential, then 1..4 ranks, every file the s
       done
     done
   done
-  echo "ok: $name identical on 1-4 ranks ($(cd "$tmp/$name-seq" && ls | tr '\n' ' '))"
+  echo "ok: $name identical on ${ns:-1 2 3 4} ranks ($(cd "$tmp/$name-seq" && ls | tr '\n' ' '))"
 }
 cat > "$tmp/tree.cfg" <<'CFG'
 simulation = { duration = "150 us"; warmup = "30 us"; sample_interval = "0 s"; seed = 3; };
@@ -85,13 +86,43 @@ flows = (
 );
 CFG
 check qos "$tmp/qos.cfg"
+# The time series (flows, hosts, classes, ports, treatment variation of contributors).
+check tree-series "$tmp/tree.cfg" -s simulation.sample_interval="10 us" -s output.flow_series=true \
+  -s output.port_series=true -s output.contributors=H,G
+# IB CC: a hot spot (five saturating sources to H16) beside uniform traffic with a queue pair
+# per destination; FECN marks, CNPs, BECNs and CCTIs all cross ranks.
+cat > "$tmp/cc.cfg" <<'CFG'
+simulation = { duration = "200 us"; warmup = "50 us"; sample_interval = "0 s"; seed = 7; };
+topology = { generator = "fattree"; args = "ports=4,levels=3,link=4xDDR,delay=10ns"; };
+cc = { plugin = "ibcc"; marking_rate = 0; packet_size = 0; cct_scale_us = 1.0; };
+output = { flow_series = false; port_series = false; progress = "never"; };
+flows = (
+  { name = "P"; src = "H1,H5,H9"; dst = "uniform"; kind = "poisson"; load = 0.6; msg_size = "4 KiB"; },
+  { name = "C"; src = "H2,H3,H6,H10,H13"; dst = "H16"; kind = "saturate"; msg_size = "4 KiB"; }
+);
+CFG
+check cc "$tmp/cc.cfg"
+grep -Eq '"becn_received_total": [1-9]' "$tmp/cc-seq/summary.json" || { echo "FAIL: IB CC never acted"; exit 1; }
+check cc-sl "$tmp/cc.cfg" -s cc.level=sl -s simulation.seed=8
+# Other switch designs and schedulers, and the lifetime limits' drops (on 2 and 3 ranks).
+ns="2 3" check tree-islip "$tmp/tree.cfg" -s switch.scheduler=islip
+ns="2 3" check tree-pipe "$tmp/tree.cfg" -s switch.arch=pipe
+ns="2 3" check tree-dbbm "$tmp/tree.cfg" -s switch.arch=dbbm
+ns="2 3" check tree-sll "$tmp/tree.cfg" -s switch.switch_life=1
+grep -Eq '"switch_lifetime": [1-9]' "$tmp/tree-sll-seq/summary.json" || { echo "FAIL: no SLL drops"; exit 1; }
+ns="2 3" check hot-hoq "$tmp/cc.cfg" -s cc.plugin=none -s switch.hoq_life=0
+grep -Eq '"hoq_lifetime": [1-9]' "$tmp/hot-hoq-seq/summary.json" || { echo "FAIL: no HOQ drops"; exit 1; }
+# The reliable connection (ACKs through the fabric, windows per flow and per destination,
+# BECN in the ACKs with IB CC).
+ns="2 3" check tree-rc "$tmp/tree.cfg" -s transport.mode=rc -s transport.window=4
+ns="2 3" check cc-rc "$tmp/cc.cfg" -s transport.mode=rc -s transport.window=3 -s transport.window_per=destination
 # What is not distributed yet is refused with its key, never run wrongly.
-if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s simulation.sample_interval="10 us" -s output.flow_series=true 2> "$tmp/err"; then
-  echo "FAIL: time series were not refused"; exit 1; fi
-grep -q "simulation.sample_interval" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
-if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s transport.mode=rc 2> "$tmp/err"; then
-  echo "FAIL: RC was not refused"; exit 1; fi
-grep -q "transport.mode" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
+if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s output.counter_series=true -s simulation.sample_interval="10 us" 2> "$tmp/err"; then
+  echo "FAIL: the counter series were not refused"; exit 1; fi
+grep -q "output.counter_series" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
+if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s switch.loss=0.001 2> "$tmp/err"; then
+  echo "FAIL: switch.loss was not refused"; exit 1; fi
+grep -q "switch.loss" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
 # --ranks starts mpirun itself.
 "$bin" run "$tmp/tree.cfg" -o "$tmp/viaranks" --ranks 2 > "$tmp/out"
 cmp "$tmp/tree-seq/summary.json" "$tmp/viaranks/summary.json" || { echo "FAIL: --ranks 2 differs"; exit 1; }
