@@ -587,6 +587,32 @@ static void dist_unpack(struct fabric *f, const int *part, int rank,
     }
 }
 
+/* cc.csv in a distributed run: each flow's current CCTI (its largest over its queue pairs) from
+ * its source's rank. Rank 0 writes it into its copy of another rank's flow: the index itself
+ * (per flow or the port SL's), or every destination queue pair's. */
+static void dist_sample_get(struct fabric *f, const int *part, int rank, int64_t *v)
+{
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct ibcc_flow *cf = f->flows[i].cc;
+        if (cf && part[f->flows[i].src->node->index] == rank)
+            v[i] = ibcc_flow_ccti(f, cf).now;
+    }
+}
+
+static void dist_sample_set(struct fabric *f, const int *part, const int64_t *v)
+{
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct ibcc_flow *cf = f->flows[i].cc;
+        if (!cf || part[f->flows[i].src->node->index] == 0)
+            continue;
+        if (cf->dest)
+            for (int h = 0; h < f->nhosts; h++)
+                cf->dest[h].ix.ccti = (uint16_t)v[i];
+        else
+            cf->ix->ccti = (uint16_t)v[i];
+    }
+}
+
 /* ---- set-up ---- */
 
 static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
@@ -813,6 +839,8 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         .report = report,
         .dist_pack = dist_pack,
         .dist_unpack = dist_unpack,
+        .dist_sample_get = dist_sample_get,
+        .dist_sample_set = dist_sample_set,
         .series_header = series_header,
         .series_row = series_row,
         .table_ports = table_ports,

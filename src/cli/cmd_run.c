@@ -403,9 +403,8 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
 {
     if (sc->sim.sample_interval > 0 && sc->out.queue_series)
         return "output.queue_series";
-    if (sc->sim.sample_interval > 0 && f->hooks.series_row && sc->out.flow_series)
-        return "simulation.sample_interval with congestion control (cc.csv: CCTIs per sample; "
-               "0 turns the time series off, or output.flow_series = false)";
+    if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)
+        return "simulation.sample_interval with this congestion control (cc.csv)";
     if (sc->out.counter_series)
         return "output.counter_series";
     if (*sc->out.capture_ports || *sc->out.capture_flows)
@@ -431,9 +430,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
         return "switch.arch (upstream messages)";
     for (uint32_t i = 0; i < f->nflows; i++) {
         const struct flow *fl = &f->flows[i];
-        if (fl->pattern == 2)
-            return "flows: a destination pattern shared by flows (pattern: hot spots, moving hot "
-                   "spots, split classes)";
         if (fl->pattern >= 4)
             return "flows: multicast";
         if ((fl->st.has_jitter || fl->st.has_deadlines) && fl->dst_host < 0)

@@ -1035,6 +1035,14 @@ static void sample(struct fabric *f)
         }
     }
     sum_u64(v, n);
+    if (f->hooks.dist_sample_get) { /* the plug-in's series (cc.csv) */
+        int64_t *c = xcalloc(nf + 1, sizeof *c);
+        f->hooks.dist_sample_get(f, d->part, d->fd.rank, c);
+        sum_u64((uint64_t *)c, nf);
+        if (d->fd.rank == 0)
+            f->hooks.dist_sample_set(f, d->part, c);
+        free(c);
+    }
     if (d->fd.rank == 0) {
         for (size_t i = 0; i < nf; i++)
             f->flows[i].st.interval_bytes = v[i];

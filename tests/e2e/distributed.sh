@@ -2,7 +2,8 @@
 # distributed.sh: one run split over MPI ranks (issue 19; docs/distributed.md) gives results
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
-# class, FIFO switches, the time series, IB CC at QP and SL level; and on 2 and 3 ranks iSLIP,
+# class, FIFO switches, the time series, IB CC at QP and SL level, moving hot spots under IB CC
+# with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners. Skipped (exit 77) when ibnetsim was built without MPI. Features not
 # distributed yet are refused, naming their key.
@@ -104,6 +105,22 @@ CFG
 check cc "$tmp/cc.cfg"
 grep -Eq '"becn_received_total": [1-9]' "$tmp/cc-seq/summary.json" || { echo "FAIL: IB CC never acted"; exit 1; }
 check cc-sl "$tmp/cc.cfg" -s cc.level=sl -s simulation.seed=8
+# Seed 002 Paper IV's congestion trees under IB CC with the time series (cc.csv: CCTIs per
+# sample): moving hot spots (relocating every 40 us), windy trees with a queue pair per class.
+cat > "$tmp/pat.cfg" <<'CFG'
+simulation = { duration = "150 us"; warmup = "30 us"; sample_interval = "25 us"; };
+topology = { generator = "fattree"; args = "ports=4,levels=3,link=4xDDR,delay=10ns"; };
+hca = { inject_limit = "13.5 Gb/s"; sink_limit = "13.6 Gb/s"; limit_counts = "payload"; };
+output = { port_series = false; progress = "never"; };
+cc = { plugin = "ibcc"; threshold = 15; marking_rate = 0; packet_size = 0; ccti_timer = "20"; cct_scale_us = 4.0; };
+flows = (
+  { name = "Q"; src = "*"; kind = "saturate"; msg_size = "2048 B";
+    pattern = { kind = "moving"; hotspots = 2; c_fraction = 0.25; b_fraction = 0.5; p = 0.6; lifetime = "40 us"; }; }
+);
+CFG
+check moving "$tmp/pat.cfg" 2> /dev/null
+grep -Eq ',[1-9]' "$tmp/moving-seq/cc.csv" || { echo "FAIL: no CCTI rose in cc.csv"; exit 1; }
+ns="2 3" check windy-split "$tmp/pat.cfg" -s flows.Q.pattern.kind=windy -s flows.Q.pattern.split=true 2> /dev/null
 # Other switch designs and schedulers, and the lifetime limits' drops (on 2 and 3 ranks).
 ns="2 3" check tree-islip "$tmp/tree.cfg" -s switch.scheduler=islip
 ns="2 3" check tree-pipe "$tmp/tree.cfg" -s switch.arch=pipe
