@@ -535,7 +535,8 @@ static void exchange(struct fabric *f)
     struct dmsg *sbuf = xmalloc((total_out + 1) * sizeof *sbuf);
     for (int r = 0; r < nr; r++) {
         sd[r] = (int)(so * sizeof(struct dmsg));
-        memcpy(sbuf + so, d->out[r], d->nout[r] * sizeof *sbuf);
+        if (d->nout[r])
+            memcpy(sbuf + so, d->out[r], d->nout[r] * sizeof *sbuf);
         so += d->nout[r];
         d->nout[r] = 0;
     }
@@ -584,6 +585,8 @@ struct buf {
 };
 static void put(struct buf *b, const void *x, size_t n)
 {
+    if (!n)
+        return;
     if (b->n + n > b->cap) {
         b->cap = (b->n + n) * 2 + 4096;
         b->b = xrealloc(b->b, b->cap);
@@ -593,6 +596,8 @@ static void put(struct buf *b, const void *x, size_t n)
 }
 static void get(struct buf *b, void *x, size_t n)
 {
+    if (!n)
+        return;
     if (b->at + n > b->n)
         ibn_panic("distributed run: a gathered record is short");
     memcpy(x, b->b + b->at, n);
@@ -899,6 +904,8 @@ static void unpack_flows(struct fabric *f, struct dist *d, struct buf *b, struct
     }
     uint64_t n;
     GET(b, n);
+    if (!n)
+        return;
     if (*ndl + n > *capdl) {
         *capdl = (*ndl + n) * 2;
         *dl = xrealloc(*dl, *capdl * sizeof **dl);
