@@ -20,7 +20,8 @@ static void usage(FILE *f)
             "usage: ibnetsim qos admit TOPO [-e ENGINE] [--scheme hop|sm|sum|probe] [--cap F]\n"
             "                          [-m cesy|cenre] [--no-repack] [--vls 4] [--mtu BYTES]\n"
             "                          [--stop-fails N] [--requests N] [--dynamic RATE HOLD_S]\n"
-            "                          [--deadline TIME] [--seed N] [--dump FILE]\n\n"
+            "                          [--deadline TIME] [--read-ports N] [--input-packets N]\n"
+            "                          [--seed N] [--dump FILE]\n\n"
             "Runs seed 001's request process on TOPO (a file or gen:NAME[:ARGS], e.g.\n"
             "gen:irregular:switches=16,link=2.5Gb/s) routed by ENGINE (default updn), with\n"
             "Table 2's SLs (0-9, distances 2..64, their bandwidth ranges, SL i on VL i) and\n"
@@ -31,7 +32,12 @@ static void usage(FILE *f)
             "consecutive refusals (default 10000) or --requests N; --dynamic RATE HOLD_S makes\n"
             "them Poisson at RATE per second held HOLD_S seconds on average (then --requests\n"
             "is needed). --deadline gives every request an end-to-end deadline (then each hop's\n"
-            "distance must be within the SL's). --vls 4 is CESY's 4-VL variant (16 and 64).\n"
+            "distance must be within the SL's). --read-ports N gives the switches' crossbar\n"
+            "read ports per input for the hop bound that turns deadlines into distances and\n"
+            "promises each connection its bound (default 0: one per output, the table alone;\n"
+            "seed 001's multiplexed crossbar: 1), --input-packets N what an input holds over\n"
+            "its data VLs (default 60: 15 VLs of 4 packets); docs/qos.md \"The hop bound\".\n"
+            "--vls 4 is CESY's 4-VL variant (16 and 64).\n"
             "Prints connections per SL, refusals by cause and by hop, the mean reservation on\n"
             "adapter and switch ports (Table 3's rows) and the setup latency; --dump writes\n"
             "every port's qos_vlarb_high.\n");
@@ -49,6 +55,7 @@ int cmd_qos_admit(int argc, char **argv)
     g.stop_fails = 10000;
     g.pkt_bytes = 256;
     uint64_t seed = 1;
+    int input_pkts = 60;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -82,6 +89,16 @@ int cmd_qos_admit(int argc, char **argv)
                 fprintf(stderr, "ibnetsim qos admit: -m expects cesy or cenre, not \"%s\"\n", a);
                 return 2;
             }
+        } else if ((!strcmp(a, "--read-ports") || !strcmp(a, "--input-packets")) && more) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v > 100000) {
+                fprintf(stderr, "ibnetsim qos admit: %s expects a count 0..100000\n", a);
+                return 2;
+            }
+            if (a[2] == 'r')
+                c.read_ports = (int)v;
+            else
+                input_pkts = (int)v;
         } else if (!strcmp(a, "--no-repack"))
             c.repack = 0;
         else if (!strcmp(a, "--vls") && more) {
@@ -168,6 +185,7 @@ int cmd_qos_admit(int argc, char **argv)
         topo_free(&t);
         return 2;
     }
+    c.in_pkts = input_pkts;
     struct cac a;
     struct conn_set cs;
     int rc = 0;
@@ -191,6 +209,11 @@ int cmd_qos_admit(int argc, char **argv)
     printf("topology %s, routing %s, scheme %s, %s, cap %.3g, %s\n", t.source ? t.source : topo_spec, engine,
            cac_scheme_name[c.scheme], c.method == QOS_CESY ? "CESY" : "CENRE", c.cap,
            g.mode == CONN_FILL ? "fill until refused" : "dynamic");
+    if (c.read_ports > 0)
+        printf("hop bound: the table plus the crossbar (%d read port%s per switch input, %d packets "
+               "an input holds)\n", c.read_ports, c.read_ports == 1 ? "" : "s", c.in_pkts);
+    else
+        printf("hop bound: the table alone (a crossbar read port per output)\n");
     printf("requests %llu, accepted %llu, live %d (%.3g s of CPU)\n", (unsigned long long)a.st.requests,
            (unsigned long long)a.st.accepted, cs.n, wall);
     printf("sl  requested  accepted  live\n");

@@ -71,8 +71,12 @@ const struct param topo_params[] = {
       "forwarding tables from an OpenSM opensm-lfts.dump instead of a routing engine", NULL, 0, 0 },
     { "lmc", P_INT, TOFF(lmc), "0",
       "LMC multipath: every adapter port gets 2^lmc LIDs (assigned again) and the engine routes "
-      "each; a flow's `path` picks one (refused when the LIDs exceed the 49,151 unicast LIDs)",
-      NULL, 0, 7 },
+      "each; a flow's `path` picks one (refused when the LIDs exceed the 49,151 unicast LIDs); "
+      "0-7 as IBA's LMC field, up to 15 with lmc_beyond_iba", NULL, 0, PB_SIM_MAX },
+    { "lmc_beyond_iba", P_BOOL, TOFF(lmc_beyond_iba), "false",
+      "allow an LMC (and routing = pathbits path bits) of 8 to 15, beyond IBA's 3-bit LMC field: "
+      "seed 004 simulated its 15-node network with 9 path bits; a simulator-only extension, "
+      "still bounded by the 49,151 unicast LIDs", NULL, 0, 0 },
     { "tie", P_STRING, TOFF(tie), "",
       "routing = spf: among equal shortest paths the lowest (default), highest or balance port",
       NULL, 0, 0 },
@@ -117,9 +121,10 @@ const struct param topo_params[] = {
       "by the switches' VLCap: 2 (datelines), 4 (+ turns), 8 (+ 2 QoS levels, SL bit 3)",
       NULL, 0, 0 },
     { "path_bits", P_INT, TOFF(path_bits), "0",
-      "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC); "
-      "K keeps the first K cycles and leaves the other non-tree links unused (the LMC-limited "
-      "form). With lmc = 0 the LMC is set to the number of path bits", NULL, 0, 7 },
+      "routing = pathbits: 0 = one path bit per independent cycle (at most 7 fit IBA's LMC, 15 "
+      "with lmc_beyond_iba); K keeps the first K cycles and leaves the other non-tree links "
+      "unused (the LMC-limited form). With lmc = 0 the LMC is set to the number of path bits",
+      NULL, 0, PB_SIM_MAX },
     { "path_slack", P_INT, TOFF(path_slack), "4",
       "routing = pathbits: the simple paths given path-bit patterns are those up to shortest + "
       "path_slack hops (1-64; -1 = every simple path); longer detours fall back as conflicts do",
@@ -1165,11 +1170,23 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
             return ibn_err_prefix(e, "%s:%d: ", sc->path, d->line);
         lmc = pb.ncycles;
         pathbits_free(&pb);
-        if (lmc > PB_LMC_MAX)
+        if (lmc > PB_LMC_MAX && !d->lmc_beyond_iba)
             return ibn_err_at(e, sc->path, d->line, "topology: routing = pathbits: %lld path bits "
                               "(independent cycles) do not fit IBA's LMC (at most %d): set "
-                              "path_bits = %d or fewer (the LMC-limited form)", lmc, PB_LMC_MAX,
-                              PB_LMC_MAX);
+                              "path_bits = %d or fewer (the LMC-limited form), or lmc_beyond_iba "
+                              "= true (seed 004's form, beyond IBA)", lmc, PB_LMC_MAX, PB_LMC_MAX);
+        if (lmc > PB_SIM_MAX)
+            return ibn_err_at(e, sc->path, d->line, "topology: routing = pathbits: %lld path bits "
+                              "(independent cycles), but ibnetsim holds at most %d even beyond "
+                              "IBA: set path_bits = %d or fewer", lmc, PB_SIM_MAX, PB_SIM_MAX);
+    } else if (lmc > PB_LMC_MAX && !d->lmc_beyond_iba) {
+        return ibn_err_at(e, sc->path, d->line, "topology: lmc = %lld, but IBA's LMC field holds "
+                          "0 to %d (lmc_beyond_iba = true allows up to %d in simulation)", lmc,
+                          PB_LMC_MAX, PB_SIM_MAX);
+    } else if (d->path_bits > PB_LMC_MAX && !d->lmc_beyond_iba) {
+        return ibn_err_at(e, sc->path, d->line, "topology: path_bits = %lld, but IBA's LMC holds "
+                          "at most %d path bits (lmc_beyond_iba = true allows up to %d in "
+                          "simulation)", d->path_bits, PB_LMC_MAX, PB_SIM_MAX);
     }
     if (lmc > 0 && topo_set_lmc(t, (int)lmc, e))
         return ibn_err_prefix(e, "%s:%d: topology.lmc: ", sc->path, d->line);
@@ -1192,6 +1209,7 @@ int scenario_topology(const struct scenario *sc, struct topo *t, struct lfts *l,
                                      : *d->root_guid_file ? d->root_guid_file
                                                           : NULL,
                             .path_bits = (int)d->path_bits,
+                            .max_path_bits = d->lmc_beyond_iba ? PB_SIM_MAX : PB_LMC_MAX,
                             .guid_order = d->guid_routing_order_file,
                             .port_shifting = d->port_shifting,
                             .scatter_ports = (uint32_t)d->scatter_ports,

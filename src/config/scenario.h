@@ -37,6 +37,7 @@ struct topo_desc {
     char *routing;            /* routing engine */
     char *lft_file;           /* or forwarding tables from an OpenSM LFT dump */
     long long lmc;            /* every adapter port gets 2^lmc LIDs (LMC multipath) */
+    int lmc_beyond_iba;       /* LMC and path bits up to PB_SIM_MAX, beyond IBA's 7 */
     char *tie;                /* spf's tie rule */
     char *roots;              /* updn, updn_tree, pathbits: root switches */
     char *guid_routing_order_file; /* minhop, updn, dor: OpenSM's (relative to the scenario) */

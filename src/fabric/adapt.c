@@ -13,7 +13,7 @@ int adapt_route(struct fabric *f, struct sw *s, struct packet *p, int out)
     if (h < 0)
         return out;
     const struct port *d = f->hosts[h].port;
-    unsigned cur = (unsigned)(p->dst_lid - d->lid), fixed = p->pb & 0x7fu;
+    unsigned cur = (unsigned)(p->dst_lid - d->lid), fixed = p->pb & PB_BITS;
     unsigned m = s->pb_local & ((1u << d->lmc) - 1) & ~fixed; /* the bits this switch decides */
     if (!m)
         return out;
@@ -48,6 +48,6 @@ int adapt_route(struct fabric *f, struct sw *s, struct packet *p, int out)
         return out;
     int i = n == 1 ? 0 : s->adapt->choose(f, s, p, cand, n);
     p->dst_lid = (uint16_t)(d->lid + off[i]);
-    p->pb |= (uint8_t)m;
+    p->pb |= (uint16_t)m;
     return cand[i];
 }

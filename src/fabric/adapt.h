@@ -18,7 +18,8 @@
 
 #include "fabric/fabric.h"
 
-#define PB_ADAPTIVE 0x80 /* packet.pb: the packet chooses at each switch; low bits: fixed bits */
+#define PB_ADAPTIVE 0x8000 /* packet.pb: the packet chooses at each switch; low bits: fixed bits */
+#define PB_BITS 0x7fffu    /* packet.pb: the path bits (up to 15, beyond IBA's 7) */
 
 struct adapt_policy {
     const char *name;

@@ -118,7 +118,7 @@ static int route_hops(const struct fabric *f, const struct port *from, int lid)
 /* PATH_SHORTEST: for every pair of hosts the LID offset whose route has the fewest hops. */
 static void build_short_off(struct fabric *f)
 {
-    f->short_off = xcalloc((size_t)f->nhosts * (size_t)f->nhosts, 1);
+    f->short_off = xcalloc((size_t)f->nhosts * (size_t)f->nhosts, sizeof *f->short_off);
     for (int a = 0; a < f->nhosts; a++)
         for (int b = 0; b < f->nhosts; b++) {
             const struct port *d = f->hosts[b].port;
@@ -128,7 +128,7 @@ static void build_short_off(struct fabric *f)
                 if (h < best)
                     best = h, off = k;
             }
-            f->short_off[(size_t)a * (size_t)f->nhosts + (size_t)b] = (uint8_t)off;
+            f->short_off[(size_t)a * (size_t)f->nhosts + (size_t)b] = (uint16_t)off;
         }
 }
 
@@ -501,7 +501,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->cut_through_late = f->set.cut_through_late;
             s->words = (tn->nports + 1 + 63) / 64;
             s->lft = l->table[i];
-            s->pb_local = l->pb_local ? l->pb_local[i] : 0x7f;
+            s->pb_local = l->pb_local ? l->pb_local[i] : PB_BITS;
             if (f->set.adaptive > 0)
                 s->adapt = adapt_policies[f->set.adaptive - 1];
             s->max_lid = l->max_lid;

@@ -191,7 +191,7 @@ struct sw {
     struct sw_drop *drop;    /* selective dropping's registers (drop.h), NULL when off */
     const struct adapt_policy *adapt; /* adaptive output choice (adapt.h), NULL when off */
     void *adapt_state;
-    uint8_t pb_local;        /* LMC bits this switch decides for adaptive packets */
+    uint16_t pb_local;       /* LMC bits this switch decides for adaptive packets */
     struct sw_mc *mc;        /* multicast queues and replication state (mcast.h), NULL if none */
     struct sw_islip *islip;  /* iSLIP's pointers and matching state (islip.c), NULL when the
                               * scheduler is the unslotted output round robin */
@@ -588,7 +588,7 @@ struct fabric {
     int *host_of_lid;        /* LID -> host index, -1 */
     int max_lid;
     int max_lmc;             /* largest LMC of an adapter port */
-    uint8_t *short_off;      /* [src host][dst host] LID offset of the shortest route, built when
+    uint16_t *short_off;     /* [src host][dst host] LID offset of the shortest route, built when
                               * a flow uses PATH_SHORTEST (else NULL) */
     uint32_t nflows;
     struct flow *flows;

@@ -42,6 +42,8 @@ struct packet {
     uint16_t src_lid, dst_lid;
     uint16_t wire_bytes;  /* LRH..VCRC */
     uint16_t payload;
+    uint16_t pb;          /* adaptive choice (fabric/adapt.h): PB_ADAPTIVE and the LMC bits
+                             fixed so far */
     uint8_t sl, vl;       /* service level; virtual lane on the current link */
     uint8_t credits;      /* ceil(wire_bytes / 64) */
     uint8_t flags;        /* enum pkt_flags */
@@ -49,12 +51,12 @@ struct packet {
     uint8_t in_port;      /* input port at the current switch */
     uint8_t out_port;     /* output port chosen at the current switch */
     uint8_t out_vl;       /* VL on the output link at the current switch */
-    uint8_t pb;           /* adaptive choice (fabric/adapt.h): PB_ADAPTIVE and the LMC bits
-                             fixed so far */
     uint8_t nak;          /* an ACK: 1 = a NAK (AETH syndrome PSN sequence error), 2 = an RNR
                              NAK (`msg` = its timer code), `psn` = the PSN the responder
                              expects (it acknowledges every PSN before it) */
 };
+
+_Static_assert(sizeof(struct packet) == 64, "a packet is one cache line");
 
 /* Wire size of a packet with this payload: LRH, optional GRH, BTH, payload padded to 4 bytes,
  * ICRC and VCRC. */

@@ -34,8 +34,8 @@ struct lfts {
     uint8_t *dlid_vl;/* engines that assign virtual lanes (dfsssp): the VL (through the SL) of
                       * packets to each destination LID; NULL = every LID on VL 0 */
     int nvl;         /* VLs used when dlid_vl is set */
-    uint8_t *pb_local; /* pathbits: [node] the LMC bits (cycles) a switch's entries depend on;
-                        * NULL = any bit may matter */
+    uint16_t *pb_local; /* pathbits: [node] the LMC bits (cycles) a switch's entries depend on;
+                         * NULL = any bit may matter */
     struct lft_vlmap *vlmap; /* torus-2QoS: path SLs and SL2VL tables; NULL = none */
 };
 

@@ -440,18 +440,19 @@ int route_pathbits(const struct topo *t, const struct route_opts *o, struct lfts
                    struct ibn_err *e)
 {
     struct pathbits pb;
-    if (o->path_bits > PB_LMC_MAX)
-        return ibn_err_set(e, "pathbits: path_bits=%d, but IBA's LMC holds at most %d path bits",
-                           o->path_bits, PB_LMC_MAX);
+    int maxb = o->max_path_bits > 0 ? o->max_path_bits : PB_LMC_MAX;
+    if (o->path_bits > maxb)
+        return ibn_err_set(e, "pathbits: path_bits=%d, but %s holds at most %d path bits",
+                           o->path_bits, maxb == PB_LMC_MAX ? "IBA's LMC" : "ibnetsim", maxb);
     if (pathbits_build(t, o->roots, o->path_bits, o->path_slack ? o->path_slack : PB_SLACK_DEFAULT,
                        &pb, e))
         return -1;
     int C = pb.ncycles;
-    if (C > PB_LMC_MAX) {
+    if (C > maxb) {
         ibn_err_set(e, "pathbits: %d switches and %d links make %d independent cycles (%d - %d + "
-                    "1), so %d path bits; IBA's LMC holds at most %d (path_bits=%d keeps the "
+                    "1), so %d path bits; %s holds at most %d (path_bits=%d keeps the "
                     "first %d cycles: the LMC-limited form)", pb.nsw, pb.nedges, C, pb.nedges,
-                    pb.nsw, C, PB_LMC_MAX, PB_LMC_MAX, PB_LMC_MAX);
+                    pb.nsw, C, maxb == PB_LMC_MAX ? "IBA's LMC" : "ibnetsim", maxb, maxb, maxb);
         pathbits_free(&pb);
         return -1;
     }
@@ -487,9 +488,9 @@ int route_pathbits(const struct topo *t, const struct route_opts *o, struct lfts
                 }
         }
     }
-    out->pb_local = xcalloc((size_t)t->nnodes, 1);
+    out->pb_local = xcalloc((size_t)t->nnodes, sizeof *out->pb_local);
     for (int v = 0; v < pb.nsw; v++)
-        out->pb_local[pb.node[v]] = (uint8_t)pb.on[v];
+        out->pb_local[pb.node[v]] = (uint16_t)pb.on[v];
     /* Switch LIDs (management): the shortest-path port, pattern 0. */
     for (int s = 0; s < pb.nsw; s++) {
         int lid = t->node[pb.node[s]].port[0].lid;

@@ -8,7 +8,8 @@
  * shortest-path port, and every (source, destination, full pattern) walked through the tables:
  * an entry on a walk that loops is replaced by the shortest-path port until every walk arrives
  * (counted as conflicts). The engine `pathbits` (route.h) installs these tables as IBA linear
- * forwarding tables with the path bits as the LMC bits of the DLID (at most 7). */
+ * forwarding tables with the path bits as the LMC bits of the DLID (at most 7, IBA's LMC; up
+ * to 15 beyond IBA, as seed 004 simulated 9). */
 #ifndef IBN_PATHBITS_H
 #define IBN_PATHBITS_H
 
@@ -20,6 +21,7 @@
 #define PB_MAX_CYCLES 24   /* path bits the analysis handles (2^C patterns are walked) */
 #define PB_MAX_LOCAL 16    /* cycles through one switch (2^k entries per destination) */
 #define PB_LMC_MAX 7       /* IBA's LMC: path bits in a DLID */
+#define PB_SIM_MAX 15      /* beyond IBA (topology.lmc_beyond_iba): packet.pb's 15 bits */
 #define PB_SLACK_DEFAULT 4 /* the engine enumerates paths up to shortest + 4 hops */
 
 struct pathbits {

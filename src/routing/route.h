@@ -17,6 +17,8 @@ struct route_opts {
     int max_vls;       /* dfsssp: VLs it may use (0 = 8) */
     int path_bits;     /* pathbits: 0 = one per cycle; K keeps the first K cycles (LMC-limited) */
     int path_slack;    /* pathbits: paths up to shortest + slack hops (0 = 4, < 0 = all) */
+    int max_path_bits; /* pathbits: the most path bits (0 = IBA's LMC, PB_LMC_MAX; up to
+                        * PB_SIM_MAX beyond IBA) */
     const char *guid_order; /* minhop, updn, dor: OpenSM's guid_routing_order_file (NULL none) */
     int port_shifting;      /* minhop, updn, dor: OpenSM's port_shifting */
     uint32_t scatter_ports; /* minhop, updn, dor: OpenSM's scatter_ports seed (0 = off) */

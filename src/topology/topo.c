@@ -173,8 +173,9 @@ int topo_assign_lids(struct topo *t, int lmc)
 
 int topo_set_lmc(struct topo *t, int lmc, struct ibn_err *e)
 {
-    if (lmc < 0 || lmc > 7)
-        return ibn_err_set(e, "LMC %d: IBA's LMC field holds 0 to 7", lmc);
+    if (lmc < 0 || lmc > TOPO_LMC_SIM_MAX)
+        return ibn_err_set(e, "LMC %d: IBA's LMC field holds 0 to 7 (ibnetsim at most %d beyond "
+                           "IBA)", lmc, TOPO_LMC_SIM_MAX);
     /* Every CA LID is assigned again; on refusal the old ones are put back. */
     size_t k = 0, nports = 0;
     for (int i = 0; i < t->nnodes; i++)

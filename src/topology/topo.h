@@ -63,7 +63,9 @@ int topo_find(const struct topo *t, const char *name);
 int topo_assign_lids(struct topo *t, int lmc);
 /* The unicast LID space: 0x0001-0xBFFF. */
 #define TOPO_MAX_UCAST_LID 49151
-/* Give every CA port 2^lmc LIDs (0-7; every CA LID is assigned again, switch LIDs kept).
+#define TOPO_LMC_SIM_MAX 15 /* the largest LMC beyond IBA's 7 (topology.lmc_beyond_iba) */
+/* Give every CA port 2^lmc LIDs (0-7 in IBA, up to TOPO_LMC_SIM_MAX beyond it: the caller
+ * decides; every CA LID is assigned again, switch LIDs kept).
  * Refused, with the numbers, when the LIDs would not fit in the 49,151 unicast LIDs. */
 int topo_set_lmc(struct topo *t, int lmc, struct ibn_err *e);
 /* Largest LID in use (counting LMC ranges). */

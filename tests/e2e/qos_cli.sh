@@ -55,4 +55,9 @@ expect "admit: no topology" 'no topology' -- qos admit
 expect "admit: dynamic without requests" '--dynamic needs --requests' -- qos admit gen:single_switch --dynamic 1 1
 expect "admit: bad cap" '--cap expects a fraction' -- qos admit gen:single_switch --cap 1.5
 expect "admit: bad deadline" '--deadline' -- qos admit gen:single_switch --deadline 5
+"$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --requests 300 --deadline 20ms > "$tmp/xb0"
+"$bin" qos admit 'gen:irregular:switches=4,link=2.5Gb/s' --requests 300 --deadline 20ms --read-ports 1 > "$tmp/xb1"
+check "admit: the table-only hop bound by default, the crossbar's with --read-ports" 'grep -q "hop bound: the table alone" "$tmp/xb0" && grep -q "hop bound: the table plus the crossbar (1 read port per switch input, 60 packets" "$tmp/xb1"'
+check "admit --read-ports: switch ports at shorter distances refuse for table entries (none without)" '! grep -q "table-entries" "$tmp/xb0" && grep -q "refused by cause:.*table-entries" "$tmp/xb1"'
+expect "admit: bad read ports" '--read-ports expects a count' -- qos admit gen:single_switch --read-ports x
 exit $((fails > 0))

@@ -1,5 +1,6 @@
 /* sim.h: helpers for tests that build and run a fabric directly (without a scenario file):
- * a topology from a generator, minhop routes, default settings, flows added one by one. */
+ * a topology from a generator, minhop routes, default settings, flows added one by one; and
+ * for tests that run a scenario file through the whole chain (struct scenario_run). */
 #ifndef IBN_TEST_SIM_H
 #define IBN_TEST_SIM_H
 
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/scenario.h"
 #include "core/params.h"
 #include "core/units.h"
 #include "fabric/build.h"
@@ -135,6 +137,39 @@ static inline void ts_free(struct testsim *s)
     free(s->d.flows);
     lfts_free(&s->lfts);
     topo_free(&s->topo);
+}
+
+/* A scenario file run through the whole chain: loaded with overrides, its topology and
+ * routes, the run's description, the fabric, the scenario's own settings (connections,
+ * tables), the run. Everything it made stays readable until sr_free. */
+struct scenario_run {
+    struct scenario sc;
+    struct topo t;
+    struct lfts l;
+    struct run_desc d;
+    struct fabric f;
+    struct run_report rep;
+    struct ibn_err e;
+};
+
+/* Load `path` with `nover` overrides ("section.key=value") and run it: 0, or -1 with r->e. */
+static inline int sr_run(struct scenario_run *r, const char *path, const char *const *over, int nover)
+{
+    memset(r, 0, sizeof *r);
+    int rc = scenario_load(path, (char *const *)over, nover, &r->sc, &r->e) ||
+             scenario_topology(&r->sc, &r->t, &r->l, &r->e) ||
+             scenario_run_desc(&r->sc, &r->t, &r->d, &r->e) ||
+             fabric_build(&r->f, &r->t, &r->l, &r->d, &r->e) || scenario_apply(&r->sc, &r->f, &r->e) ||
+             fabric_run(&r->f, NULL, &r->rep, &r->e);
+    return rc ? -1 : 0;
+}
+
+static inline void sr_free(struct scenario_run *r)
+{
+    fabric_free(&r->f);
+    lfts_free(&r->l);
+    topo_free(&r->t);
+    scenario_free(&r->sc);
 }
 
 #endif

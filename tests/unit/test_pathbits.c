@@ -9,7 +9,9 @@
  *    of 15 x 2^k entries where k is the number of cycles through the switch, and every
  *    (source, destination, pattern) walk arrives (checked here independently of the builder);
  *  - the engine refuses 9 path bits (IBA's LMC holds 7) with the numbers, and the LMC-limited
- *    form (path_bits=7) routes every one of the 128 LIDs of every host. */
+ *    form (path_bits=7) routes every one of the 128 LIDs of every host; beyond IBA (LMC 9,
+ *    topology.lmc_beyond_iba) the paper's 9 bits route every one of the 512, and more than 15
+ *    are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -211,6 +213,34 @@ static void test_fifteen_node(void **st)
         struct route_opts o8 = { .path_bits = 8 };
         assert_int_equal(route_compute(&t, "pathbits", &o8, &l, &e), -1);
         assert_non_null(strstr(e.msg, "at most 7"));
+        /* Beyond IBA (topology.lmc_beyond_iba): the paper's 9 path bits as LMC 9, every one of
+         * the 512 LIDs of every host routed; at most 15. */
+        struct route_opts o9 = { .max_path_bits = PB_SIM_MAX };
+        assert_int_equal(topo_set_lmc(&t, 9, &e), 0);
+        assert_int_equal(route_compute(&t, "pathbits", &o9, &l, &e), 0);
+        assert_int_equal(lfts_validate(&t, &l, &hops, &e), 0);
+        int h = 0; /* the first adapter */
+        while (t.node[h].type != TOPO_CA)
+            h++;
+        int base = t.node[h].port[1].lid, upper = 0;
+        /* LIDs with bit 8 or 9 set whose route leaves some switch by another port than the LID
+         * without them: the two bits beyond IBA's 7 select paths. */
+        for (int off = 128; off < 512; off++)
+            for (int n = 0; n < t.nnodes; n++)
+                if (t.node[n].type == TOPO_SWITCH &&
+                    l.table[n][base + off] != l.table[n][base + (off & 127)]) {
+                    upper++;
+                    break;
+                }
+        printf("seed %llu, 9 path bits: %d of the 384 LIDs with bit 8 or 9 set route otherwise\n",
+               (unsigned long long)seed, upper);
+        assert_true(upper >= 64);
+        lfts_free(&l);
+        struct route_opts o16 = { .path_bits = 16, .max_path_bits = PB_SIM_MAX };
+        assert_int_equal(route_compute(&t, "pathbits", &o16, &l, &e), -1);
+        assert_non_null(strstr(e.msg, "ibnetsim holds at most 15"));
+        assert_int_equal(topo_set_lmc(&t, 16, &e), -1);
+        assert_non_null(strstr(e.msg, "at most 15"));
         topo_free(&t);
     }
 }

@@ -20,18 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/scenario.h"
-#include "fabric/engine.h"
-
-struct run {
-    struct scenario sc;
-    struct topo t;
-    struct lfts l;
-    struct run_desc d;
-    struct fabric f;
-    struct run_report rep;
-    struct ibn_err e;
-};
+#include "../support/sim.h"
 
 static const char *base =
     "simulation = { duration = \"40 ms\"; warmup = \"0 ms\"; seed = 7; };\n"
@@ -40,33 +29,27 @@ static const char *base =
     "switch = { buffer = \"1 KiB\"; read_ports = 1; };\n"
     "hca = { buffer = \"1 KiB\"; };\n";
 
-static void run(struct run *r, const char *conns)
+static void run(struct scenario_run *r, const char *conns)
 {
-    memset(r, 0, sizeof *r);
     char path[] = "/tmp/ibn_conn_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
     fprintf(f, "%sconnections = { %s };\n", base, conns);
     fclose(f);
-    int rc = scenario_load(path, NULL, 0, &r->sc, &r->e) || scenario_topology(&r->sc, &r->t, &r->l, &r->e) ||
-             scenario_run_desc(&r->sc, &r->t, &r->d, &r->e) || fabric_build(&r->f, &r->t, &r->l, &r->d, &r->e) ||
-             scenario_apply(&r->sc, &r->f, &r->e) || fabric_run(&r->f, NULL, &r->rep, &r->e);
+    int rc = sr_run(r, path, NULL, 0);
     unlink(path);
     if (rc)
         fail_msg("%s", r->e.msg);
 }
 
-static void done(struct run *r)
+static void done(struct scenario_run *r)
 {
-    fabric_free(&r->f);
-    lfts_free(&r->l);
-    topo_free(&r->t);
-    scenario_free(&r->sc);
+    sr_free(r);
 }
 
 /* Every connection's packets delivered and within its bound; returns the connections checked. */
-static int check_delivery(struct run *r, int skip_vl)
+static int check_delivery(struct scenario_run *r, int skip_vl)
 {
     const struct conn_state *s = *r->sc.cst;
     int n = 0;
@@ -92,7 +75,7 @@ static int check_delivery(struct run *r, int skip_vl)
 static void test_fill_delivers_on_time(void **st)
 {
     (void)st;
-    struct run r;
+    struct scenario_run r;
     /* Three SLs of Table 2's kind with larger bandwidths (fewer connections: a fast test). */
     run(&r, "process = \"fill\"; stop_fails = 500; sls = \"0:2:5:15,5:32:10:64,9:64:64:255\";");
     const struct conn_state *s = *r.sc.cst;
@@ -145,7 +128,7 @@ static void test_fill_delivers_on_time(void **st)
 static void test_dynamic_releases(void **st)
 {
     (void)st;
-    struct run r;
+    struct scenario_run r;
     run(&r, "process = \"dynamic\"; requests = 3000; rate = 1000; hold = \"0.2 s\"; "
             "sls = \"5:32:1.55:64,9:64:64:255\";");
     const struct conn_state *s = *r.sc.cst;
@@ -167,7 +150,7 @@ static void test_dynamic_releases(void **st)
 static void test_live_tables_change(void **st)
 {
     (void)st;
-    struct run r;
+    struct scenario_run r;
     run(&r, "process = \"dynamic\"; live = true; rate = 40000; hold = \"4 ms\"; "
             "sls = \"5:32:10:64,9:64:64:255\";");
     const struct conn_state *s = *r.sc.cst;
@@ -221,7 +204,7 @@ static void test_live_tables_change(void **st)
 static void test_excess_hurts_only_its_vl(void **st)
 {
     (void)st;
-    struct run r;
+    struct scenario_run r;
     run(&r, "process = \"fill\"; stop_fails = 500; sls = \"0:2:5:15,5:32:10:64,9:64:64:255\"; "
             "excess_sl = 9; excess = 30;");
     const struct conn_state *s = *r.sc.cst;

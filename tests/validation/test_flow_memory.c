@@ -23,20 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/scenario.h"
-#include "fabric/engine.h"
+#include "../support/sim.h"
 
 #define BOUND_BYTES 4096
-
-struct run {
-    struct scenario sc;
-    struct topo t;
-    struct lfts l;
-    struct run_desc d;
-    struct fabric f;
-    struct run_report rep;
-    struct ibn_err e;
-};
 
 static size_t heap_in_use(void)
 {
@@ -47,7 +36,7 @@ static size_t heap_in_use(void)
 /* Admit and run `requests` requests; returns the heap the run holds and sets *flows. */
 static size_t measure(int requests, int *flows)
 {
-    struct run *r = calloc(1, sizeof *r);
+    struct scenario_run *r = calloc(1, sizeof *r);
     char path[] = "/tmp/ibn_flowmem_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -64,9 +53,7 @@ static size_t measure(int requests, int *flows)
             "packet = \"256 B\"; traffic = \"constant\"; };\n", requests);
     fclose(fp);
     size_t before = heap_in_use();
-    int rc = scenario_load(path, NULL, 0, &r->sc, &r->e) || scenario_topology(&r->sc, &r->t, &r->l, &r->e) ||
-             scenario_run_desc(&r->sc, &r->t, &r->d, &r->e) || fabric_build(&r->f, &r->t, &r->l, &r->d, &r->e) ||
-             scenario_apply(&r->sc, &r->f, &r->e) || fabric_run(&r->f, NULL, &r->rep, &r->e);
+    int rc = sr_run(r, path, NULL, 0);
     unlink(path);
     if (rc)
         fail_msg("%s", r->e.msg);
@@ -77,10 +64,7 @@ static size_t measure(int requests, int *flows)
     for (uint32_t i = 0; i < r->f.nflows; i++)
         with += r->f.flows[i].st.e2e_latency.count > 0;
     assert_true(with > r->f.nflows / 2);
-    fabric_free(&r->f);
-    lfts_free(&r->l);
-    topo_free(&r->t);
-    scenario_free(&r->sc);
+    sr_free(r);
     free(r);
     return held;
 }

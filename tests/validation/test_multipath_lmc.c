@@ -9,7 +9,8 @@
  * The per-offset counts the summary reports (flow.path_pkts) agree with the port counters.
  * With seed 004's path bits (routing pathbits, 7 bits, a 15-switch 23-link network), `shortest`
  * gives every pair of hosts a LID whose route is as short as the links the 7 bits use allow, and
- * `random` spreads packets over all 128 LIDs.
+ * `random` spreads packets over all 128 LIDs; beyond IBA (LMC 9, the paper's 9 bits) over all
+ * 512, and adaptive packets get bits 8 and 9 chosen at the switches.
  * And the LID space: LMC 7 on the 648-host fat tree needs 82,944+ LIDs and is refused with the
  * numbers; LMC 6 fits. */
 #include <setjmp.h>
@@ -159,6 +160,45 @@ static void test_pathbits_shortest(void **st)
     ts_free(&s);
 }
 
+/* Beyond IBA (topology.lmc_beyond_iba): the 15-node network's 9 path bits as LMC 9. Random
+ * bits reach all 512 LIDs of a host; adaptive packets (LFU) get bits 8 and 9 decided at the
+ * switches as the others (packet.pb holds them), and every packet arrives at a LID of its
+ * destination. */
+static void test_pathbits_beyond_iba(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "irregular", "switches=15,ports=5,hosts=1,links=23,planar=1");
+    assert_int_equal(topo_set_lmc(&s.topo, 9, &s.err), 0);
+    lfts_free(&s.lfts);
+    struct route_opts o = { .max_path_bits = PB_SIM_MAX };
+    assert_int_equal(route_compute(&s.topo, "pathbits", &o, &s.lfts, &s.err), 0);
+    s.d.end = 5 * PS_PER_MS;
+    s.d.set.adaptive = 1; /* lfu */
+    ts_flow(&s, "R", "H1", "uniform", "poisson", "16 Gb/s", "1024 B", 0, 0)->path = PATH_RANDOM;
+    ts_flow(&s, "A", "*", "uniform", "poisson", "0.2 Gb/s", "1024 B", 0, 0)->path = PATH_ADAPTIVE;
+    ts_run(&s);
+    assert_int_equal(s.f.max_lmc, 9);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_int_equal(s.f.cnt.misdelivered, 0);
+    struct flow *r = ts_find(&s, "R");
+    for (int k = 0; k < 512; k++)
+        assert_true(r->path_pkts[k] > 0);
+    uint64_t upper = 0, all = 0;
+    for (uint32_t i = 0; i < s.f.nflows; i++) {
+        struct flow *a = &s.f.flows[i];
+        if (a->path != PATH_ADAPTIVE)
+            continue;
+        for (int k = 0; k < 512; k++)
+            all += a->path_pkts[k], upper += k >= 128 ? a->path_pkts[k] : 0;
+    }
+    printf("adaptive: %llu of %llu packets arrived on a LID with bit 8 or 9 set\n",
+           (unsigned long long)upper, (unsigned long long)all);
+    assert_true(all > 1000);
+    assert_true(upper > all / 10);
+    ts_free(&s);
+}
+
 static void test_lid_space(void **st)
 {
     (void)st;
@@ -181,6 +221,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_policies_spread),
         cmocka_unit_test(test_pathbits_shortest),
+        cmocka_unit_test(test_pathbits_beyond_iba),
         cmocka_unit_test(test_lid_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
