@@ -6,15 +6,17 @@
 # and 2T, and the figures are the differences divided by the difference in packet-hops, so that
 # set-up, warm-up and the end of the run cancel. The cache model is callgrind's (no prefetch, no
 # TLB): D1 48 KiB 12-way, and an LL of 1 MiB 16-way standing for a 1 MiB L2 (--ll BYTES for
-# another size). Figures and the machine in bench/hop-diet.md.
-# Usage: bench/hop.sh [--cache] [--ll BYTES] [BUILD_DIR] (a Release build: bench/run.sh makes
-# build-release). About 2 minutes without --cache on an idle core, 5 with it.
+# another size); --branch adds callgrind's branch predictor model (mispredicted conditional and
+# indirect branches per hop). Figures and the machine in bench/hop-diet.md.
+# Usage: bench/hop.sh [--cache] [--branch] [--ll BYTES] [BUILD_DIR] (a Release build: bench/run.sh
+# makes build-release). About 2 minutes without --cache on an idle core, 5 with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache=0 ll=1048576
+cache=0 branch=0 ll=1048576
 while [ $# -gt 0 ]; do
   case $1 in
     --cache) cache=1 ;;
+    --branch) branch=1 ;;
     --ll) ll=$2; shift ;;
     *) break ;;
   esac
@@ -25,6 +27,7 @@ build=${1:-build-release}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 opts=(--tool=callgrind)
 [ $cache = 1 ] && opts+=(--cache-sim=yes --D1=49152,12,64 --LL="$ll",16,64)
+[ $branch = 1 ] && opts+=(--branch-sim=yes)
 # run SCENARIO DURATION NAME: the counters (events, hops, then callgrind's totals) of one run.
 run() {
   valgrind "${opts[@]}" --callgrind-out-file="$tmp/$3.cg" "$build"/bench_fabric "$1" \
@@ -55,6 +58,8 @@ if "D1mr" in c1:
     d1 = sum(c2[k] - c1[k] for k in ("D1mr", "D1mw")) / dh
     ll = sum(c2[k] - c1[k] for k in ("DLmr", "DLmw")) / dh
     line += f"  D1 misses {d1:6.2f}  LL misses {ll:6.2f}"
+if "Bcm" in c1:
+    line += f"  mispredicted branches {sum(c2[k] - c1[k] for k in ('Bcm', 'Bim')) / dh:6.2f}"
 print(line + f"  ({dh} hops)")
 PY
 done

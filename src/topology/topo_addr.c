@@ -79,22 +79,29 @@ void topo_assign_aliases(struct topo *t)
         all[2 * i + 1] = t->node[i].alias;
     }
     qsort(all, (size_t)2 * n, sizeof *all, cmp_strp);
+    /* First find the clashes, then rename: `all` points at the aliases, so none may be freed
+     * while it is searched (a fuzzed ibnetdiscover file found that use after free). */
+    unsigned char *dup = xcalloc((size_t)n + 1, 1);
     for (int i = 0; i < n; i++) {
         struct topo_node *nd = &t->node[i];
         if (!strcmp(nd->alias, nd->name))
             continue;
         char **hit = bsearch(&nd->alias, all, (size_t)2 * n, sizeof *all, cmp_strp);
         size_t k = (size_t)(hit - all);
-        int dup = (k > 0 && !strcmp(all[k - 1], nd->alias)) ||
-                  (k + 1 < (size_t)2 * n && !strcmp(all[k + 1], nd->alias));
-        if (dup) {
+        dup[i] = (k > 0 && !strcmp(all[k - 1], nd->alias)) ||
+                 (k + 1 < (size_t)2 * n && !strcmp(all[k + 1], nd->alias));
+    }
+    free(all);
+    for (int i = 0; i < n; i++) {
+        struct topo_node *nd = &t->node[i];
+        if (dup[i]) {
             char alias[128];
             snprintf(alias, sizeof alias, "%s~%d", nd->alias, i + 1);
             free(nd->alias);
             nd->alias = xstrdup(alias);
         }
     }
-    free(all);
+    free(dup);
 }
 
 /* A GUID written as 0x + 1-16 hex digits, or 16 hex digits alone. */

@@ -147,6 +147,29 @@ static int read_text(const char *text, struct topo *t, struct ibn_err *e)
     return rc;
 }
 
+/* Found by fuzz_topo (tests/fuzz/seeds/topo/alias-rename-use-after-free.topo): two switches
+ * whose descriptions share a first word get the aliases W-1 and W-2, and a third is named like
+ * one of them; renaming that alias freed a string the clash search still read. Every alias
+ * stays unique and unlike another node's name. */
+static void test_alias_clash(void **state)
+{
+    (void)state;
+    static const char text[] = "#\nSwitch\t4 \"S%0002c9000000\xc8 #\t\"H6\"\n"
+                               "Switch\t4 \"S%0002c9000000\xc8 \xff" "0\")\n"
+                               "Switch\t4 \"S0002c9000000-2 \"\x11\n";
+    struct topo t;
+    struct ibn_err e = { { 0 } };
+    if (read_text(text, &t, &e) == 0) {
+        for (int i = 0; i < t.nnodes; i++)
+            for (int j = 0; j < t.nnodes; j++)
+                if (i != j) {
+                    assert_string_not_equal(t.node[i].alias, t.node[j].alias);
+                    assert_string_not_equal(t.node[i].alias, t.node[j].name);
+                }
+    }
+    topo_free(&t);
+}
+
 static void test_roundtrip(void **state)
 {
     (void)state;
@@ -246,6 +269,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_x5),
         cmocka_unit_test(test_small),
+        cmocka_unit_test(test_alias_clash),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_ibsim_net),
         cmocka_unit_test(test_errors),
