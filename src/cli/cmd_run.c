@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "config/scenario.h"
+#include "dist/dist.h"
+#include "dist/partition.h"
 #include "cc/cc.h"
 #include "cli/resdir.h"
 #include "core/output.h"
@@ -49,7 +51,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q] [--check]\n\n"
+            "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q] [--check]\n"
+            "                    [--ranks N] [--partition auto|bfs|metis]\n\n"
             "Runs the scenario and writes its results into DIR (default: runs/NAME, NAME being the\n"
             "scenario file's name without .cfg):\n"
             "  scenario.cfg   the resolved scenario: every key, defaults made explicit\n"
@@ -73,7 +76,12 @@ static void usage(FILE *f)
             "                 -s flows.F1.rate=\"5 Gb/s\", -s flows.*.msg_size=4096\n"
             "  -o DIR         the results folder (created if needed)\n"
             "  -q             no summary on standard output, no progress line\n"
-            "  --check        only load the scenario and build the fabric, then stop\n\n"
+            "  --check        only load the scenario and build the fabric, then stop\n"
+            "  --ranks N      run on N MPI ranks (starts mpirun -n N --oversubscribe; the same as\n"
+            "                 'mpirun -n N ibnetsim run ...'): one run split over processes, with\n"
+            "                 results byte-identical to the sequential run (docs/distributed.md;\n"
+            "                 features not distributed yet are refused, naming their key)\n"
+            "  --partition M  the distributed run's partitioner: auto (METIS if built), bfs, metis\n\n"
             "The results are written into DIR.tmp-XXXXXX beside DIR and renamed to DIR when complete,\n"
             "replacing an earlier results folder DIR as a whole (a folder that is not a results folder\n"
             "is refused). An interrupted run (SIGINT, SIGTERM) puts what it measured in DIR.partial\n"
@@ -189,8 +197,32 @@ static json_t *settings_json(const struct scenario *sc)
 }
 
 /* Run the built fabric and write its results folder DIR (cli/resdir); the exit status. */
+/* A distributed run's rank other than 0: it runs its part and writes nothing (rank 0
+ * gathers and writes). Waits for rank 0's go (its results folder is open). */
+static int run_rank(struct fabric *f)
+{
+    if (!dist_go(1))
+        return IBN_EXIT_INPUT;
+    struct run_report rep;
+    struct ibn_err e;
+    int broken = dist_run(f, NULL, &rep, &e);
+    return broken || rep.outcome == RUN_STUCK || rep.outcome == RUN_DRAIN_TIMEOUT ? IBN_EXIT_BROKEN : 0;
+}
+
+static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lfts *l,
+                          const char *dir, int quiet);
 static int run_and_write(struct scenario *sc, struct fabric *f, const struct lfts *l,
                          const char *dir, int quiet)
+{
+    if (dist_active() && dist_rank() != 0)
+        return run_rank(f);
+    int status = run_and_write_(sc, f, l, dir, quiet);
+    dist_go(0); /* rank 0 failed before its run: the others stop (no effect after the go) */
+    return status;
+}
+
+static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lfts *l,
+                          const char *dir, int quiet)
 {
     struct resdir rd;
     struct ibn_err e;
@@ -267,7 +299,13 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
 
     struct run_report rep;
     int nwarn = f->nwarn;
-    int broken = fabric_run(f, &obs, &rep, &e);
+    int broken;
+    if (dist_active()) {
+        dist_go(1);
+        broken = dist_run(f, &obs, &rep, &e);
+    } else {
+        broken = fabric_run(f, &obs, &rep, &e);
+    }
     series_finish(&oc.series);
     double wall = since(&oc.prog.start);
     if (oc.prog.on && wall >= 1.0)
@@ -315,6 +353,11 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
         resdir_abandon(&rd);
     else if (resdir_commit(&rd, partial, final, sizeof final, &we))
         werr = -1;
+    if (!quiet && dist_active()) {
+        char how[256];
+        dist_describe(f, how, sizeof how);
+        printf("distributed run: %s\n", how);
+    }
     if (!quiet) {
         results_print(stdout, f, &rep);
         printf("wall %.3f s, %.3g events/s, %.3g packet-hops/s; ", wall,
@@ -354,10 +397,98 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     return status;
 }
 
+/* What a distributed run cannot do yet (docs/distributed.md section 3): the key that asks for
+ * it, or NULL. Every rank decides the same from the same scenario. */
+static const char *dist_unsupported(const struct scenario *sc, const struct fabric *f)
+{
+    if (sc->sim.sample_interval > 0 && sc->out.queue_series)
+        return "output.queue_series";
+    if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)
+        return "simulation.sample_interval with this congestion control (cc.csv)";
+    if (sc->out.counter_series)
+        return "output.counter_series";
+    if (*sc->out.capture_ports || *sc->out.capture_flows)
+        return "output.capture_ports / output.capture_flows";
+    if (*sc->out.timeline_ports || *sc->out.timeline_flows)
+        return "output.timeline_ports / output.timeline_flows";
+    if (strcmp(sc->cc, "none") && !f->hooks.dist_pack)
+        return "cc.plugin (only none and ibcc are distributed)";
+    if (f->rtx)
+        return "transport.retransmit (go-back-N: switch.loss, the lifetime limits under RC)";
+    const char *arch = sw_archs[f->set.arch]->name;
+    if (strcmp(arch, "voq") && strcmp(arch, "fifo") && strcmp(arch, "dbbm") && strcmp(arch, "pipe"))
+        return "switch.arch (voq, fifo, dbbm and pipe are distributed)";
+    if (f->loss_on)
+        return "switch.loss / switch.loss_every";
+    if (f->set.adaptive)
+        return "switch.adaptive";
+    if (f->mc)
+        return "multicast groups";
+    if (sc->conns.live)
+        return "connections.live";
+    if (f->hca_on_msg)
+        return "switch.arch (upstream messages)";
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        const struct flow *fl = &f->flows[i];
+        if (fl->pattern >= 4)
+            return "flows: multicast";
+        if ((fl->st.has_jitter || fl->st.has_deadlines) && fl->dst_host < 0)
+            return "flows: deadlines or jitter of a flow to several hosts";
+        if (fl->lanes)
+            return "flows: lanes";
+        if (fl->rc.posted_at)
+            return "transport.window_unit = message (the posted latency)";
+    }
+    return NULL;
+}
+
+/* --ranks N outside mpirun: run this command again under mpirun -n N. */
+static int run_ranks(int argc, char **argv, long ranks)
+{
+    char **av = calloc((size_t)argc + 16, sizeof *av);
+    int n = 0;
+    char nbuf[32];
+    snprintf(nbuf, sizeof nbuf, "%ld", ranks);
+    av[n++] = "mpirun";
+    av[n++] = "-n";
+    av[n++] = nbuf;
+    av[n++] = "--oversubscribe";
+    if (geteuid() == 0)
+        av[n++] = "--allow-run-as-root";
+    av[n++] = "/proc/self/exe";
+    av[n++] = "run";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--ranks")) {
+            i++;
+            continue;
+        }
+        av[n++] = argv[i];
+    }
+    av[n] = NULL;
+    if (!dist_built()) {
+        fprintf(stderr, "ibnetsim run: --ranks: this ibnetsim was built without MPI "
+                "(libopenmpi-dev; scripts/deps.sh installs it)\n");
+        free(av);
+        return 2;
+    }
+    char self[4096];
+    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (k > 0) {
+        self[k] = 0;
+        av[5] = self;
+    }
+    fflush(stdout);
+    execvp("mpirun", av);
+    fprintf(stderr, "ibnetsim run: --ranks: cannot start mpirun: %s\n", strerror(errno));
+    free(av);
+    return 2;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *scen = NULL, *outdir = NULL;
-    int quiet = 0, nover = 0, check_only = 0;
+    int quiet = 0, nover = 0, check_only = 0, method = PARTITION_AUTO;
+    long ranks = 0;
     char **over = calloc((size_t)argc + 1, sizeof *over);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -374,6 +505,29 @@ int cmd_run(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(argv[i], "--check")) {
             check_only = 1;
+        } else if (!strcmp(argv[i], "--ranks") && i + 1 < argc) {
+            char *end;
+            ranks = strtol(argv[++i], &end, 10);
+            if (*end || ranks < 1 || ranks > 4096) {
+                fprintf(stderr, "ibnetsim run: --ranks expects a number of ranks from 1 to 4096, "
+                        "got \"%s\"\n", argv[i]);
+                free(over);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--partition") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "auto"))
+                method = PARTITION_AUTO;
+            else if (!strcmp(argv[i], "bfs"))
+                method = PARTITION_BFS;
+            else if (!strcmp(argv[i], "metis"))
+                method = PARTITION_METIS;
+            else {
+                fprintf(stderr, "ibnetsim run: --partition expects auto, bfs or metis, got \"%s\"\n",
+                        argv[i]);
+                free(over);
+                return 2;
+            }
         } else if (argv[i][0] == '-' || scen) {
             fprintf(stderr, "ibnetsim run: unexpected argument \"%s\"\n\n", argv[i]);
             usage(stderr);
@@ -388,6 +542,12 @@ int cmd_run(int argc, char **argv)
         free(over);
         return 2;
     }
+    if (ranks > 0 && !dist_active()) { /* start the ranks: mpirun runs this command again */
+        free(over);
+        return run_ranks(argc, argv, ranks);
+    }
+    if (dist_active() && dist_rank() != 0)
+        quiet = 1;
     struct ibn_err e;
     struct scenario sc;
     int rc = scenario_load(scen, over, nover, &sc, &e);
@@ -416,6 +576,7 @@ int cmd_run(int argc, char **argv)
     struct fabric f;
     memset(&f, 0, sizeof f);
     int status;
+    const char *why;
     int bad = scenario_topology(&sc, &t, &l, &e);
     if (bad || scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
@@ -435,12 +596,22 @@ int cmd_run(int argc, char **argv)
         printf("%s: the scenario loads and the fabric builds (%d nodes, %d hosts, %u flows)\n", scen,
                f.nnodes, f.nhosts, f.nflows);
         status = IBN_EXIT_OK;
+    } else if (dist_active() && (why = dist_unsupported(&sc, &f)) != NULL) {
+        if (dist_rank() == 0)
+            fprintf(stderr, "ibnetsim run: %s: not available in a distributed run yet "
+                    "(docs/distributed.md); run it sequentially\n", why);
+        status = IBN_EXIT_INPUT;
+    } else if (dist_active() && dist_attach(&f, &t, method, &e)) {
+        if (dist_rank() == 0)
+            fprintf(stderr, "ibnetsim run: %s\n", e.msg);
+        status = IBN_EXIT_INPUT;
     } else {
-        for (int i = 0; i < f.nwarn; i++)
+        for (int i = 0; (!dist_active() || dist_rank() == 0) && i < f.nwarn; i++)
             fprintf(stderr, "ibnetsim run: warning: %s\n", f.warn[i]);
         status = run_and_write(&sc, &f, &l, dir, quiet);
     }
 done:
+    dist_detach(&f);
     fabric_free(&f);
     lfts_free(&l);
     topo_free(&t);

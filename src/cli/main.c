@@ -4,11 +4,13 @@
 
 #include "cli/commands.h"
 #include "core/output.h"
+#include "dist/dist.h"
 
 /* Standard output is an output like any other: a command whose printed result could not be
  * written (a full disk, a closed pipe) fails with the output status. */
 static int finish(int status)
 {
+    dist_finalize();
     struct ibn_err e;
     if (out_check_stdout(&e)) {
         fprintf(stderr, "ibnetsim: %s\n", e.msg);
@@ -32,6 +34,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    dist_init(&argc, &argv); /* started by mpirun: one rank of a distributed run */
     if (argc < 2) {
         usage(stderr);
         return 2;

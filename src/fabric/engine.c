@@ -17,8 +17,8 @@
 
 /* A packet starts on a watched link (port.watch): the capture and the timeline see it. Kept
  * out of line: the data path pays one byte test per hop when nothing watches. */
-static __attribute__((noinline)) void watch_packet(struct fabric *f, struct port *out,
-                                                   const struct packet *p, simtime_t end)
+static __attribute__((noinline)) int watch_packet(struct fabric *f, struct port *out,
+                                                  const struct packet *p, simtime_t end)
 {
     if ((out->watch | out->peer->watch) & WATCH_CAPTURE)
         f->capture_fn(f, out, p);
@@ -29,6 +29,24 @@ static __attribute__((noinline)) void watch_packet(struct fabric *f, struct port
         if (p->vl != VL15)
             f->timeline_fn(f, TLN_CREDITS, out, p, f->now, -(int64_t)p->credits, slot);
     }
+    return out->watch & WATCH_CUT;
+}
+
+/* port_transmit on a cut port (a distributed run): the sender's side as usual; the arrival
+ * and the receiver's counters are the peer's rank's (dist.c). */
+static __attribute__((noinline)) simtime_t transmit_cut(struct fabric *f, struct port *out, struct packet *p,
+                                                        uint32_t pidx, simtime_t end)
+{
+    p->t_tail = end + out->delay;
+    p->hops++;
+    f->hops++;
+    out->tx_busy = 1;
+    out->credit_watch = 0;
+    out->busy_until = end;
+    out->done_seq = eventq_reserve_seq(&f->q);
+    out->done_sched = 0;
+    f->dist->send_packet(f, out, pidx);
+    return end;
 }
 
 /* Buffer space frees at watched port `in` at t: its credits reach the peer later. */
@@ -63,8 +81,8 @@ simtime_t port_transmit(struct fabric *f, struct port *out, uint32_t pidx, simti
     out->tx_start = f->now;
     out->tx_wire = p->wire_bytes;
     struct port *peer = out->peer;
-    if (out->watch | peer->watch)
-        watch_packet(f, out, p, end);
+    if (__builtin_expect(out->watch | peer->watch, 0) && watch_packet(f, out, p, end))
+        return transmit_cut(f, out, p, pidx, end);
     struct port_vl_counters *rc = &peer->vl[slot].ctr;
     rc->rcv_bytes += p->wire_bytes;
     rc->rcv_pkts++;
@@ -92,11 +110,17 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
 {
     in->vl[slot].rx_used -= credits;
     in->rx_total -= credits;
-    if (in->watch & WATCH_TIMELINE)
-        watch_free(f, in, slot, credits, t);
     if (in->vl[slot].rx_used < 0)
         ibn_panic("%s port %u: receive buffer use went negative on slot %d", in->node->name,
                   in->num, slot);
+    if (__builtin_expect(in->watch, 0)) {
+        if (in->watch & WATCH_TIMELINE)
+            watch_free(f, in, slot, credits, t);
+        if (in->watch & WATCH_CUT) { /* the sender is another rank's */
+            f->dist->freed(f, in, slot, credits, t);
+            return;
+        }
+    }
     if (slot == f->set.nvls) /* VL15 is not flow-controlled */
         return;
     struct port *p = in->peer;
@@ -132,7 +156,7 @@ void port_return_credits(struct fabric *f, struct port *in, int slot, int credit
         port_watch_credits(f, p, 1);
 }
 
-void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
+static inline void absorb_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
 {
     uint32_t mask = p->cret_cap - 1;
     while (p->cret_n) {
@@ -149,8 +173,23 @@ void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, ev
     p->cret_next = p->cret_n ? p->cret[p->cret_head].t : SIMTIME_NEVER;
 }
 
+void port_absorb_credits_until(struct fabric *f, struct port *p, simtime_t t, evseq_t seq)
+{
+    if (__builtin_expect(p->watch & WATCH_CUT, 0)) { /* returns come from another rank */
+        uint32_t n0 = p->cret_n;
+        absorb_until(f, p, t, seq);
+        f->dist->absorbed(f, p, n0 - p->cret_n, t, seq);
+        return;
+    }
+    absorb_until(f, p, t, seq);
+}
+
 void port_watch_credits(struct fabric *f, struct port *p, int work)
 {
+    if (__builtin_expect(p->watch & WATCH_CUT, 0)) { /* returns may still be on their way */
+        f->dist->watch(f, p, work);
+        return;
+    }
     p->credit_watch = (uint8_t)work;
     if (!work || !p->cret_n)
         return;
@@ -174,19 +213,27 @@ static void try_send(struct fabric *f, struct port *p)
         hca_try_send(f, p);
 }
 
+/* The sources stop. Each flow's stop is its adapter's action: what it schedules (a wake-up,
+ * a last packet) has the adapter as origin and handler, so that a distributed run, where only
+ * the adapter's rank stops the flow, numbers and handles it the same way. */
 static void end_of_run(struct fabric *f)
 {
     f->ended = 1;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
+        if (f->dist && f->dist->part[fl->src->node->index] != f->dist->rank)
+            continue;
+        eventq_set_origin(&f->q, (uint32_t)fl->src->node->index);
         flow_queue_account(f, fl);
         fl->qn = 0; /* queued messages that never started are not sent during the drain */
         fl->qposted = 0;
         flow_stop(f, fl);
     }
+    eventq_set_origin(&f->q, FABRIC_ORIGIN(f));
 }
 
-static void dispatch(struct fabric *f, const struct event *ev, const struct fabric_observer *obs)
+static inline __attribute__((always_inline)) void dispatch(struct fabric *f, const struct event *ev,
+                                                           const struct fabric_observer *obs)
 {
     switch (ev->type) {
     case EV_ARRIVE:
@@ -232,6 +279,8 @@ static void dispatch(struct fabric *f, const struct event *ev, const struct fabr
         flow_stop(f, ev->obj);
         break;
     case EV_SAMPLE:
+        if (f->dist)
+            f->dist->sample(f);
         if (obs && obs->sample)
             obs->sample(f, obs->ctx);
         f->last_sample = f->now;
@@ -310,6 +359,88 @@ static void reach_period(struct fabric *f, simtime_t t, const struct fabric_obse
         obs->boundary(f, obs->ctx, f->period->at[k]);
 }
 
+static uint64_t count_found(struct fabric *f);
+
+/* A distributed run (f->dist; dist/dist.c, docs/distributed.md): conservative windows. Each
+ * window starts at the earliest event of any rank and is as wide as the smallest delay of a
+ * cut cable (cut short at the measured period's edges and at the drain limit), so nothing
+ * another rank does inside it can reach this rank's nodes before it ends; every rank handles
+ * its nodes' events of the window in (time, number) order, then the ranks exchange what
+ * crossed. The fabric's own events (END, the counter snapshots) happen on every rank and are
+ * counted by rank 0 only. */
+static void run_windows(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
+                        simtime_t limit)
+{
+    struct fabric_dist *d = f->dist;
+    struct event ev;
+    uint32_t fab = FABRIC_ORIGIN(f);
+    simtime_t cap = limit == SIMTIME_NEVER ? SIMTIME_NEVER : limit + 1;
+    for (;;) {
+        simtime_t next = d->reduce_min(f, eventq_peek_time(&f->q));
+        if (next == SIMTIME_NEVER)
+            break;
+        if (next > limit) {
+            if (d->reduce_sum(f, f->pool.live))
+                r->outcome = RUN_DRAIN_TIMEOUT;
+            break;
+        }
+        if (next >= f->period_next)
+            reach_period(f, next, obs);
+        simtime_t wend = d->lookahead >= cap - next ? cap : next + d->lookahead;
+        if (f->period_next > next && wend > f->period_next)
+            wend = f->period_next;
+        if (f->sample_interval > 0) { /* a sample sees every rank's counters up to it */
+            simtime_t ns = f->last_sample + f->sample_interval;
+            if (ns > next && ns <= f->end && wend > ns)
+                wend = ns;
+        }
+        d->window(f, wend);
+        while (eventq_peek_time(&f->q) < wend) {
+            eventq_pop(&f->q, &ev);
+            uint32_t h = f->q.origin;
+            if (h != fab && d->part[h] != d->rank)
+                continue; /* set up for another rank's node: that rank handles it */
+            f->now = ev.t;
+            f->now_seq = ev.seq;
+            if (h != fab || d->rank == 0) {
+                f->events++;
+                f->events_by_type[ev.type & 31]++;
+            }
+            if (f->q.n > f->peak_pending)
+                f->peak_pending = f->q.n;
+            dispatch(f, &ev, obs);
+        }
+        d->exchange(f);
+    }
+}
+
+/* The end of a distributed run: what fabric_run does after its loop, over all ranks. */
+static int finish_windows(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
+                          simtime_t limit, struct ibn_err *e)
+{
+    struct fabric_dist *d = f->dist;
+    reach_period(f, SIMTIME_NEVER, obs);
+    int later = absorb_landed(f, limit);
+    f->now = -d->reduce_min(f, -f->now);
+    if (d->reduce_sum(f, (uint64_t)later))
+        r->outcome = RUN_DRAIN_TIMEOUT;
+    d->live = d->reduce_sum(f, f->pool.live);
+    d->found = d->reduce_sum(f, count_found(f));
+    r->in_flight = d->live;
+    if (r->outcome == RUN_DRAINED && d->live)
+        r->outcome = RUN_STUCK;
+    r->drained_at = f->now;
+    d->gather(f);
+    if (d->rank != 0) { /* rank 0 checks the gathered state */
+        r->invariants_ok = 1;
+        r->violations[0] = 0;
+        return 0;
+    }
+    if (fabric_check_invariants(f, r->outcome == RUN_DRAINED, r))
+        return ibn_err_set(e, "a model invariant is broken:\n%s", r->violations);
+    return 0;
+}
+
 int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
                struct ibn_err *e)
 {
@@ -327,6 +458,10 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     uint64_t progress = 0;
     simtime_t moved_at = f->now;
     period_init(f);
+    if (f->dist) {
+        run_windows(f, obs, r, limit);
+        return finish_windows(f, obs, r, limit, e);
+    }
     while (eventq_peek_time(&f->q) != SIMTIME_NEVER) {
         if (eventq_peek_time(&f->q) > limit) {
             /* With no packet left the fabric has drained; what remains are events of sources
@@ -424,7 +559,7 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
 {
     r->invariants_ok = 1;
     r->violations[0] = 0;
-    uint64_t found = count_found(f),
+    uint64_t found = f->dist ? f->dist->found : count_found(f),
              dropped = f->cnt.dropped_unroutable + f->cnt.dropped_hoq + f->cnt.dropped_sll +
                        f->cnt.dropped_loss + f->cnt.discarded;
     /* Multicast copies made by switches count as packets created. */
@@ -433,9 +568,10 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
                   "dropped or discarded + %llu in the fabric", (unsigned long long)f->cnt.created,
                   (unsigned long long)f->cnt.replicas, (unsigned long long)f->cnt.delivered,
                   (unsigned long long)dropped, (unsigned long long)found);
-    if (found != f->pool.live)
+    uint64_t live = f->dist ? f->dist->live : f->pool.live;
+    if (found != live)
         violation(r, "packets: %llu found in queues and on links, but %llu allocated",
-                  (unsigned long long)found, (unsigned long long)f->pool.live);
+                  (unsigned long long)found, (unsigned long long)live);
     if (f->cnt.misdelivered)
         violation(r, "%llu packets were delivered to a port that does not own their LID",
                   (unsigned long long)f->cnt.misdelivered);

@@ -68,6 +68,7 @@ struct port_vl_counters {
 /* Observers of a port's link (port.watch), so that the data path tests one byte per hop. */
 #define WATCH_CAPTURE 1      /* packets that start on the link go to fabric.capture_fn */
 #define WATCH_TIMELINE 2     /* the link is on the timeline (both ends are marked) */
+#define WATCH_CUT 4          /* a distributed run: another rank handles the peer (fabric.dist) */
 
 /* What the timeline is told (fabric.timeline_fn(f, note, at, p, t, a, b)): */
 enum timeline_note {
@@ -637,11 +638,38 @@ struct fabric {
      * after period_next. */
     struct period *period;
     simtime_t period_next;
+    struct fabric_dist *dist; /* a distributed run (dist/dist.h), NULL when sequential */
     /* Time series. */
     FILE *flow_csv, *port_csv;
     simtime_t last_sample;
     uint64_t seed;
     int jitter_k;
+};
+
+/* The distributed mode's side of the engine (dist/dist.c; docs/distributed.md), NULL in a
+ * sequential run. The engine calls the first five for cut ports (port.watch & WATCH_CUT) and
+ * deliveries, the rest from fabric_run's window loop. */
+struct fabric_dist {
+    int rank, nranks;
+    const int *part;         /* rank per node */
+    simtime_t lookahead;     /* the window's width: the smallest delay of a cut cable */
+    uint64_t found, live;    /* at the end: packets found and allocated, over all ranks */
+    /* port_transmit on a cut port: the packet's arrival goes to the peer's rank. */
+    void (*send_packet)(struct fabric *f, struct port *out, uint32_t pidx);
+    /* port_return_credits on a cut port (after the buffer use fell). */
+    void (*freed)(struct fabric *f, struct port *in, int slot, int credits, simtime_t t);
+    /* port_watch_credits on a cut port. */
+    void (*watch)(struct fabric *f, struct port *p, int work);
+    /* port_absorb_credits_until on a cut port absorbed n returns. */
+    void (*absorbed)(struct fabric *f, struct port *p, uint32_t n, simtime_t t, evseq_t seq);
+    /* A measured packet of a flow was delivered (its latencies). */
+    void (*delivered)(struct fabric *f, uint32_t flow, int64_t net, int64_t e2e, int last);
+    simtime_t (*reduce_min)(struct fabric *f, simtime_t v);
+    uint64_t (*reduce_sum)(struct fabric *f, uint64_t v);
+    void (*window)(struct fabric *f, simtime_t wend);  /* a window [now, wend) begins */
+    void (*exchange)(struct fabric *f);                 /* it ends: send, receive, apply */
+    void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */
+    void (*sample)(struct fabric *f);                   /* EV_SAMPLE: the interval's counters to rank 0 */
 };
 
 /* Scheduling (for the data path and plug-ins). */

@@ -45,6 +45,19 @@ struct fabric_hooks {
     void (*table_ports)(struct fabric *f, FILE *out);
     void (*table_flows)(struct fabric *f, FILE *out);
     void (*destroy)(struct fabric *f);
+    /* A distributed run (dist/dist.c): dist_pack writes the state of the nodes that `rank`
+     * handles (part[node] == rank) and its share of counters several ranks write; rank 0's
+     * dist_unpack reads another rank's (adding the shared counters), so that its report and
+     * tables are the sequential run's. NULL: the plug-in is refused under MPI. */
+    void (*dist_pack)(struct fabric *f, const int *part, int rank,
+                      void (*put)(void *io, const void *x, size_t n), void *io);
+    void (*dist_unpack)(struct fabric *f, const int *part, int rank,
+                        void (*get)(void *io, void *x, size_t n), void *io);
+    /* At each sample of a distributed run: series_row's value of every flow `rank` sources
+     * into v[flow] (others untouched); at rank 0, make the other ranks' flows show v (added
+     * over the ranks) to series_row. NULL with series_row set: the series are refused. */
+    void (*dist_sample_get)(struct fabric *f, const int *part, int rank, int64_t *v);
+    void (*dist_sample_set)(struct fabric *f, const int *part, const int64_t *v);
 };
 
 #endif

@@ -189,6 +189,11 @@ void hist_add(struct histogram *h, int64_t v)
         h->max = v;
 }
 
+size_t hist_nbins_raw(const struct histogram *h)
+{
+    return is_dense(h) ? (size_t)(h->hi - h->lo + 1) * SUB : h->nsp;
+}
+
 void hist_merge(struct histogram *into, const struct histogram *from)
 {
     if (!from->count)

@@ -30,6 +30,8 @@ void hist_add(struct histogram *h, int64_t v);
 /* Start fetching the counter hist_add(h, v) will increment (a hint; no effect on results). */
 void hist_prefetch(const struct histogram *h, int64_t v);
 void hist_merge(struct histogram *into, const struct histogram *from);
+/* How many 64-bit words `bins` holds (to copy a histogram between processes). */
+size_t hist_nbins_raw(const struct histogram *h);
 /* Bytes of bins the histogram holds (0 while empty): for memory accounting. */
 size_t hist_bytes(const struct histogram *h);
 /* `into` (initialised or freed) becomes an exact copy of `from`, bins of its own. */

@@ -1,0 +1,45 @@
+/* dist.h: one simulation run split over MPI ranks (issue 19; docs/distributed.md). Every
+ * rank builds the whole fabric (replicated set-up), owns the nodes of its part
+ * (dist/partition.h) and handles only their events; the events that cross a cut cable
+ * (packets, credit returns) travel as messages exchanged at the end of conservative windows
+ * whose width is the smallest delay of a cut cable, and rank 0 gathers the statistics and
+ * writes the same files as a sequential run. Without MPI (IBN_HAVE_MPI unset) every function
+ * here says that there is no distributed mode. */
+#ifndef IBN_DIST_H
+#define IBN_DIST_H
+
+#include "core/error.h"
+#include "fabric/engine.h"
+#include "fabric/fabric.h"
+#include "topology/topo.h"
+
+/* Start MPI if this process was started by mpirun (Open MPI's environment); returns the
+ * number of ranks (1 when not under mpirun or without MPI). */
+int dist_init(int *argc, char ***argv);
+/* Whether this process is one of several ranks (or a rank of `mpirun -n 1` when forced by
+ * IBNETSIM_DIST=1, for testing the protocol on one rank). */
+int dist_active(void);
+int dist_rank(void);
+int dist_size(void);
+void dist_finalize(void);
+/* Whether ibnetsim was built with MPI. */
+int dist_built(void);
+/* Rank 0 says whether the run goes ahead (its results folder is open): the first call on
+ * every rank takes part in the broadcast and returns rank 0's word; later calls return `ok`. */
+int dist_go(int ok);
+
+/* Partition the built fabric over the ranks and attach the distributed mode to it (f->dist);
+ * `method` names the partitioner (partition.h). Fails when the fabric has fewer switches
+ * than ranks. */
+int dist_attach(struct fabric *f, const struct topo *t, int method, struct ibn_err *e);
+/* Run the attached fabric (fabric_run with f->dist) and gather every statistic at rank 0:
+ * afterwards rank 0's fabric holds what a sequential run's would. Every rank returns the
+ * same status. */
+int dist_run(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
+             struct ibn_err *e);
+/* Statistics of the partition and the run for the user (rank 0): cut cables, window width,
+ * windows, messages; "" before a run. */
+void dist_describe(const struct fabric *f, char *buf, size_t len);
+void dist_detach(struct fabric *f);
+
+#endif
