@@ -15,7 +15,7 @@
 #include "qos/arbtab.h"
 #include "traffic/video.h"
 
-static const char *const process_names[] = { "none", "fill", "dynamic", NULL };
+static const char *const process_names[] = { "none", "fill", "dynamic", "flows", NULL };
 static const char *const scheme_names[] = { "hop", "sm", "sum", "probe", NULL };
 static const char *const method_names[] = { "cesy", "cenre", NULL };
 static const char *const traffic_names[] = { "constant", "onoff", "video", NULL };
@@ -27,7 +27,10 @@ const struct param conn_params[] = {
       "connection requests (seed 001): none; fill (requests until stop_fails consecutive ones "
       "are refused, or `requests` of them: \"until the fabric is full\"); dynamic (Poisson "
       "arrivals at `rate` held `hold` on average, then torn down; the connections live after "
-      "`requests` requests carry traffic)", process_names, 0, 0 },
+      "`requests` requests carry traffic); flows (seed 003: the scenario's own flows on the SLs "
+      "of flow_sls ask in their order for their mean rate on the wire; a refused flow does not "
+      "run; every port gets admission's high table, its weights from the reservations)",
+      process_names, 0, 0 },
     { "sls", P_STRING, OFF(sls), "table2",
       "the SLs requested: \"table2\" (seed 001 Table 2: SLs 0-9, distances 2-64 and their "
       "bandwidth ranges, equally likely) or \"SL:DIST:LO:HI[:WEIGHT],...\" (maximum distance "
@@ -75,6 +78,9 @@ const struct param conn_params[] = {
       "low tables keep every data VL so that a torn-down connection's packets drain. false: "
       "the process is played out before the run and the connections live at its end carry "
       "traffic through fixed tables", NULL, 0, 0 },
+    { "flow_sls", P_STRING, OFF(flow_sls), "",
+      "process = flows: the SLs whose flows ask for admission, \"1,2,...\" (each flow from one "
+      "host to one host; the flows of other SLs run unadmitted)", NULL, 0, 0 },
     PARAM_END,
 };
 #undef OFF
@@ -160,16 +166,112 @@ static void record_change(void *ctx, const struct cac *a, const struct cac_conn 
     }
 }
 
+/* process = flows: flow_sls as "SL,SL,...": the guaranteed SLs (no distance: seed 003's probe
+ * reserves bandwidth only). */
+static int parse_flow_sls(const char *text, struct conn_gen *g, struct cac_cfg *c, struct ibn_err *e)
+{
+    memset(g->sl, 0, sizeof g->sl);
+    memset(c->sl_qos, 0, sizeof c->sl_qos);
+    memset(c->sl_dist, 0, sizeof c->sl_dist);
+    int n = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        char *end;
+        long sl = strtol(p, &end, 10);
+        if (end == p || sl < 0 || sl > 15 || (*end && *end != ',' && *end != ' '))
+            return ibn_err_set(e, "connections.flow_sls: expected SLs 0-15 separated by commas, at "
+                               "\"%s\"", p);
+        c->sl_qos[sl] = 1;
+        g->sl[sl].weight = 1;
+        n++;
+        p = end;
+    }
+    if (!n)
+        return ibn_err_set(e, "connections.process = \"flows\" needs flow_sls: the SLs whose "
+                           "flows ask for admission, e.g. \"1,2,3\"");
+    return 0;
+}
+
+/* A flow's mean offered rate on the wire (bit/s) on a source link of `link` bit/s: its payload
+ * rate (from `load` or the arrival process) times the wire bytes of a mean message cut into
+ * MTU packets over its payload bytes. */
+static double flow_wire_bps(const struct flow_desc *fd, double link, int mtu, int grh)
+{
+    double msg = fd->arr.kind == ARRIVAL_VIDEO ? video_mean_frame_bytes(&fd->arr)
+                                                : arrival_mean_msg_bytes(&fd->arr);
+    uint64_t m = (uint64_t)fmax(1, round(msg));
+    uint64_t full = (m - 1) / (uint64_t)mtu, rest = m - full * (uint64_t)mtu;
+    double wire = (double)full * pkt_wire_bytes((uint32_t)mtu, grh) + pkt_wire_bytes((uint32_t)rest, grh);
+    if (fd->load > 0)
+        return fd->load_counts == LOAD_WIRE ? fd->load * link : fd->load * link * wire / (double)m;
+    return arrival_mean_rate_bps(&fd->arr) * wire / (double)m;
+}
+
+static int admit_flows(struct conn_state *s, const struct fabric_settings *set,
+                       const struct flow_desc *flows, int nflows, struct ibn_err *e)
+{
+    struct cac *a = &s->a;
+    s->from_flows = 1;
+    s->nsc = nflows;
+    s->refused = xcalloc((size_t)nflows + 1, 1);
+    s->conn_flow = xcalloc((size_t)nflows + 1, sizeof *s->conn_flow);
+    s->names = xcalloc((size_t)nflows + 1, sizeof *s->names);
+    for (int i = 0; i < nflows; i++)
+        s->names[i] = xstrdup(flows[i].name);
+    s->cs.cap = nflows + 1;
+    s->cs.c = xcalloc((size_t)s->cs.cap, sizeof *s->cs.c);
+    for (int i = 0; i < nflows; i++) {
+        const struct flow_desc *fd = &flows[i];
+        if (fd->sl < 0 || fd->sl > 15 || !a->cfg.sl_qos[fd->sl])
+            continue;
+        int src = topo_find(a->t, fd->src), dst = fd->dst ? topo_find(a->t, fd->dst) : -1;
+        if (src < 0 || dst < 0 || a->t->node[src].type != TOPO_CA || a->t->node[dst].type != TOPO_CA ||
+            fd->has_pattern)
+            return ibn_err_at(e, fd->file, fd->line, "connections.process = \"flows\": flow %s (SL "
+                              "%lld, one of flow_sls) must go from one host to one host (src and "
+                              "dst host names) to ask for admission", fd->name, fd->sl);
+        int pn = 1;
+        while (pn < a->t->node[src].nports && a->t->node[src].port[pn].peer_node < 0)
+            pn++;
+        double bw = flow_wire_bps(fd, a->rate[cac_port(a, src, pn)], (int)set->mtu, set->grh);
+        if (!(bw > 0) || !isfinite(bw))
+            return ibn_err_at(e, fd->file, fd->line, "connections.process = \"flows\": flow %s has "
+                              "no finite mean rate to ask for (kind saturate?)", fd->name);
+        struct cac_req r = { src, dst, (int)fd->sl, bw, 0 };
+        struct cac_conn conn;
+        int hop;
+        simtime_t lat;
+        if (cac_admit(a, &r, &conn, &hop, &lat) != CAC_OK) {
+            s->refused[i] = 1;
+            continue;
+        }
+        struct conn_entry *x = &s->cs.c[s->cs.n];
+        memset(x, 0, sizeof *x);
+        x->req = r;
+        x->conn = conn;
+        x->start = 0;
+        x->end = SIMTIME_NEVER;
+        s->conn_flow[s->cs.n++] = i;
+    }
+    return 0;
+}
+
 int connections_admit(const struct conn_desc *d, const struct fabric_settings *set, int low_given,
                       uint64_t seed, simtime_t horizon, const struct topo *t, const struct lfts *l,
-                      struct conn_state **out, struct ibn_err *e)
+                      const struct flow_desc *flows, int nflows, struct conn_state **out,
+                      struct ibn_err *e)
 {
     *out = NULL;
     struct conn_state *s = xcalloc(1, sizeof *s);
     s->excess_idx = -1;
     struct cac_cfg c;
     cac_cfg_defaults(&c);
-    if (parse_sls(d->sls ? d->sls : "", &s->g, &c, e)) {
+    if (d->process == CONNP_FLOWS ? parse_flow_sls(d->flow_sls ? d->flow_sls : "", &s->g, &c, e)
+                                  : parse_sls(d->sls ? d->sls : "", &s->g, &c, e)) {
         free(s);
         return -1;
     }
@@ -263,15 +365,20 @@ int connections_admit(const struct conn_desc *d, const struct fabric_settings *s
         s->g.on_change = record_change;
         s->g.ctx = s;
     }
+    if (d->process == CONNP_FLOWS && (d->live || d->excess_sl >= 0)) {
+        free(s);
+        return ibn_err_set(e, "connections.process = \"flows\" admits the scenario's flows once, "
+                           "before the run: live and excess_sl do not apply");
+    }
     if (cac_init(&s->a, t, l, &c, e)) {
         free(s);
         return -1;
     }
     struct timespec a0, a1;
     clock_gettime(CLOCK_MONOTONIC, &a0);
-    if (conn_run(&s->a, &s->g, &s->cs, e)) {
-        cac_free(&s->a);
-        free(s);
+    if (d->process == CONNP_FLOWS ? admit_flows(s, set, flows, nflows, e)
+                                  : conn_run(&s->a, &s->g, &s->cs, e)) {
+        connections_free(s);
         return -1;
     }
     clock_gettime(CLOCK_MONOTONIC, &a1);
@@ -288,6 +395,17 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
                       struct ibn_err *e)
 {
     const struct topo *t = s->a.t;
+    if (s->from_flows) { /* the scenario's flows, those refused left out; nothing owned */
+        s->flows = xcalloc((size_t)d->nflows + 1, sizeof *s->flows);
+        int k = 0;
+        for (int i = 0; i < d->nflows && i < s->nsc; i++)
+            if (!s->refused[i])
+                s->flows[k++] = d->flows[i];
+        s->nflows = s->first_conn = k;
+        d->flows = s->flows;
+        d->nflows = k;
+        return 0;
+    }
     int grh = d->set.grh;
     uint32_t pl = payload_of(cd->packet, grh), wire = pkt_wire_bytes(pl, grh);
     s->first_conn = d->nflows;
@@ -455,6 +573,12 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
                 bw += s->cs.c[i].req.bw;
             }
             uint32_t fi = (uint32_t)(s->first_conn + i);
+            if (s->from_flows) { /* the run's flow of that name (a "*" flow before it is many) */
+                fi = f->nflows;
+                for (uint32_t q = 0; q < f->nflows && fi == f->nflows; q++)
+                    if (!strcmp(f->flows[q].name, s->names[s->conn_flow[i]]))
+                        fi = q;
+            }
             if (fi >= f->nflows)
                 continue;
             const struct flow *fl = &f->flows[fi];
@@ -496,6 +620,13 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
         json_array_append_new(sls, x);
     }
     json_object_set_new(o, "per_sl", sls);
+    if (s->from_flows) { /* process = flows: the flows admission refused (they did not run) */
+        json_t *rf = json_array();
+        for (int i = 0; i < s->nsc; i++)
+            if (s->refused[i] && s->names)
+                json_array_append_new(rf, json_string(s->names[i]));
+        json_object_set_new(o, "refused_flows", rf);
+    }
     if (s->excess_idx >= 0)
         json_object_set_new(o, "excess_flow", json_string(f->flows[s->first_conn + s->excess_idx].name));
     return o;
@@ -513,6 +644,11 @@ void connections_free(struct conn_state *s)
         params_free(arrival_params, &s->flows[i].arr);
     }
     free(s->flows);
+    for (int i = 0; s->names && i < s->nsc; i++)
+        free(s->names[i]);
+    free(s->names);
+    free(s->refused);
+    free(s->conn_flow);
     free(s->chg);
     free(s->calls);
     conn_set_free(&s->cs);

@@ -25,7 +25,7 @@
 #include "qos/admit.h"
 #include "qos/conn.h"
 
-enum conn_process { CONNP_NONE, CONNP_FILL, CONNP_DYNAMIC };
+enum conn_process { CONNP_NONE, CONNP_FILL, CONNP_DYNAMIC, CONNP_FLOWS };
 enum conn_traffic { CONNT_CONSTANT, CONNT_ONOFF, CONNT_VIDEO };
 enum conn_bound { CONN_BOUND_CROSSBAR, CONN_BOUND_OUTPUT };
 
@@ -49,6 +49,7 @@ struct conn_desc {
     long long excess_sl;    /* -1: none */
     int live;               /* dynamic: requests during the run, tables changing with them */
     int hop_bound;          /* enum conn_bound */
+    char *flow_sls;         /* flows: the SLs whose flows ask for admission, "1,2,..." */
 };
 extern const struct param conn_params[];
 
@@ -81,13 +82,24 @@ struct conn_state {
     int nchg, capchg;
     struct conn_tabcall *calls; /* live: their scheduled events */
     long long applied;      /* live: changes applied by the run */
+    /* process = flows: the scenario's flows are the requests */
+    int from_flows;
+    int nsc;                /* the scenario's flows */
+    uint8_t *refused;       /* [nsc]: 1 if the flow asked and was refused (left out of the run) */
+    int *conn_flow;         /* [cs.n]: the scenario flow (index) of connection i */
+    char **names;           /* [nsc]: the scenario flows' names (summary.json's refused_flows) */
 };
 
 /* Run the request process on t and l with the model settings `set` (SL2VL, packet size and
- * buffers give the admission its VL map and hop bound); horizon: the run's end (live). */
+ * buffers give the admission its VL map and hop bound); horizon: the run's end (live).
+ * process = flows: the requests are the scenario's flows (flows[0..nflows)) on the SLs of
+ * flow_sls, in their order, each asking for its mean rate on the wire between its source and
+ * its destination (seed 003's probe admission of real-time streams); a refused flow is left out
+ * of the run, and every port gets admission's high table (its weights from the reservations). */
 int connections_admit(const struct conn_desc *d, const struct fabric_settings *set, int low_given,
                       uint64_t seed, simtime_t horizon, const struct topo *t, const struct lfts *l,
-                      struct conn_state **out, struct ibn_err *e);
+                      const struct flow_desc *flows, int nflows, struct conn_state **out,
+                      struct ibn_err *e);
 /* Append one flow per admitted connection to the run description (d->flows becomes an array
  * the state owns). */
 int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct run_desc *d,

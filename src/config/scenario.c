@@ -1142,8 +1142,9 @@ static int scenario_connections(const struct scenario *sc, const struct topo *t,
     *sc->cst = NULL;
     if (sc->conns.process != CONNP_NONE &&
         connections_admit(&sc->conns, &sc->set, sc->qos.vlarb_low && *sc->qos.vlarb_low,
-                          (uint64_t)sc->sim.seed, sc->sim.duration, t, l, sc->cst, e))
-        return ibn_err_prefix(e, "%s: ", sc->path);
+                          (uint64_t)sc->sim.seed, sc->sim.duration, t, l, sc->flows, sc->nflows,
+                          sc->cst, e))
+        return strncmp(e->msg, sc->path, strlen(sc->path)) ? ibn_err_prefix(e, "%s: ", sc->path) : -1;
     return 0;
 }
 

@@ -183,15 +183,30 @@ static int hop_node(const struct cac *a, int idx)
     return node;
 }
 
+/* A port's reservation settings. The probe (seed 003) checks bandwidth only and recomputes its
+ * WRR weights from the reservations: every VL at distance 64 and the whole link worth
+ * CAC_PROBE_ENTRIES entries of weight 255 rather than 64, so that the up to 15 VLs rounding
+ * their entries up by one each always fit the 64 entries and a table never refuses what the
+ * link's bandwidth admits (the rate is scaled up and the cap down: the bandwidth test is the
+ * same). */
+static struct qport_cfg port_cfg(const struct cac *a, int idx)
+{
+    struct qport_cfg pc = { a->rate[idx], a->cfg.cap, a->cfg.method, a->cfg.repack, a->cfg.allowed };
+    if (a->cfg.scheme == CAC_PROBE) {
+        pc.method = QOS_CESY, pc.allowed = 1u << 6;
+        pc.rate_bps *= 64.0 / CAC_PROBE_ENTRIES;
+        pc.cap *= CAC_PROBE_ENTRIES / 64.0;
+    }
+    return pc;
+}
+
 static void undo(struct cac *a, const int32_t *hop, int n, int vl, int sl, double bw)
 {
     for (int i = n - 1; i >= 0; i--) {
         if (a->cfg.scheme == CAC_SUM)
             a->sl_sum[(size_t)hop[i] * 16 + sl] -= bw;
         else {
-            struct qport_cfg pc = { a->rate[hop[i]], a->cfg.cap, a->cfg.method, a->cfg.repack, a->cfg.allowed };
-            if (a->cfg.scheme == CAC_PROBE)
-                pc.method = QOS_CESY, pc.allowed = 1u << 6;
+            struct qport_cfg pc = port_cfg(a, hop[i]);
             qport_release(&a->port[hop[i]], &pc, vl, bw);
         }
     }
@@ -257,10 +272,8 @@ enum cac_cause cac_admit(struct cac *a, const struct cac_req *r, struct cac_conn
             *s += r->bw;
             continue;
         }
-        struct qport_cfg pc = { a->rate[idx], c->cap, c->method, c->repack, c->allowed };
-        int d = dist[h];
-        if (c->scheme == CAC_PROBE)
-            pc.method = QOS_CESY, pc.allowed = 1u << 6, d = 64;
+        struct qport_cfg pc = port_cfg(a, idx);
+        int d = c->scheme == CAC_PROBE ? 64 : dist[h];
         enum qport_verdict v = qport_admit(&a->port[idx], &pc, vl, d, r->bw);
         if (v != QP_OK) {
             why = (enum cac_cause)v;

@@ -12,7 +12,8 @@
  *         bw_sl the SL's share of the reservable bandwidth; tables are not touched; a refusal
  *         rolls back upstream hops (digest 000 gap 7.3) and the REJECT returns to the source.
  * - probe (seed 003): each hop reserves bandwidth on its output link (total + b <= cap*C) and
- *         recomputes its weights from the reserved bandwidth (no distance: every VL at 64); an
+ *         recomputes its weights from the reserved bandwidth (no distance: every VL at 64; the
+ *         whole link is CAC_PROBE_ENTRIES entries of 255, so that the table always fits); an
  *         ACK returns from the last hop to the source, a NACK from the refusing node by the
  *         normal routing, after which the source sends a RELEASE along the route that stops
  *         before the refusing node.
@@ -45,6 +46,9 @@ enum cac_cause {
 extern const char *const cac_cause_name[CAC_NCAUSES];
 
 #define CAC_MAX_HOPS 32
+/* probe: the table entries of weight 255 that the whole link's bandwidth is worth (of 64; the
+ * rest absorbs each VL's rounding up) */
+#define CAC_PROBE_ENTRIES 48
 
 struct cac_cfg {
     enum cac_scheme scheme;

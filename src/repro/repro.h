@@ -104,6 +104,9 @@ const struct repro *repro_find(const char *name);
  * repro test runs them apart; the caller classifies them). */
 extern const char *const repro_isolation_parts[];
 int repro_isolation_part(const char *part, struct repro_table *t, struct ibn_err *e);
+/* `repro s003` (seed003.c) is the parts "fig3", "fig4" and "fig5" in that order; one part's rows
+ * (the repro test runs them apart, each well inside ctest's timeout). */
+int repro_seed003_part(struct repro_table *t, const char *part, struct ibn_err *e);
 void repro_print(FILE *out, const struct repro_table *t);
 /* "N of M evidence rows within tolerance; ..." */
 void repro_print_summary(FILE *out, const struct repro_table *t);

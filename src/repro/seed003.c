@@ -10,7 +10,11 @@
  * to the adapter to the delivery (posted_latency_us); throughput the delivered payload per host
  * as a share of the 1.6 Gb/s link. Every comparison is a trend row over the seeds: the 95 %
  * interval of the per-seed difference must lie on the claimed side of 0. The "best" credit
- * value is the one of highest throughput at high load, ties (within 1 %) to the lower latency. */
+ * value is the one of highest throughput at high load, ties (within 1 %) to the lower latency.
+ * Each figure also has a setup with the digest's defaults for the paper's VLs (f3vl: 15
+ * best-effort VLs; f4vl: 11 real-time VLs; f5vl: 12 real-time VLs, the admission reprogramming
+ * the arbitration weights), added after the first setups' misses; `repro_seed003_part` runs one
+ * figure's setups (the repro test's parts). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,21 +25,29 @@
 #include "routing/route.h"
 #include "topology/generate.h"
 
-static const char *const FIG3 = "seed003/fig3-mesh4x4.cfg";
+/* Fig. 3's setups: the file, the row prefix, its name in the claims ("" for the first: its
+ * rows keep their words), the best-effort flows per host (each at load / that; 1: the flow BE),
+ * the loads below and above saturation, the load no control also runs at, the four credit
+ * values. Setup f3vl (fig3-mesh4x4-vl15.cfg, added 2026-11-24 after the first setup's misses):
+ * the digest's reading of the paper's VLs, all 15 data VLs to best effort with a VL uniform per
+ * message; its loads put "high" above its saturation (0.84-0.86 of the link, measured with no
+ * control, seed 1, before the rows were run) as the first setup's 0.8 is above its 0.47; its
+ * credits are per flow of 15 per host, at most M / 15 = 34. Rows, sides and the "best" rule as
+ * the first setup's, stated before its 5-seed run. */
+struct f3_setup {
+    const char *file, *tag, *name;
+    int per;
+    double load[3]; /* low, high, no control's extra */
+    int credits[4];
+};
+static const struct f3_setup f3_setups[2] = {
+    { "seed003/fig3-mesh4x4.cfg", "f3", "", 1, { 0.5, 0.8, 1.0 }, { 2, 4, 8, 200 } },
+    { "seed003/fig3-mesh4x4-vl15.cfg", "f3vl", " [15 best-effort VLs]", 15, { 0.6, 0.9, 1.0 },
+      { 1, 2, 4, 34 } },
+};
 
 enum { NONE, ALO, ST, C1, C2, C3, C4, NSCHEMES };
-static const char *const scheme_name[NSCHEMES] = { "none", "ALO", "Self-Tuned", "credits 2",
-                                                    "credits 4", "credits 8", "credits 200" };
-static const int credit_value[4] = { 2, 4, 8, 200 };
-static const char *const scheme_over[NSCHEMES][2] = {
-    { "cc.plugin=none", NULL },       { "cc.plugin=alo", NULL },
-    { "cc.plugin=selftuned", NULL },  { "cc.plugin=hostcredit", "cc.credits=2" },
-    { "cc.plugin=hostcredit", "cc.credits=4" }, { "cc.plugin=hostcredit", "cc.credits=8" },
-    { "cc.plugin=hostcredit", "cc.credits=200" },
-};
 enum { LO, HI, NLOADS };
-static const char *const load_over[NLOADS + 1] = { "flows.BE.load=0.5", "flows.BE.load=0.8",
-                                                   "flows.BE.load=1.0" };
 #define RMAX 32
 
 struct point {
@@ -50,18 +62,36 @@ static double mean(const double *v, int n)
     return s / n;
 }
 
-static int fig3(struct repro_table *t, struct ibn_err *e)
+static int fig3(const struct f3_setup *su, struct repro_table *t, struct ibn_err *e)
 {
     int n = repro_seeds();
     if (n > RMAX)
         n = RMAX;
+    char scheme_name[NSCHEMES][32] = { "none", "ALO", "Self-Tuned" };
+    static char cred_over[4][32], ld_over[NLOADS + 1][40];
+    for (int c = 0; c < 4; c++) {
+        snprintf(scheme_name[C1 + c], sizeof scheme_name[0], "credits %d", su->credits[c]);
+        snprintf(cred_over[c], sizeof cred_over[c], "cc.credits=%d", su->credits[c]);
+    }
+    for (int l = 0; l <= NLOADS; l++) {
+        if (su->per == 1)
+            snprintf(ld_over[l], sizeof ld_over[l], "flows.BE.load=%.1f", su->load[l]);
+        else
+            snprintf(ld_over[l], sizeof ld_over[l], "flows.*.load=%.6f", su->load[l] / su->per);
+    }
+    const char *scheme_over[NSCHEMES][2] = {
+        { "cc.plugin=none", NULL },          { "cc.plugin=alo", NULL },
+        { "cc.plugin=selftuned", NULL },     { "cc.plugin=hostcredit", cred_over[0] },
+        { "cc.plugin=hostcredit", cred_over[1] }, { "cc.plugin=hostcredit", cred_over[2] },
+        { "cc.plugin=hostcredit", cred_over[3] },
+    };
     int nconf = NSCHEMES * NLOADS + 1;
     struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
     for (int c = 0; c < nconf; c++) {
         int sch = c < NSCHEMES * NLOADS ? c / NLOADS : NONE;
         int ld = c < NSCHEMES * NLOADS ? c % NLOADS : NLOADS;
-        const char *over[3] = { load_over[ld], scheme_over[sch][0], scheme_over[sch][1] };
-        repro_job_seeds(jobs + c * n, n, FIG3, over, over[2] ? 3 : 2);
+        const char *over[3] = { ld_over[ld], scheme_over[sch][0], scheme_over[sch][1] };
+        repro_job_seeds(jobs + c * n, n, su->file, over, over[2] ? 3 : 2);
     }
     struct repro_series *s = xcalloc((size_t)(nconf * n), sizeof *s);
     if (repro_run_jobs(jobs, nconf * n, s, e)) {
@@ -94,23 +124,28 @@ static int fig3(struct repro_table *t, struct ibn_err *e)
         if (tc > tb * 1.01 || (tc >= tb * 0.99 && mean(p[c][HI].lat, n) < mean(p[best][HI].lat, n)))
             best = c;
     }
-    char claim[224], id[48];
+    const char *tg = su->tag, *nm = su->name;
+    const double lo = su->load[LO], hi = su->load[HI], top = su->load[NLOADS];
+    char claim[256], id[48];
     static const char *const sid[NSCHEMES] = { "none", "alo", "st", "c2", "c4", "c8", "c200" };
+    static const char *const sid_vl[NSCHEMES] = { "none", "alo", "st", "c1", "c2", "c4", "c34" };
     for (int c = 0; c < NSCHEMES; c++) {
-        snprintf(id, sizeof id, "f3.thr.%s", sid[c]);
-        snprintf(claim, sizeof claim, "Fig. 3b at load 0.8: throughput, %s (delivered per host / link)",
-                 scheme_name[c]);
+        const char *x = su->per == 1 ? sid[c] : sid_vl[c];
+        snprintf(id, sizeof id, "%s.thr.%s", tg, x);
+        snprintf(claim, sizeof claim, "Fig. 3b%s at load %.1f: throughput, %s (delivered per host / link)",
+                 nm, hi, scheme_name[c]);
         repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[c][HI].thr, n, "share", 0);
-        snprintf(id, sizeof id, "f3.lat.%s", sid[c]);
-        snprintf(claim, sizeof claim, "Fig. 3a at load 0.8: message latency from posting, %s",
-                 scheme_name[c]);
+        snprintf(id, sizeof id, "%s.lat.%s", tg, x);
+        snprintf(claim, sizeof claim, "Fig. 3a%s at load %.1f: message latency from posting, %s", nm,
+                 hi, scheme_name[c]);
         repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[c][HI].lat, n, "us", 0);
     }
-    snprintf(claim, sizeof claim, "Fig. 3: the best of four initial-credit values (2, 4, 8, 200) "
-             "is an intermediate one (paper: 200 of four; here the best is %d)",
-             credit_value[best - C1]);
-    repro_add(t, "f3.best_intermediate", claim, "200", 200, credit_value[best - C1], "credits",
-              -1, best != C1 && best != C4);
+    snprintf(claim, sizeof claim, "Fig. 3%s: the best of four initial-credit values (%d, %d, %d, %d) "
+             "is an intermediate one (paper: 200 of four; here the best is %d)", nm, su->credits[0],
+             su->credits[1], su->credits[2], su->credits[3], su->credits[best - C1]);
+    snprintf(id, sizeof id, "%s.best_intermediate", tg);
+    repro_add(t, id, claim, "200", 200, su->credits[best - C1], "credits", -1,
+              best != C1 && best != C4);
     double v[RMAX];
     const int other[3] = { NONE, ALO, ST };
     const char *oid[3] = { "none", "alo", "st" };
@@ -118,48 +153,55 @@ static int fig3(struct repro_table *t, struct ibn_err *e)
         int o = other[j];
         for (int k = 0; k < n; k++)
             v[k] = p[o][HI].lat[k] - p[best][HI].lat[k];
-        snprintf(id, sizeof id, "f3.lat.credit_below_%s", oid[j]);
-        snprintf(claim, sizeof claim, "Fig. 3a at high load (0.8): the best credit value's latency "
-                 "below %s's (%s minus credit, us)", scheme_name[o], scheme_name[o]);
+        snprintf(id, sizeof id, "%s.lat.credit_below_%s", tg, oid[j]);
+        snprintf(claim, sizeof claim, "Fig. 3a%s at high load (%.1f): the best credit value's latency "
+                 "below %s's (%s minus credit, us)", nm, hi, scheme_name[o], scheme_name[o]);
         repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
         for (int k = 0; k < n; k++)
             v[k] = p[best][HI].thr[k] - p[o][HI].thr[k];
-        snprintf(id, sizeof id, "f3.thr.credit_above_%s", oid[j]);
-        snprintf(claim, sizeof claim, "Fig. 3b at high load (0.8): the best credit value's "
-                 "throughput above %s's (credit minus %s)", scheme_name[o], scheme_name[o]);
+        snprintf(id, sizeof id, "%s.thr.credit_above_%s", tg, oid[j]);
+        snprintf(claim, sizeof claim, "Fig. 3b%s at high load (%.1f): the best credit value's "
+                 "throughput above %s's (credit minus %s)", nm, hi, scheme_name[o], scheme_name[o]);
         repro_add_trend(t, id, claim, "> 0", v, n, "share", 0, INFINITY);
     }
     for (int k = 0; k < n; k++)
         v[k] = (p[NONE][HI].lat[k] - p[best][HI].lat[k]) - (p[NONE][LO].lat[k] - p[best][LO].lat[k]);
-    repro_add_trend(t, "f3.lat.gain_grows", "Fig. 3: the credit scheme's improvement is more "
-                    "evident at higher load: its latency gain over no control at 0.8 minus that at "
-                    "0.5 (us)", "> 0", v, n, "us", 0, INFINITY);
+    snprintf(id, sizeof id, "%s.lat.gain_grows", tg);
+    snprintf(claim, sizeof claim, "Fig. 3%s: the credit scheme's improvement is more evident at "
+             "higher load: its latency gain over no control at %.1f minus that at %.1f (us)", nm, hi, lo);
+    repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
     for (int k = 0; k < n; k++)
         v[k] = p[C4][HI].lat[k] - p[best][HI].lat[k];
-    repro_add_trend(t, "f3.lat.more_credits_more_delay", "Fig. 3: more initial credits inject "
-                    "more traffic and increase delay: latency with 200 credits minus the best "
-                    "value's, load 0.8 (us)", "> 0", v, n, "us", 0, INFINITY);
+    snprintf(id, sizeof id, "%s.lat.more_credits_more_delay", tg);
+    snprintf(claim, sizeof claim, "Fig. 3%s: more initial credits inject more traffic and increase "
+             "delay: latency with %d credits minus the best value's, load %.1f (us)", nm,
+             su->credits[3], hi);
+    repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
     for (int k = 0; k < n; k++) {
         double m = p[ALO][HI].lat[k];
         m = fmax(m, p[ST][HI].lat[k]);
         m = fmax(m, p[best][HI].lat[k]);
         v[k] = p[NONE][HI].lat[k] - m;
     }
-    repro_add_trend(t, "f3.nocc.worst_latency", "Fig. 3a: no congestion control has the highest "
-                    "latency at load 0.8 (none minus the highest of ALO, Self-Tuned, credit; us)",
-                    "> 0", v, n, "us", 0, INFINITY);
+    snprintf(id, sizeof id, "%s.nocc.worst_latency", tg);
+    snprintf(claim, sizeof claim, "Fig. 3a%s: no congestion control has the highest latency at load "
+             "%.1f (none minus the highest of ALO, Self-Tuned, credit; us)", nm, hi);
+    repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
     for (int k = 0; k < n; k++) {
         double m = fmin(p[ALO][HI].thr[k], fmin(p[ST][HI].thr[k], p[best][HI].thr[k]));
         v[k] = m - p[NONE][HI].thr[k];
     }
-    repro_add_trend(t, "f3.nocc.lowest_throughput", "Fig. 3b: no congestion control has the "
-                    "lowest throughput at load 0.8 (the lowest of ALO, Self-Tuned, credit minus "
-                    "none)", "> 0", v, n, "share", 0, INFINITY);
+    snprintf(id, sizeof id, "%s.nocc.lowest_throughput", tg);
+    snprintf(claim, sizeof claim, "Fig. 3b%s: no congestion control has the lowest throughput at load "
+             "%.1f (the lowest of ALO, Self-Tuned, credit minus none)", nm, hi);
+    repro_add_trend(t, id, claim, "> 0", v, n, "share", 0, INFINITY);
     for (int k = 0; k < n; k++)
         v[k] = p[NONE][NLOADS].thr[k] / p[NONE][HI].thr[k];
-    repro_add_trend(t, "f3.nocc.no_collapse", "Fig. 3b: no sudden throughput drop without control "
-                    "(the finite HCA buffer blocks the source): throughput at load 1.0 / at 0.8, "
-                    "at least 0.95", ">= 0.95", v, n, "ratio", 0.95, INFINITY);
+    snprintf(id, sizeof id, "%s.nocc.no_collapse", tg);
+    snprintf(claim, sizeof claim, "Fig. 3b%s: no sudden throughput drop without control (the finite "
+             "HCA buffer blocks the source): throughput at load %.1f / at %.1f, at least 0.95", nm,
+             top, hi);
+    repro_add_trend(t, id, claim, ">= 0.95", v, n, "ratio", 0.95, INFINITY);
     return 0;
 }
 
@@ -233,6 +275,72 @@ struct f5_point {
     double lat[3][RMAX];   /* per class (SL) */
 };
 
+/* Fig. 5's rows of a setup (tag: the rows' prefix; nm: the setup's name in the claims, "" for
+ * the first, whose rows keep their words), from the per-class latencies p and the streams
+ * admitted per load. */
+static int f5_rows(struct repro_table *t, const char *tg, const char *nm,
+                   struct f5_point p[F5_NSCH][F5_NLOADS], const int accepted[F5_NLOADS], int nrt, int n)
+{
+    char id[48], claim[256];
+    static const char *const cls[3] = { "be", "rt", "ctl" };
+    static const char *const cls_name[3] = { "best-effort", "real-time", "control" };
+    for (int li = 0; li < F5_NLOADS; li++) {
+        snprintf(id, sizeof id, "%s.admitted.l%02.0f", tg, 100 * f5_load[li]);
+        snprintf(claim, sizeof claim, "Fig. 5%s: real-time streams the probe admission accepts at "
+                 "load %.1f (of %d)", nm, f5_load[li], nrt);
+        repro_add_kind(t, REPRO_INFO, id, claim, "-", NAN, accepted[li], "streams", 0, 1);
+        for (int sch = 0; sch < F5_NSCH; sch++)
+            for (int cl = 0; cl < 3; cl++) {
+                snprintf(id, sizeof id, "%s.%s.%s.l%02.0f", tg, cls[cl], f5_id[sch], 100 * f5_load[li]);
+                snprintf(claim, sizeof claim, "Fig. 5%s: %s latency from posting, %s, load %.1f",
+                         nm, cls_name[cl], f5_name[sch], f5_load[li]);
+                repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[sch][li].lat[cl], n, "us", 0);
+            }
+    }
+    double v[RMAX];
+    const int lo = 0, hi = F5_NLOADS - 1;
+    for (int cl = 0; cl < 2; cl++) { /* best effort, real time */
+        for (int li = lo; li <= hi; li += hi - lo) {
+            for (int k = 0; k < n; k++)
+                v[k] = fmin(p[F5_A][li].lat[cl][k], p[F5_C][li].lat[cl][k]) - p[F5_AC][li].lat[cl][k];
+            snprintf(id, sizeof id, "%s.%s.ac_best.l%02.0f", tg, cls[cl], 100 * f5_load[li]);
+            snprintf(claim, sizeof claim, "Fig. 5%s: A+C gives the lowest %s latency at load %.1f "
+                     "(the lower of A only and C only, minus A+C; us)", nm, cls_name[cl], f5_load[li]);
+            repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+            for (int k = 0; k < n; k++)
+                v[k] = p[F5_NONE][li].lat[cl][k] -
+                       fmax(p[F5_A][li].lat[cl][k], fmax(p[F5_C][li].lat[cl][k], p[F5_AC][li].lat[cl][k]));
+            snprintf(id, sizeof id, "%s.%s.none_worst.l%02.0f", tg, cls[cl], 100 * f5_load[li]);
+            snprintf(claim, sizeof claim, "Fig. 5%s: neither control is the worst for %s traffic at "
+                     "load %.1f (neither minus the highest of the others; us)", nm, cls_name[cl], f5_load[li]);
+            repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+        }
+        for (int k = 0; k < n; k++)
+            v[k] = p[F5_C][lo].lat[cl][k] - p[F5_A][lo].lat[cl][k];
+        snprintf(id, sizeof id, "%s.%s.a_beats_c_low", tg, cls[cl]);
+        snprintf(claim, sizeof claim, "Fig. 5%s: at low load (0.2) A only beats C only on %s latency "
+                 "(C only minus A only; us)", nm, cls_name[cl]);
+        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+        for (int k = 0; k < n; k++)
+            v[k] = p[F5_A][hi].lat[cl][k] - p[F5_C][hi].lat[cl][k];
+        snprintf(id, sizeof id, "%s.%s.c_beats_a_high", tg, cls[cl]);
+        snprintf(claim, sizeof claim, "Fig. 5%s: at high load (0.8) C only beats A only on %s latency "
+                 "(A only minus C only; us): with the low-load row, the crossover", nm, cls_name[cl]);
+        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+    }
+    for (int k = 0; k < n; k++) {
+        double g_rt = 1 - p[F5_A][hi].lat[SL_RT][k] / p[F5_NONE][hi].lat[SL_RT][k];
+        double g_ctl = 1 - p[F5_A][hi].lat[SL_CTL][k] / p[F5_NONE][hi].lat[SL_CTL][k];
+        v[k] = g_rt - g_ctl;
+    }
+    snprintf(id, sizeof id, "%s.a_matters_less_for_control", tg);
+    snprintf(claim, sizeof claim, "Fig. 5a/b%s: admission control matters less for control traffic "
+             "than for real time (relative latency gain of A only over neither at 0.8, real time "
+             "minus control)", nm);
+    repro_add_trend(t, id, claim, "> 0", v, n, "share", 0, INFINITY);
+    return 0;
+}
+
 static int fig5(struct repro_table *t, struct ibn_err *e)
 {
     int n = repro_seeds();
@@ -289,62 +397,106 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
     free(s);
     free(jobs);
 
-    char id[48], claim[224];
-    static const char *const cls[3] = { "be", "rt", "ctl" };
-    static const char *const cls_name[3] = { "best-effort", "real-time", "control" };
+    return f5_rows(t, "f5", "", p, accepted, NRT, n);
+}
+
+/* Fig. 5 with the digest's defaults (setup f5vl, scenarios/seed003/fig5-mesh5x5-vl12.cfg, added
+ * 2026-11-24 after the first setup's misses): 12 real-time VLs (1-12), best effort on VLs 0, 13,
+ * 14, control and the ACKs on VL15; 8 ON/OFF streams per host (200), each to a host and on a VL
+ * drawn uniformly, each at 0.8 x load / 8 of the link on average; A = the scenario's own
+ * admission (connections.process = "flows": seed 003's probe over the streams in order, a
+ * refused stream does not run, every port's high table from the reservations); C = hostcredit
+ * with the digest's M = 512 and C_b = 8 (as f4vl). A class's latency: its SLs' means weighted
+ * by their delivered packets (one per message). Rows and sides those of the first setup, stated
+ * before its 5-seed run. */
+static const char *const FIG5VL = "seed003/fig5-mesh5x5-vl12.cfg";
+#define F5VL_NRT 200
+#define F5VL_PER 8
+
+/* The streams admission accepts with the overrides `over` (connections.process = flows). */
+static int f5vl_admitted(char *const *over, int no, int *accepted, struct ibn_err *e)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, FIG5VL);
+    struct scenario sc;
+    if (scenario_load(path, over, no, &sc, e))
+        return -1;
+    struct topo t;
+    struct lfts l;
+    int rc = scenario_topology(&sc, &t, &l, e);
+    if (!rc) {
+        *accepted = *sc.cst ? (int)(*sc.cst)->a.st.accepted : -1;
+        lfts_free(&l);
+        topo_free(&t);
+    }
+    scenario_free(&sc);
+    return rc;
+}
+
+static int fig5vl(struct repro_table *t, struct ibn_err *e)
+{
+    int n = repro_seeds();
+    if (n > RMAX)
+        n = RMAX;
+    int nconf = F5_NSCH * F5_NLOADS;
+    static char text[F5_NSCH * F5_NLOADS][8][64];
+    static const char *const cc_over[5] = { "cc.plugin=hostcredit", "cc.rt_sls=1,2,3,4,5,6,7,8,9,10,11,12",
+                                            "cc.control_sls=15", "cc.hca_messages=512", "cc.credits=8" };
+    static const char *const be[3] = { "BE0", "BE13", "BE14" };
+    int accepted[F5_NLOADS];
+    struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
     for (int li = 0; li < F5_NLOADS; li++) {
-        snprintf(id, sizeof id, "f5.admitted.l%02.0f", 100 * f5_load[li]);
-        snprintf(claim, sizeof claim, "Fig. 5: real-time streams the probe admission accepts at "
-                 "load %.1f (of %d)", f5_load[li], NRT);
-        repro_add_kind(t, REPRO_INFO, id, claim, "-", NAN, accepted[li], "streams", 0, 1);
-        for (int sch = 0; sch < F5_NSCH; sch++)
-            for (int cl = 0; cl < 3; cl++) {
-                snprintf(id, sizeof id, "f5.%s.%s.l%02.0f", cls[cl], f5_id[sch], 100 * f5_load[li]);
-                snprintf(claim, sizeof claim, "Fig. 5: %s latency from posting, %s, load %.1f",
-                         cls_name[cl], f5_name[sch], f5_load[li]);
-                repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, p[sch][li].lat[cl], n, "us", 0);
+        for (int sch = 0; sch < F5_NSCH; sch++) {
+            int c = li * F5_NSCH + sch, no = 0;
+            char *over[16];
+            snprintf(text[c][0], sizeof text[c][0], "flows.*.rate=%.6f Gb/s",
+                     0.8 * f5_load[li] / F5VL_PER * 1.6);
+            for (int b = 0; b < 3; b++)
+                snprintf(text[c][1 + b], sizeof text[c][1 + b], "flows.%s.load=%.6f", be[b],
+                         0.2 * f5_load[li] / 3);
+            snprintf(text[c][4], sizeof text[c][4], "flows.CTL.rate=0.000384 Gb/s");
+            for (int k = 0; k < 5; k++)
+                over[no++] = text[c][k];
+            if (sch == F5_A || sch == F5_AC)
+                over[no++] = "connections.process=flows";
+            if (sch == F5_C || sch == F5_AC)
+                for (int i = 0; i < 5; i++)
+                    over[no++] = (char *)cc_over[i];
+            if (sch == F5_A && f5vl_admitted(over, no, &accepted[li], e)) {
+                free(jobs);
+                return -1;
             }
-    }
-    double v[RMAX];
-    const int lo = 0, hi = F5_NLOADS - 1;
-    for (int cl = 0; cl < 2; cl++) { /* best effort, real time */
-        for (int li = lo; li <= hi; li += hi - lo) {
-            for (int k = 0; k < n; k++)
-                v[k] = fmin(p[F5_A][li].lat[cl][k], p[F5_C][li].lat[cl][k]) - p[F5_AC][li].lat[cl][k];
-            snprintf(id, sizeof id, "f5.%s.ac_best.l%02.0f", cls[cl], 100 * f5_load[li]);
-            snprintf(claim, sizeof claim, "Fig. 5: A+C gives the lowest %s latency at load %.1f "
-                     "(the lower of A only and C only, minus A+C; us)", cls_name[cl], f5_load[li]);
-            repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
-            for (int k = 0; k < n; k++)
-                v[k] = p[F5_NONE][li].lat[cl][k] -
-                       fmax(p[F5_A][li].lat[cl][k], fmax(p[F5_C][li].lat[cl][k], p[F5_AC][li].lat[cl][k]));
-            snprintf(id, sizeof id, "f5.%s.none_worst.l%02.0f", cls[cl], 100 * f5_load[li]);
-            snprintf(claim, sizeof claim, "Fig. 5: neither control is the worst for %s traffic at "
-                     "load %.1f (neither minus the highest of the others; us)", cls_name[cl], f5_load[li]);
-            repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
+            repro_job_seeds(jobs + c * n, n, FIG5VL, (const char *const *)over, no);
         }
-        for (int k = 0; k < n; k++)
-            v[k] = p[F5_C][lo].lat[cl][k] - p[F5_A][lo].lat[cl][k];
-        snprintf(id, sizeof id, "f5.%s.a_beats_c_low", cls[cl]);
-        snprintf(claim, sizeof claim, "Fig. 5: at low load (0.2) A only beats C only on %s latency "
-                 "(C only minus A only; us)", cls_name[cl]);
-        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
-        for (int k = 0; k < n; k++)
-            v[k] = p[F5_A][hi].lat[cl][k] - p[F5_C][hi].lat[cl][k];
-        snprintf(id, sizeof id, "f5.%s.c_beats_a_high", cls[cl]);
-        snprintf(claim, sizeof claim, "Fig. 5: at high load (0.8) C only beats A only on %s latency "
-                 "(A only minus C only; us): with the low-load row, the crossover", cls_name[cl]);
-        repro_add_trend(t, id, claim, "> 0", v, n, "us", 0, INFINITY);
     }
-    for (int k = 0; k < n; k++) {
-        double g_rt = 1 - p[F5_A][hi].lat[SL_RT][k] / p[F5_NONE][hi].lat[SL_RT][k];
-        double g_ctl = 1 - p[F5_A][hi].lat[SL_CTL][k] / p[F5_NONE][hi].lat[SL_CTL][k];
-        v[k] = g_rt - g_ctl;
+    struct repro_series *s = xcalloc((size_t)(nconf * n), sizeof *s);
+    if (repro_run_jobs(jobs, nconf * n, s, e)) {
+        free(jobs);
+        free(s);
+        return -1;
     }
-    repro_add_trend(t, "f5.a_matters_less_for_control", "Fig. 5a/b: admission control matters "
-                    "less for control traffic than for real time (relative latency gain of A only "
-                    "over neither at 0.8, real time minus control)", "> 0", v, n, "share", 0, INFINITY);
-    return 0;
+    static struct f5_point p[F5_NSCH][F5_NLOADS];
+    static const int cls_lo[3] = { 0, 1, 15 }, cls_hi[3] = { 14, 12, 15 };
+    for (int c = 0; c < nconf; c++)
+        for (int k = 0; k < n; k++) {
+            const struct repro_series *r = &s[c * n + k];
+            for (int cl = 0; cl < 3; cl++) {
+                double sum = 0, w = 0;
+                for (int sl = cls_lo[cl]; sl <= cls_hi[cl]; sl++) {
+                    int is_be = sl == 0 || sl == 13 || sl == 14;
+                    if ((cl == SL_BE) != is_be && cl != SL_CTL)
+                        continue;
+                    sum += r->sl_latency_us[sl] * (double)r->sl[sl].net_n;
+                    w += (double)r->sl[sl].net_n;
+                }
+                p[c % F5_NSCH][c / F5_NSCH].lat[cl][k] = w > 0 ? sum / w : 0;
+            }
+        }
+    for (int i = 0; i < nconf * n; i++)
+        repro_series_free(&s[i]);
+    free(s);
+    free(jobs);
+    return f5_rows(t, "f5vl", " [12 real-time VLs]", p, accepted, F5VL_NRT, n);
 }
 
 /* ---- Fig. 4: one 8-port switch, MPEG-2 video, "A,C" against "No A, No C" ----
@@ -616,10 +768,24 @@ static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err
     return 0;
 }
 
+/* One figure's setups ("fig3", "fig4", "fig5"): the repro test runs them as parts. */
+int repro_seed003_part(struct repro_table *t, const char *part, struct ibn_err *e)
+{
+    if (!strcmp(part, "fig3"))
+        return fig3(&f3_setups[0], t, e) || fig3(&f3_setups[1], t, e) ? -1 : 0;
+    if (!strcmp(part, "fig4"))
+        return fig4(&f4_setups[0], t, e) || fig4(&f4_setups[1], t, e) || fig4(&f4_setups[2], t, e)
+                   ? -1
+                   : 0;
+    if (!strcmp(part, "fig5"))
+        return fig5(t, e) || fig5vl(t, e) ? -1 : 0;
+    return ibn_err_set(e, "s003: no part \"%s\" (fig3, fig4, fig5)", part);
+}
+
 int repro_seed003(struct repro_table *t, struct ibn_err *e)
 {
-    return fig3(t, e) || fig4(&f4_setups[0], t, e) || fig4(&f4_setups[1], t, e) ||
-                   fig4(&f4_setups[2], t, e) || fig5(t, e)
+    return fig3(&f3_setups[0], t, e) || fig3(&f3_setups[1], t, e) || fig4(&f4_setups[0], t, e) || fig4(&f4_setups[1], t, e) ||
+                   fig4(&f4_setups[2], t, e) || fig5(t, e) || fig5vl(t, e)
                ? -1
                : 0;
 }

@@ -4,8 +4,10 @@
  * admission and congestion control (evidence rows f4*.dmp.ac.*, f4*.dmt.ac.*); every other row is
  * a trend or, when it only records a number (paper "-"), info; every evidence and trend row
  * holds except the known misses, which docs/hostcc.md explains. A known miss
- * that starts to reproduce prints a note. About four CPU-minutes (2026-11-23: 246 s): labelled
- * repro. */
+ * that starts to reproduce prints a note. Three parts, one per figure (fig3, fig4, fig5; each
+ * a ctest test; without an argument all three): on the shared 2-core machine the whole took 13
+ * minutes of wall time (2026-11-24, load about 10), too close to ctest's 900 s for one test.
+ * Labelled repro. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +30,22 @@ static const char *const misses[] = {
     /* Fig. 5 at 0.8: A refuses 3 of 25 streams and leaves real time where it was */
     "f5.rt.ac_best.l80", "f5.rt.none_worst.l80", "f5.a_matters_less_for_control",
     "f5.be.c_beats_a_high", /* a tie since single-queue FIFO inputs (main 2bc99d3) */
+    /* Fig. 3 with 15 best-effort VLs (the digest's reading): the mesh saturates at 0.84 of the
+     * link whatever the scheme; credits that bind lower latency and throughput together, the
+     * value that does not bind (34) equals no control, so the "best" by throughput is 34 */
+    "f3vl.best_intermediate", "f3vl.lat.credit_below_none", "f3vl.lat.credit_below_alo",
+    "f3vl.lat.credit_below_st", "f3vl.thr.credit_above_none", "f3vl.thr.credit_above_alo",
+    "f3vl.thr.credit_above_st", "f3vl.lat.gain_grows", "f3vl.lat.more_credits_more_delay",
+    "f3vl.nocc.worst_latency", "f3vl.nocc.lowest_throughput",
+    /* Fig. 5 with 12 real-time VLs and admission reprogramming the weights: below 0.6 nothing
+     * binds (every stream admitted, no credit short, the weights' order irrelevant to an idle
+     * mesh), so the four configurations tie; at 0.8 best effort gains from C only, real time
+     * from A and C each, and A only beats C only for real time */
+    "f5vl.be.ac_best.l20", "f5vl.be.none_worst.l20", "f5vl.be.a_beats_c_low", "f5vl.rt.ac_best.l20",
+    "f5vl.rt.none_worst.l20", "f5vl.rt.a_beats_c_low", "f5vl.be.ac_best.l80",
+    "f5vl.be.none_worst.l80", "f5vl.rt.c_beats_a_high",
+    /* held in the 2026-11-23 run, a tie (+0.14 +- 0.23 us) after main's event order (cba10f3) */
+    "f4vl.ctl.smaller.l70",
     /* Fig. 4 with every stream on one VL: HoL blocking caps the switch at 58.6 % of a link,
      * below the loads, so frames miss with or without A,C (docs/hostcc.md) */
     "f4.dmp.ac.l60", "f4.dmp.ac.l70", "f4.dmp.ac.l80", "f4.dmt.ac.l60", "f4.dmt.ac.l70",
@@ -57,6 +75,8 @@ static int is_evidence(const char *id)
            !strncmp(id, "f4vl.dmp.ac.l", 13) || !strncmp(id, "f4vl.dmt.ac.l", 13);
 }
 
+static const char *part; /* NULL: every part */
+
 static void test_s003(void **st)
 {
     (void)st;
@@ -64,7 +84,7 @@ static void test_s003(void **st)
     assert_non_null(r);
     struct repro_table t = { 0 };
     struct ibn_err e;
-    if (repro_exec(r, &t, &e)) {
+    if (part ? repro_seed003_part(&t, part, &e) : repro_exec(r, &t, &e)) {
         fprintf(stderr, "s003: %s\n", e.msg);
         fail();
     }
@@ -98,8 +118,10 @@ static void test_s003(void **st)
     assert_false(bad);
 }
 
-int main(void)
+/* ctest-parts: fig3 fig4 fig5 */
+int main(int argc, char **argv)
 {
+    part = argc > 1 ? argv[1] : NULL;
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_s003) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

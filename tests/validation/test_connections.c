@@ -221,6 +221,174 @@ static void test_excess_hurts_only_its_vl(void **st)
     done(&r);
 }
 
+/* process = "flows" (seed 003's probe admission of the scenario's own real-time streams, digest
+ * 003 section 2.4): a line of three switches (one host each, 1.6 Gb/s); F1 (0.6 Gb/s, SL 1) and
+ * F2 (0.3, SL 2) from H1 to H3, F3 (0.7, SL 1) from H2 to H3 would put 1.66 Gb/s on the wire of
+ * the link S(H2) -> S(H3): refused; F4 (0.7, SL 1) H2 -> H1 goes the other way: admitted. Each
+ * asks for its rate on the wire (640-byte messages, 666 bytes on the wire). */
+static const char *flows_scn =
+    "simulation = { duration = \"2 ms\"; warmup = \"0 ms\"; seed = 3; };\n"
+    "topology = { generator = \"mesh\"; args = \"dims=3x1,hosts=1,link=1.6Gb/s\"; routing = \"dor\"; };\n"
+    "fabric = { vls = 3; mtu = 1024; };\n"
+    "qos = { vlarb_high = \"1:64,2:64\"; vlarb_low = \"0:64\"; };\n"
+    "connections = { process = \"%s\"; flow_sls = \"%s\"; scheme = \"probe\"; cap = 1.0; };\n"
+    "flows = (\n"
+    "  { name = \"F1\"; src = \"H1\"; dst = \"H3\"; sl = 1; kind = \"constant\"; rate = \"0.6 Gb/s\"; msg_size = 640; },\n"
+    "  { name = \"F2\"; src = \"H1\"; dst = \"H3\"; sl = 2; kind = \"constant\"; rate = \"0.3 Gb/s\"; msg_size = 640; },\n"
+    "  { name = \"F3\"; src = \"H2\"; dst = \"%s\"; sl = 1; kind = \"constant\"; rate = \"0.7 Gb/s\"; msg_size = 640; },\n"
+    "  { name = \"F4\"; src = \"H2\"; dst = \"H1\"; sl = 1; kind = \"constant\"; rate = \"0.7 Gb/s\"; msg_size = 640; },\n"
+    "  { name = \"BE\"; src = \"H3\"; dst = \"H1\"; sl = 0; kind = \"poisson\"; rate = \"0.1 Gb/s\"; msg_size = 640; }\n"
+    ");\n";
+
+static int run_flows(struct scenario_run *r, const char *process, const char *sls, const char *f3dst)
+{
+    char path[] = "/tmp/ibn_connf_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, flows_scn, process, sls, f3dst);
+    fclose(f);
+    int rc = sr_run(r, path, NULL, 0);
+    unlink(path);
+    return rc;
+}
+
+/* After a failed run_flows: what scenario_topology had built (admission fails after routing). */
+static void failed(struct scenario_run *r)
+{
+    lfts_free(&r->l);
+    topo_free(&r->t);
+    scenario_free(&r->sc);
+}
+
+static const struct flow *flow_named(const struct fabric *f, const char *name)
+{
+    for (uint32_t i = 0; i < f->nflows; i++)
+        if (!strcmp(f->flows[i].name, name))
+            return &f->flows[i];
+    return NULL;
+}
+
+/* The port of node `from` cabled to node `to` (by name). */
+static const struct port *port_to(const struct fabric *f, const char *from, const char *to)
+{
+    for (int n = 0; n < f->nnodes; n++) {
+        const struct node *nd = f->nodes[n];
+        if (!nd || strcmp(nd->name, from))
+            continue;
+        for (int p = 1; p <= nd->nports; p++)
+            if (nd->port[p].peer && !strcmp(nd->port[p].peer->node->name, to))
+                return &nd->port[p];
+    }
+    return NULL;
+}
+
+static const char *switch_of(const struct fabric *f, const char *host)
+{
+    const struct port *p = NULL;
+    for (int n = 0; n < f->nnodes && !p; n++)
+        if (f->nodes[n] && !strcmp(f->nodes[n]->name, host))
+            p = &f->nodes[n]->port[1];
+    assert_non_null(p);
+    assert_non_null(p->peer);
+    return p->peer->node->name;
+}
+
+/* VL v's weight over a port's high table, and its entries. */
+static int high_weight(const struct port *p, int vl, int *entries)
+{
+    int w = 0;
+    *entries = 0;
+    for (int i = 0; i < p->vlarb->nhigh; i++)
+        if (p->vlarb->high[i].vl == vl && p->vlarb->high[i].weight) {
+            w += p->vlarb->high[i].weight;
+            ++*entries;
+        }
+    return w;
+}
+
+/* The weight the probe gives bw bit/s of a 1.6 Gb/s link: the link is CAC_PROBE_ENTRIES x 255. */
+static void expect_weight(const struct port *p, int vl, double bw_bps)
+{
+    int ent;
+    int w = high_weight(p, vl, &ent);
+    double want = bw_bps / 1.6e9 * CAC_PROBE_ENTRIES * 255;
+    if (fabs(w - want) > ent + 1e-9)
+        fail_msg("VL %d: weight %d, expected %.2f (+-%d entries)", vl, w, want, ent);
+}
+
+static void test_flows_admitted_and_weighted(void **st)
+{
+    (void)st;
+    struct scenario_run r;
+    if (run_flows(&r, "flows", "1,2", "H3"))
+        fail_msg("%s", r.e.msg);
+    const struct conn_state *s = *r.sc.cst;
+    assert_non_null(s);
+    assert_int_equal(s->a.st.requests, 4); /* BE (SL 0) does not ask */
+    assert_int_equal(s->a.st.accepted, 3);
+    assert_int_equal(s->a.st.rejected[CAC_OK + QP_REJ_BW], 1);
+    assert_true(s->refused[2] && !s->refused[0] && !s->refused[1] && !s->refused[3] && !s->refused[4]);
+    /* F3 does not run; the others do, delivering what they offer (the constant flows within two
+     * messages, best effort within four standard deviations) */
+    assert_null(flow_named(&r.f, "F3"));
+    const char *names[4] = { "F1", "F2", "F4", "BE" };
+    const double rates[4] = { 0.6e9, 0.3e9, 0.7e9, 0.1e9 };
+    for (int i = 0; i < 4; i++) {
+        const struct flow *fl = flow_named(&r.f, names[i]);
+        assert_non_null(fl);
+        double want = rates[i] * 2e-3 / (8 * 640);
+        double tol = i < 3 ? 2 : 4 * sqrt(want); /* constant; BE is Poisson */
+        if (fabs((double)fl->st.pkts_delivered - want) > tol)
+            fail_msg("%s delivered %llu packets, offered about %.0f", names[i],
+                     (unsigned long long)fl->st.pkts_delivered, want);
+    }
+    /* Every port's high table is admission's: weights in proportion to the wire rates reserved */
+    const double wire = 666.0 / 640.0;
+    const char *s1 = switch_of(&r.f, "H1"), *s2 = switch_of(&r.f, "H2"), *s3 = switch_of(&r.f, "H3");
+    const struct port *h1 = port_to(&r.f, "H1", s1), *a = port_to(&r.f, s1, s2),
+                      *b = port_to(&r.f, s2, s3), *c = port_to(&r.f, s3, "H3"),
+                      *back = port_to(&r.f, s2, s1), *none = port_to(&r.f, s3, s2);
+    assert_true(h1 && a && b && c && back && none);
+    const struct port *fwd[4] = { h1, a, b, c };
+    for (int i = 0; i < 4; i++) {
+        expect_weight(fwd[i], 1, 0.6e9 * wire);
+        expect_weight(fwd[i], 2, 0.3e9 * wire);
+    }
+    expect_weight(back, 1, 0.7e9 * wire);
+    int ent;
+    assert_int_equal(high_weight(back, 2, &ent), 0);
+    assert_int_equal(none->vlarb->nhigh, 0); /* no reservation on S3 -> S2: an empty high table */
+    assert_int_equal(none->vlarb->nlow, 1);  /* the scenario's low table */
+    assert_int_equal(none->vlarb->low[0].vl, 0);
+    /* the reservations' weights: F1's VL twice F2's on the shared hops */
+    int e1, e2;
+    double ratio = (double)high_weight(a, 1, &e1) / high_weight(a, 2, &e2);
+    assert_true(fabs(ratio - 2.0) < 0.05);
+    done(&r);
+
+    /* Without admission every flow runs, and the tables are the scenario's */
+    if (run_flows(&r, "none", "1,2", "H3"))
+        fail_msg("%s", r.e.msg);
+    assert_null(*r.sc.cst);
+    assert_non_null(flow_named(&r.f, "F3"));
+    b = port_to(&r.f, switch_of(&r.f, "H2"), switch_of(&r.f, "H3"));
+    assert_non_null(b);
+    assert_int_equal(high_weight(b, 1, &ent), 64);
+    assert_int_equal(high_weight(b, 2, &ent), 64);
+    done(&r);
+
+    /* Bad input: no SLs; a flow on a requesting SL without one destination host */
+    assert_int_not_equal(run_flows(&r, "flows", "", "H3"), 0);
+    assert_non_null(strstr(r.e.msg, "flow_sls"));
+    failed(&r);
+    assert_int_not_equal(run_flows(&r, "flows", "1,2", "uniform"), 0);
+    printf("  %s\n", r.e.msg);
+    assert_non_null(strstr(r.e.msg, "F3"));
+    assert_non_null(strstr(r.e.msg, ":9:")); /* FILE:LINE */
+    failed(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_dynamic_releases),
         cmocka_unit_test(test_live_tables_change),
         cmocka_unit_test(test_excess_hurts_only_its_vl),
+        cmocka_unit_test(test_flows_admitted_and_weighted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
