@@ -393,8 +393,22 @@ static void advance(struct eventq *q)
         }
         over_top_changed(q);
     }
-    if (q->nfront > 1)
+    size_t n = q->nfront;
+    if (n > 1 && n <= 8) { /* the common short run (about 5 keys on the fat tree) without a
+                              * call: 12 instructions per hop less there (bench/hop-diet.md) */
+        struct eventkey *f = q->front;
+        for (size_t j = 1; j < n; j++) {
+            struct eventkey k = f[j];
+            size_t i = j;
+            while (i > 0 && eventkey_before(&k, &f[i - 1])) {
+                f[i] = f[i - 1];
+                i--;
+            }
+            f[i] = k;
+        }
+    } else if (n > 8) {
         front_sort(q, 1);
+    }
 }
 
 void eventq_after_pop_(struct eventq *q, simtime_t t)
