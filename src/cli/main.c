@@ -34,7 +34,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    dist_init(&argc, &argv); /* started by mpirun: one rank of a distributed run */
+    if (argc >= 2 && !strcmp(argv[1], "run"))
+        dist_init(&argc, &argv); /* started by mpirun: one rank of a distributed run */
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -507,6 +507,25 @@ int connections_tables(struct conn_state *s, struct fabric *f, struct ibn_err *e
     return 0;
 }
 
+uint32_t connections_run_flow(const struct conn_state *s, const struct fabric *f, int i)
+{
+    const char *want = s->from_flows ? s->names[s->conn_flow[i]] : NULL;
+    char name[64];
+    if (!want) { /* as connections_flows named it */
+        snprintf(name, sizeof name, "conn%d.sl%d", i, s->cs.c[i].req.sl);
+        want = name;
+    }
+    uint32_t fi = f->nflows;
+    if (!s->from_flows && (uint32_t)s->cs.n <= f->nflows)
+        fi = f->nflows - (uint32_t)s->cs.n + (uint32_t)i;
+    if (fi < f->nflows && !strcmp(f->flows[fi].name, want))
+        return fi;
+    for (uint32_t q = 0; q < f->nflows; q++) /* by name (a "*" flow before it is many) */
+        if (!strcmp(f->flows[q].name, want))
+            return q;
+    return f->nflows;
+}
+
 json_t *connections_json(const struct conn_state *s, const struct fabric *f)
 {
     const struct cac *a = &s->a;
@@ -572,13 +591,7 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
                 nlive++;
                 bw += s->cs.c[i].req.bw;
             }
-            uint32_t fi = (uint32_t)(s->first_conn + i);
-            if (s->from_flows) { /* the run's flow of that name (a "*" flow before it is many) */
-                fi = f->nflows;
-                for (uint32_t q = 0; q < f->nflows && fi == f->nflows; q++)
-                    if (!strcmp(f->flows[q].name, s->names[s->conn_flow[i]]))
-                        fi = q;
-            }
+            uint32_t fi = connections_run_flow(s, f, i);
             if (fi >= f->nflows)
                 continue;
             const struct flow *fl = &f->flows[fi];
@@ -628,7 +641,9 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
         json_object_set_new(o, "refused_flows", rf);
     }
     if (s->excess_idx >= 0)
-        json_object_set_new(o, "excess_flow", json_string(f->flows[s->first_conn + s->excess_idx].name));
+        json_object_set_new(o, "excess_flow", json_string(
+            connections_run_flow(s, f, s->excess_idx) < f->nflows
+                ? f->flows[connections_run_flow(s, f, s->excess_idx)].name : ""));
     return o;
 }
 

@@ -108,6 +108,10 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
  * reservations yet, and the changes scheduled at their times). */
 int connections_tables(struct conn_state *s, struct fabric *f, struct ibn_err *e);
 /* The summary.json object after the run. */
+/* The run's flow (index into f->flows) of connection i, f->nflows if it has none (a flow of
+ * process = flows that was refused). Generated connections are the last flows of the run: the
+ * scenario's own flows before them may each become several (src = "*"). */
+uint32_t connections_run_flow(const struct conn_state *s, const struct fabric *f, int i);
 json_t *connections_json(const struct conn_state *s, const struct fabric *f);
 void connections_free(struct conn_state *s);
 

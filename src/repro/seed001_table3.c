@@ -100,9 +100,9 @@ static int t3_run(int switches, const char *duration, int excess, struct t3_resu
         struct jitter j[16];
         for (int sl = 0; sl < 16; sl++)
             jitter_init(&j[sl], 1, 8);
-        int xvl = s->excess_idx >= 0 ? f.flows[s->first_conn + s->excess_idx].vl : -1;
+        int xvl = s->excess_idx >= 0 ? f.flows[connections_run_flow(s, &f, s->excess_idx)].vl : -1;
         for (int i = 0; i < s->cs.n; i++) {
-            const struct flow *fl = &f.flows[s->first_conn + i];
+            const struct flow *fl = &f.flows[connections_run_flow(s, &f, i)];
             const struct conn_entry *x = &s->cs.c[i];
             r->measured += fl->st.deadlines.frames;
             if (excess && fl->vl != xvl) {

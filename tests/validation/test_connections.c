@@ -55,7 +55,7 @@ static int check_delivery(struct scenario_run *r, int skip_vl)
     int n = 0;
     for (int i = 0; i < s->cs.n; i++) {
         const struct conn_entry *x = &s->cs.c[i];
-        const struct flow *fl = &r->f.flows[s->first_conn + i];
+        const struct flow *fl = &r->f.flows[connections_run_flow(s, &r->f, i)];
         if (fl->vl == skip_vl)
             continue;
         n++;
@@ -89,7 +89,7 @@ static void test_fill_delivers_on_time(void **st)
     assert_int_equal(n, s->cs.n);
     uint64_t pkts = 0;
     for (int i = 0; i < s->cs.n; i++)
-        pkts += r.f.flows[s->first_conn + i].st.pkts_sent;
+        pkts += r.f.flows[connections_run_flow(s, &r.f, i)].st.pkts_sent;
     printf("  %llu packets of %d connections delivered, all within their bounds\n",
            (unsigned long long)pkts, n);
     assert_true(pkts > 10000);
@@ -173,7 +173,7 @@ static void test_live_tables_change(void **st)
     simtime_t horizon = r.sc.sim.duration;
     for (int i = 0; i < s->cs.n; i++) {
         const struct conn_entry *x = &s->cs.c[i];
-        const struct flow *fl = &r.f.flows[s->first_conn + i];
+        const struct flow *fl = &r.f.flows[connections_run_flow(s, &r.f, i)];
         simtime_t end = x->end == SIMTIME_NEVER || x->end > horizon ? horizon : x->end;
         double life = (double)(end - x->start), iat = fl->arr.period_ps;
         uint64_t lo = (uint64_t)floor(life / iat), got = fl->st.msgs_offered;
@@ -209,7 +209,7 @@ static void test_excess_hurts_only_its_vl(void **st)
             "excess_sl = 9; excess = 30;");
     const struct conn_state *s = *r.sc.cst;
     assert_true(s->excess_idx >= 0);
-    const struct flow *x = &r.f.flows[s->first_conn + s->excess_idx];
+    const struct flow *x = &r.f.flows[connections_run_flow(s, &r.f, s->excess_idx)];
     double reserved = s->cs.c[s->excess_idx].req.bw / 1e6;
     printf("  %s reserved %.1f Mb/s, offers 30x (more than its link); refused %llu of its "
            "messages\n", x->name, reserved, (unsigned long long)x->st.msgs_refused);
@@ -317,6 +317,52 @@ static void expect_weight(const struct port *p, int vl, double bw_bps)
         fail_msg("VL %d: weight %d, expected %.2f (+-%d entries)", vl, w, want, ent);
 }
 
+/* A scenario flow with src = "*" before the generated connections becomes one flow per host,
+ * so the connections are not at their description's index in the run: summary.json's per-SL
+ * numbers must still be those of the connections' own flows (they were another flow's when
+ * the description index was used). */
+static void test_star_flow_before_connections(void **st)
+{
+    (void)st;
+    struct scenario_run r;
+    char path[] = "/tmp/ibn_conn_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "%sqos = { vlarb_low = \"14:64\"; };\n"
+               "flows = ( { name = \"BG\"; src = \"*\"; dst = \"uniform\"; kind = \"poisson\"; "
+               "load = 0.01; sl = 14; msg_size = \"256 B\"; } );\n"
+               "connections = { process = \"fill\"; stop_fails = 500; "
+               "sls = \"0:2:5:15,5:32:10:64,9:64:64:255\"; };\n", base);
+    fclose(f);
+    int rc = sr_run(&r, path, NULL, 0);
+    unlink(path);
+    if (rc)
+        fail_msg("%s", r.e.msg);
+    const struct conn_state *s = *r.sc.cst;
+    assert_true(s->cs.n >= 100);
+    assert_true(r.f.nflows == (uint32_t)(16 + s->cs.n)); /* BG on each of the 16 hosts */
+    uint64_t by_sl[16] = { 0 };
+    for (uint32_t q = 0; q < r.f.nflows; q++) {
+        int i, sl;
+        if (sscanf(r.f.flows[q].name, "conn%d.sl%d", &i, &sl) == 2)
+            by_sl[sl] += r.f.flows[q].st.pkts_sent;
+    }
+    json_t *j = connections_json(s, &r.f), *per = json_object_get(j, "per_sl");
+    assert_true(json_array_size(per) == 3);
+    for (size_t k = 0; k < json_array_size(per); k++) {
+        json_t *x = json_array_get(per, k);
+        int sl = (int)json_integer_value(json_object_get(x, "sl"));
+        uint64_t sent = (uint64_t)json_integer_value(json_object_get(x, "packets_sent"));
+        printf("  SL %d: %llu packets sent (summary), %llu (the connections' flows)\n", sl,
+               (unsigned long long)sent, (unsigned long long)by_sl[sl]);
+        assert_true(sent == by_sl[sl]);
+        assert_true(sent > 0);
+    }
+    json_decref(j);
+    sr_free(&r);
+}
+
 static void test_flows_admitted_and_weighted(void **st)
 {
     (void)st;
@@ -397,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_live_tables_change),
         cmocka_unit_test(test_excess_hurts_only_its_vl),
         cmocka_unit_test(test_flows_admitted_and_weighted),
+        cmocka_unit_test(test_star_flow_before_connections),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

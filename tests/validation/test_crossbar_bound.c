@@ -49,7 +49,7 @@ static void test_no_packet_late(void **st)
     double worst = 0, worst_old = 0;
     for (int i = 0; i < s->cs.n; i++) {
         const struct conn_entry *x = &s->cs.c[i];
-        const struct flow *fl = &r.f.flows[s->first_conn + i];
+        const struct flow *fl = &r.f.flows[connections_run_flow(s, &r.f, i)];
         simtime_t old = cac_bound(a, &x->conn, 0);
         assert_int_equal(x->conn.bound, cac_bound(a, &x->conn, 1));
         assert_true(x->conn.bound >= old);
