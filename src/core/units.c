@@ -112,7 +112,9 @@ void units_format_time(simtime_t t, char *buf, size_t len)
         return;
     }
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-        if (t % u[i].f == 0 || (t >= u[i].f && i < 4 && (t * 1000) % u[i].f == 0)) {
+        /* t * 1000 divisible by f, written t % (f / 1000): every unit but ps is a multiple of
+         * 1000 ps, and t * 1000 overflows beyond 9,223 s (fuzz_override found it) */
+        if (t % u[i].f == 0 || (t >= u[i].f && i < 4 && t % (u[i].f / 1000) == 0)) {
             if (t % u[i].f == 0)
                 snprintf(buf, len, "%lld %s", (long long)(t / u[i].f), u[i].n);
             else

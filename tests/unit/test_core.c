@@ -90,6 +90,12 @@ static void test_units(void **state)
     assert_string_equal(buf, "100 ns");
     units_format_time(1500 * PS_PER_US, buf, sizeof buf);
     assert_string_equal(buf, "1.500 ms");
+    /* Beyond 9,223 s, t * 1000 no longer fits: fuzz_override's -s simulation.duration=10778.835305s
+     * (a signed overflow under UBSan before) */
+    units_format_time(10778835305000000LL, buf, sizeof buf);
+    assert_string_equal(buf, "10778835.305 ms");
+    units_format_time(INT64_MAX, buf, sizeof buf); /* odd picoseconds: ns with 3 decimals */
+    assert_non_null(strstr(buf, " ns"));
 }
 
 static void test_rng_streams(void **state)
