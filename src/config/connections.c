@@ -640,10 +640,9 @@ json_t *connections_json(const struct conn_state *s, const struct fabric *f)
                 json_array_append_new(rf, json_string(s->names[i]));
         json_object_set_new(o, "refused_flows", rf);
     }
-    if (s->excess_idx >= 0)
-        json_object_set_new(o, "excess_flow", json_string(
-            connections_run_flow(s, f, s->excess_idx) < f->nflows
-                ? f->flows[connections_run_flow(s, f, s->excess_idx)].name : ""));
+    uint32_t xf = s->excess_idx >= 0 ? connections_run_flow(s, f, s->excess_idx) : f->nflows;
+    if (xf < f->nflows)
+        json_object_set_new(o, "excess_flow", json_string(f->flows[xf].name));
     return o;
 }
 
