@@ -39,6 +39,11 @@ const struct param sim_params[] = {
       "dropped for this long is declared stuck there and then (a deadlock), instead of at the "
       "end of the run; 0 = never (raise it for a sink slower than one packet per 10 ms)",
       NULL, 0, 0 },
+    { "until_delivered", P_INT, SOFF(until_delivered), "0",
+      "end the measured run at the first moment every flow has delivered this many packets in "
+      "the measured period (seed 001's \"until the slowest connection has received 100 "
+      "packets\"), or at duration if that comes first; summary.json's run.until_delivered says "
+      "which; 0 = off; not in a distributed run", NULL, 0, 1e18 },
     PARAM_END,
 };
 #undef SOFF
@@ -1240,6 +1245,7 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->end = sc->sim.duration;
     d->drain_limit = sc->sim.drain_limit;
     d->stall_limit = sc->sim.stall_limit;
+    d->until_delivered = (uint64_t)sc->sim.until_delivered;
     d->sample_interval = sc->sim.sample_interval;
     d->seed = (uint64_t)sc->sim.seed;
     d->jitter_k = (int)sc->out.jitter_k;

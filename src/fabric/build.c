@@ -468,6 +468,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     f->end = d->end;
     f->drain_limit = d->drain_limit;
     f->stall_limit = d->stall_limit;
+    f->until_delivered = d->until_delivered;
+    f->until_at = SIMTIME_NEVER;
     f->sample_interval = d->sample_interval;
     if (f->set.inject_limit_bps > 0)
         f->inject_rate = byterate_from_bps(f->set.inject_limit_bps);
@@ -508,6 +510,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
+            s->req_slots = xcalloc(np, sizeof *s->req_slots);
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
             s->stalled = xcalloc((size_t)s->words, sizeof *s->stalled);
@@ -863,6 +866,7 @@ void fabric_free(struct fabric *f)
             if (s->adapt && s->adapt->free)
                 s->adapt->free(s);
             free(s->req);
+            free(s->req_slots);
             free(s->rr);
             free(s->reads);
             free(s->stalled);
