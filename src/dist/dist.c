@@ -1079,6 +1079,9 @@ static void sample(struct fabric *f)
 
 int dist_attach(struct fabric *f, const struct topo *t, int method, struct ibn_err *e)
 {
+    if (f->until_delivered)
+        return ibn_err_set(e, "simulation.until_delivered ends the run where one rank sees its last "
+                              "flow reach the count: not available in a distributed run");
     struct dist *d = xcalloc(1, sizeof *d);
     d->part = xmalloc((size_t)t->nnodes * sizeof *d->part);
     struct partition_stats st;

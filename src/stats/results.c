@@ -525,6 +525,50 @@ static json_t *flow_json(struct fabric *f, struct flow *fl)
     return o;
 }
 
+/* One cabled port's object of summary.json's "ports" (node i, port p): its counters over the
+ * measured period, the warm-up and the drain apart (period.h). */
+static json_t *port_json(struct fabric *f, int i, int p)
+{
+    struct node *n = f->nodes[i];
+    struct port *pt = &n->port[p];
+    struct port_counts zero[VL_SLOTS], now[VL_SLOTS];
+    memset(zero, 0, sizeof zero);
+    json_t *o = json_object();
+    json_object_set_new(o, "node", json_string(n->name));
+    json_object_set_new(o, "port", json_integer(p));
+    char guid[24];
+    snprintf(guid, sizeof guid, "0x%016" PRIx64, n->guid);
+    json_object_set_new(o, "guid", json_string(guid));
+    json_object_set_new(o, "lid", json_integer(n->is_switch ? n->lid : pt->lid));
+    json_object_set_new(o, "peer", json_string(pt->peer->node->name));
+    json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
+    port_counts_at(f, pt, f->now, now);
+    double sent0, sent1;
+    const struct port_counts *c0 = period_snap(f, PERIOD_START, i, p, &sent0);
+    const struct port_counts *c1 = period_snap(f, PERIOD_END, i, p, &sent1);
+    counters_json(o, c0, c1, f->nvs);
+    double link_bps = byterate_bps(pt->rate), ms = fabric_measured_s(f);
+    double u = link_bps > 0 && ms > 0 ? (sent1 - sent0) * 8.0 / ms / link_bps : 0.0;
+    json_object_set_new(o, "utilisation", json_real(round(u * 1e6) / 1e6));
+    json_t *warm = json_object(), *drain = json_object();
+    counters_json(warm, zero, c0, f->nvs);
+    counters_json(drain, c1, now, f->nvs);
+    json_object_set_new(o, "warmup", warm);
+    json_object_set_new(o, "drain", drain);
+    json_t *vls = json_array();
+    for (int v = 0; v < f->nvs; v++) {
+        if (!now[v].xmit_pkts && !now[v].rcv_pkts)
+            continue;
+        json_t *vo = json_object();
+        json_object_set_new(vo, "vl", json_integer(fabric_slot_vl(f, v)));
+        counters_json(vo, &c0[v], &c1[v], 1);
+        json_array_append_new(vls, vo);
+    }
+    json_object_set_new(o, "vls", vls);
+    json_object_set_new(o, "rx_buffer_peak_bytes", json_integer((json_int_t)pt->rx_peak * CREDIT_BYTES));
+    return o;
+}
+
 json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
                         const struct series *s)
 {
@@ -539,6 +583,16 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(run, "measured_from_s", json_real((double)f->warmup / 1e12));
     json_object_set_new(run, "measured_to_s", json_real((double)fabric_measured_to(f) / 1e12));
     json_object_set_new(run, "stopped_at_s", json_real((double)f->now / 1e12));
+    if (f->until_delivered) { /* simulation.until_delivered: did the run end by it? */
+        json_t *u = json_object();
+        json_object_set_new(u, "packets", json_integer((json_int_t)f->until_delivered));
+        json_object_set_new(u, "reached", json_boolean(f->until_at != SIMTIME_NEVER));
+        if (f->until_at != SIMTIME_NEVER)
+            json_object_set_new(u, "at_s", json_real((double)f->until_at / 1e12));
+        else
+            json_object_set_new(u, "flows_short", json_integer((json_int_t)f->until_left));
+        json_object_set_new(run, "until_delivered", u);
+    }
     json_object_set_new(run, "events", json_integer((json_int_t)f->events));
     json_object_set_new(run, "packet_hops", json_integer((json_int_t)f->hops));
     json_object_set_new(run, "throughput_counts", json_string("payload bytes delivered in the measured period"));
@@ -723,57 +777,12 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_t *rc = receive_classes_json(f);
     if (rc)
         json_object_set_new(root, "receive_classes", rc);
-    json_t *ports = json_array();
-    struct port_counts zero[VL_SLOTS], now[VL_SLOTS];
     if (!f->period) { /* the run refused to start */
         period_init(f);
         period_finish(f, f->now);
     }
-    memset(zero, 0, sizeof zero);
-    for (int i = 0; i < f->nnodes; i++) {
-        struct node *n = f->nodes[i];
-        for (int p = 1; p <= n->nports; p++) {
-            struct port *pt = &n->port[p];
-            if (!pt->peer)
-                continue;
-            json_t *o = json_object();
-            json_object_set_new(o, "node", json_string(n->name));
-            json_object_set_new(o, "port", json_integer(p));
-            char guid[24];
-            snprintf(guid, sizeof guid, "0x%016" PRIx64, n->guid);
-            json_object_set_new(o, "guid", json_string(guid));
-            json_object_set_new(o, "lid", json_integer(n->is_switch ? n->lid : pt->lid));
-            json_object_set_new(o, "peer", json_string(pt->peer->node->name));
-            json_object_set_new(o, "peer_port", json_integer(pt->peer->num));
-            port_counts_at(f, pt, f->now, now);
-            /* Over the measured period; the warm-up and the drain apart (period.h). */
-            double sent0, sent1;
-            const struct port_counts *c0 = period_snap(f, PERIOD_START, i, p, &sent0);
-            const struct port_counts *c1 = period_snap(f, PERIOD_END, i, p, &sent1);
-            counters_json(o, c0, c1, f->nvs);
-            double link_bps = byterate_bps(pt->rate), ms = fabric_measured_s(f);
-            double u = link_bps > 0 && ms > 0 ? (sent1 - sent0) * 8.0 / ms / link_bps : 0.0;
-            json_object_set_new(o, "utilisation", json_real(round(u * 1e6) / 1e6));
-            json_t *warm = json_object(), *drain = json_object();
-            counters_json(warm, zero, c0, f->nvs);
-            counters_json(drain, c1, now, f->nvs);
-            json_object_set_new(o, "warmup", warm);
-            json_object_set_new(o, "drain", drain);
-            json_t *vls = json_array();
-            for (int v = 0; v < f->nvs; v++) {
-                if (!now[v].xmit_pkts && !now[v].rcv_pkts)
-                    continue;
-                json_t *vo = json_object();
-                json_object_set_new(vo, "vl", json_integer(fabric_slot_vl(f, v)));
-                counters_json(vo, &c0[v], &c1[v], 1);
-                json_array_append_new(vls, vo);
-            }
-            json_object_set_new(o, "vls", vls);
-            json_object_set_new(o, "rx_buffer_peak_bytes", json_integer((json_int_t)pt->rx_peak * CREDIT_BYTES));
-            json_array_append_new(ports, o);
-        }
-    }
-    json_object_set_new(root, "ports", ports);
+    /* Filled by results_write_json, one port's tree at a time (port_json). */
+    json_object_set_new(root, "ports", json_array());
     return root;
 }
 
@@ -796,42 +805,83 @@ static void put_json(FILE *fp, const json_t *j, size_t flags, int indent)
     free(text);
 }
 
+/* The root's arrays that results_summary leaves empty and results_write_json fills from the
+ * fabric as it writes, one element's tree at a time: a fabric's flows and its cabled ports
+ * (the 11,664-host fat tree's 69,984 ports made summary.json's tree and its text 460 MiB of
+ * the run's 713 MiB peak when they were held whole). */
+struct deferred {
+    const char *key;         /* "\n  \"flows\": []" as json_dumps writes the empty member */
+    size_t nkey;
+    const char *at;          /* where in the root's text, or NULL */
+};
+
+/* The next element of a deferred array from cursor (*i, *p); NULL at its end. */
+static json_t *deferred_next(struct fabric *f, int which, uint32_t *i, int *p)
+{
+    if (which == 0)
+        return *i < f->nflows ? flow_json(f, &f->flows[(*i)++]) : NULL;
+    for (; *i < (uint32_t)f->nnodes; (*i)++, *p = 0)
+        while (++*p <= f->nodes[*i]->nports)
+            if (f->nodes[*i]->port[*p].peer)
+                return port_json(f, (int)*i, *p);
+    return NULL;
+}
+
 int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn_err *e)
 {
     struct outfile *o = out_open(path, e);
     if (!o)
         return -1;
     size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12);
-    json_t *fl = f ? json_object_get(j, "flows") : NULL;
-    if (!fl || !json_is_array(fl) || json_array_size(fl) || !f->nflows) {
+    static const char kf[] = "\n  \"flows\": []", kp[] = "\n  \"ports\": []";
+    struct deferred dv[2] = { { kf, sizeof kf - 1, NULL }, { kp, sizeof kp - 1, NULL } };
+    int nd = 0;
+    for (int k = 0; f && k < 2; k++) {
+        json_t *a = json_object_get(j, k ? "ports" : "flows");
+        dv[k].key = a && json_is_array(a) && !json_array_size(a) ? dv[k].key : NULL;
+        nd += dv[k].key != NULL;
+    }
+    char *text = nd ? json_dumps(j, flags) : NULL;
+    for (int k = 0; text && k < 2; k++)
+        if (dv[k].key && !(dv[k].at = strstr(text, dv[k].key))) { /* not where it should be */
+            free(text);
+            text = NULL;
+        }
+    if (!text) { /* nothing deferred, or not found: the whole tree at once */
+        for (int k = 0; nd && k < 2; k++) {
+            json_t *a = json_object_get(j, k ? "ports" : "flows"), *x;
+            uint32_t i = 0;
+            int p = 0;
+            if (dv[k].key)
+                while ((x = deferred_next(f, k, &i, &p)))
+                    json_array_append_new(a, x);
+        }
         put_json(o->fp, j, flags, 0);
         return out_close(o, e);
     }
-    /* The root's "flows" is the empty array results_summary left: the flows' objects are
-     * made and written one at a time, in the bytes json_dumps gives the whole (a root member
-     * at depth 1, its elements at depth 2). */
-    char *text = json_dumps(j, flags);
-    static const char key[] = "\n  \"flows\": []";
-    char *at = text ? strstr(text, key) : NULL;
-    if (!at) { /* not where it should be: the whole tree at once */
-        free(text);
-        for (uint32_t i = 0; i < f->nflows; i++)
-            json_array_append_new(fl, flow_json(f, &f->flows[i]));
-        put_json(o->fp, j, flags, 0);
-        return out_close(o, e);
+    /* The text up to each empty member, then its elements one at a time, in the bytes
+     * json_dumps gives the whole (a root member at depth 1, its elements at depth 2). */
+    int first = dv[0].at && (!dv[1].at || dv[0].at < dv[1].at) ? 0 : 1;
+    const char *from = text;
+    for (int n = 0; n < 2; n++) {
+        int k = n ? 1 - first : first;
+        if (!dv[k].at)
+            continue;
+        fwrite(from, 1, (size_t)(dv[k].at - from), o->fp);
+        fprintf(o->fp, "\n  \"%s\": [", k ? "ports" : "flows");
+        uint32_t i = 0;
+        int p = 0, any = 0;
+        json_t *x;
+        while ((x = deferred_next(f, k, &i, &p))) {
+            fputs(any ? ",\n    " : "\n    ", o->fp);
+            put_json(o->fp, x, flags, 4);
+            json_decref(x);
+            any = 1;
+        }
+        fputs(any ? "\n  ]" : "]", o->fp);
+        from = dv[k].at + dv[k].nkey;
     }
-    fwrite(text, 1, (size_t)(at - text), o->fp);
-    fputs("\n  \"flows\": [", o->fp);
-    for (uint32_t i = 0; i < f->nflows; i++) {
-        json_t *x = flow_json(f, &f->flows[i]);
-        fputs("\n    ", o->fp);
-        put_json(o->fp, x, flags, 4);
-        json_decref(x);
-        if (i + 1 < f->nflows)
-            fputc(',', o->fp);
-    }
-    fputs("\n  ]", o->fp);
-    fputs(at + sizeof key - 1, o->fp);
+    fputs(from, o->fp);
     free(text);
     return out_close(o, e);
 }

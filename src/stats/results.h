@@ -58,12 +58,13 @@ int series_failed(const struct series *s);
 int results_write_cc_tables(struct fabric *f, const char *dir, struct ibn_err *e);
 
 /* The summary as JSON; `settings` (may be NULL) is attached as "settings" and its reference
- * is taken over; `s` (may be NULL) adds the treatment variation. Its "flows" member is an
- * empty array: results_write_json fills it from the fabric as it writes. */
+ * is taken over; `s` (may be NULL) adds the treatment variation. Its "flows" and "ports"
+ * members are empty arrays: results_write_json fills them from the fabric as it writes. */
 json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *settings,
                         const struct series *s);
-/* Writes j to path. With a fabric: the root's "flows" member, left empty by results_summary,
- * is filled with the fabric's flows as they are written, one flow's tree at a time. */
+/* Writes j to path. With a fabric: the root's "flows" and "ports" members, left empty by
+ * results_summary, are filled with the fabric's flows and cabled ports as they are written,
+ * one element's tree at a time (never the whole array's tree or text at once). */
 int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn_err *e);
 /* A few lines for a person: flows, totals, outcome. */
 void results_print(FILE *out, struct fabric *f, const struct run_report *r);
