@@ -470,6 +470,12 @@ struct isol_settings {
     int eligibility;         /* adapters hold destinations named by stopped lines (Paper VI) */
 };
 
+/* Hosts drawn at random for a scenario's flows (the `draw` section; fabric/hostdraw.c). */
+struct draw_settings {
+    long long sources;       /* hot sources drawn; 0 = no draw */
+    long long spots;         /* hot spots drawn among the other hosts */
+};
+
 /* Model settings (filled through the parameter tables of settings.c). */
 struct fabric_settings {
     long long mtu;
@@ -520,6 +526,7 @@ struct fabric_settings {
     uint8_t sl2vl_ca[16];    /* SL-to-VL map of adapter ports */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
     struct isol_settings isol; /* switch.arch = ccfit, ecocc, hfdi */
+    struct draw_settings draw; /* the `draw` section: hosts named draw:... in flows */
 };
 
 /* The counters the end-of-run invariants compare. */
@@ -606,6 +613,8 @@ struct fabric {
     struct flow *flows;
     int npatterns;
     struct pattern **patterns;
+    int *draw_sub;             /* `draw` section: per host, its hot subset (0..spots-1), -1 cold */
+    int *draw_spot;            /* `draw` section: the hot spots, one per subset */
     struct fabric_hooks hooks;
     struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
     uint8_t rtx;             /* RC with go-back-N retransmission (transport.c) */
