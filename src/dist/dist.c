@@ -763,7 +763,7 @@ static void pack_flows(struct fabric *f, struct dist *d, struct buf *b)
         PUT(b, fl->rc.msg_begun);
         PUT(b, fl->rc.msg_acked);
         PUT(b, fl->rc.snd);
-        PUT(b, fl->rc.acks);
+        PUT(b, fl->rc.x->acks);
         PUT(b, fl->rc.blocked);
         PUT(b, fl->nheld);
         if (fl->nheld)
@@ -863,7 +863,10 @@ static void unpack_flows(struct fabric *f, struct dist *d, struct buf *b, struct
         GET(b, fl->rc.msg_begun);
         GET(b, fl->rc.msg_acked);
         GET(b, fl->rc.snd);
-        GET(b, fl->rc.acks);
+        uint64_t acks;
+        GET(b, acks);
+        if (fl->rc.x != &rc_ext_none) /* a UD flow's is the shared read-only one (no ACKs) */
+            fl->rc.x->acks = acks;
         GET(b, fl->rc.blocked);
         GET(b, fl->nheld);
         if (fl->nheld > fl->held_cap)
