@@ -7,8 +7,10 @@
 # events/s and packet-hops/s over it, the whole command's wall time, the speed-up over the
 # sequential run, the peak RSS of every rank, the windows, messages and bytes exchanged (per
 # window), the load average before and after, and whether the 2-rank outputs are byte-identical
-# to the sequential ones. Takes about 1.5 minutes on an idle 2-core machine (much longer when
-# other processes share the cores: MPI's ranks wait for each other at every window).
+# to the sequential ones. Took 7.5 minutes at a load average of 8-12 on 2 shared cores; 2-3
+# minutes expected on an idle 2-core machine (from the runs' CPU times; bench/distributed.md).
+# MPI's ranks wait for each other at every window, so other processes on the cores slow the
+# 2-rank runs far more than the sequential one.
 # Usage: bench/distributed.sh [BUILD_DIR] (default build-release, built Release if missing).
 # NICE=n runs everything under nice -n n (default 0). KEEP=1 keeps the results folders.
 set -euo pipefail
