@@ -212,6 +212,8 @@ void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io
         dl->cap = (dl->n + n) * 2;
         dl->a = xrealloc(dl->a, dl->cap * sizeof *dl->a);
     }
+    if (!n)
+        return;
     dist_io_bytes(io, pack ? dl->a : dl->a + dl->n, n * sizeof *dl->a);
     if (!pack)
         dl->n += n;
