@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     struct lfts l;
     struct run_desc d;
     struct fabric f;
-    double t0 = now_s();
+    double t0 = now_s(), c0 = cpu_s();
     if (scenario_load(argv[1], over, nover, &sc, &e) || scenario_topology(&sc, &t, &l, &e) ||
         scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e) ||
         scenario_apply(&sc, &f, &e) || cc_attach(&f, sc.ccp, sc.cc_desc, &e)) {
@@ -65,16 +65,25 @@ int main(int argc, char **argv)
            (double)f.events / wall, (double)f.hops / wall, (unsigned long long)f.events,
            (unsigned long long)f.hops, (double)ru.ru_maxrss / 1024.0,
            rc || !r.invariants_ok ? " INVARIANT BROKEN" : "");
-    printf("  run %.2f CPU s: %.3g events/CPU-s, %.3g packet-hops/CPU-s; peak pending events %zu; "
-           "events by type:", cpu, (double)f.events / cpu, (double)f.hops / cpu, f.peak_pending);
+    printf("  build %.2f CPU s (admission included); run %.2f CPU s: %.3g events/CPU-s, %.3g "
+           "packet-hops/CPU-s; peak pending events %zu; events by type:", c1 - c0, cpu,
+           (double)f.events / cpu, (double)f.hops / cpu, f.peak_pending);
     for (int i = 0; i < 16; i++)
         if (f.events_by_type[i])
             printf(" %d:%llu", i, (unsigned long long)f.events_by_type[i]);
     printf("\n");
+    if (f.until_delivered) { /* simulation.until_delivered: where the measured run ended */
+        if (f.until_at != SIMTIME_NEVER)
+            printf("  until_delivered %llu: reached at %.6f s simulated\n",
+                   (unsigned long long)f.until_delivered, (double)f.until_at / 1e12);
+        else
+            printf("  until_delivered %llu: not reached by the duration (%u of %u flows short)\n",
+                   (unsigned long long)f.until_delivered, f.until_left, f.nflows);
+    }
     printf("BENCH name=\"%s\" wall_s=%.3f cpu_s=%.3f sim_s=%.6f events=%llu hops=%llu events_per_s=%.4g "
-           "hops_per_s=%.4g hops_per_cpu_s=%.4g peak_rss_mib=%.1f\n", argv[1], wall, cpu, sim,
+           "hops_per_s=%.4g hops_per_cpu_s=%.4g peak_rss_mib=%.1f build_cpu_s=%.3f\n", argv[1], wall, cpu, sim,
            (unsigned long long)f.events, (unsigned long long)f.hops, (double)f.events / wall,
-           (double)f.hops / wall, (double)f.hops / cpu, (double)ru.ru_maxrss / 1024.0);
+           (double)f.hops / wall, (double)f.hops / cpu, (double)ru.ru_maxrss / 1024.0, c1 - c0);
     fabric_free(&f);
     lfts_free(&l);
     topo_free(&t);

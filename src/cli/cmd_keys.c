@@ -30,6 +30,9 @@ static const struct section_ref refs[] = {
     { "isolation", "seed 002's congested-flow isolation switches (switch.arch = ccfit, ecocc, hfdi, fbicm): "
                    "isolation queues, CAM lines, thresholds in MTU packets (docs/isolation.md)",
       isol_params },
+    { "draw", "hosts drawn at random from the run's seed, for flows to name as draw:hot, draw:hotK, "
+              "draw:cold and draw:spotK in src and dst (seed 002 Paper VI's hot sources and hot "
+              "spots; docs/isolation.md)", draw_params },
     { "transport", "the queue pairs' transport: unreliable datagram, or reliable connection with "
                    "ACKs through the fabric and a window (docs/transport.md)", transport_params },
     { "qos", "service levels, VL arbitration (OpenSM's forms); besides these keys, "

@@ -178,6 +178,7 @@ static json_t *settings_json(const struct scenario *sc)
         { "switch", switch_params, offsetof(struct scenario, set) },
         { "hca", hca_params, offsetof(struct scenario, set) },
         { "isolation", isol_params, offsetof(struct scenario, set) },
+        { "draw", draw_params, offsetof(struct scenario, set) },
         { "qos", qos_params, offsetof(struct scenario, qos) },
         { "connections", conn_params, offsetof(struct scenario, conns) },
     };

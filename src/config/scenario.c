@@ -39,6 +39,11 @@ const struct param sim_params[] = {
       "dropped for this long is declared stuck there and then (a deadlock), instead of at the "
       "end of the run; 0 = never (raise it for a sink slower than one packet per 10 ms)",
       NULL, 0, 0 },
+    { "until_delivered", P_INT, SOFF(until_delivered), "0",
+      "end the measured run at the first moment every flow has delivered this many packets in "
+      "the measured period (seed 001's \"until the slowest connection has received 100 "
+      "packets\"), or at duration if that comes first; summary.json's run.until_delivered says "
+      "which; 0 = off; not in a distributed run", NULL, 0, 1e18 },
     PARAM_END,
 };
 #undef SOFF
@@ -189,10 +194,12 @@ const struct param output_params[] = {
 #define FOFF(f) offsetof(struct flow_desc, f)
 const struct param flow_params[] = {
     { "name", P_STRING, FOFF(name), NULL, "the flow's name (unique)", NULL, 0, 0 },
-    { "src", P_STRING, FOFF(src), NULL, "source adapter (node name, NAME:PORT, or \"*\" for one flow per host)", NULL, 0, 0 },
+    { "src", P_STRING, FOFF(src), NULL, "source adapter (node name, NAME:PORT, or \"*\" for one flow per host; "
+      "draw:hot, draw:hotK, draw:cold, draw:spotK: hosts the draw section drew)", NULL, 0, 0 },
     { "dst", P_STRING, FOFF(dst), "", "destination adapter, \"uniform\" (a random other host per "
-      "message), or \"mcast:GROUP\" (a group of the multicast section); leave out when the flow has "
-      "a `pattern = { kind = ...; }` group", NULL, 0, 0 },
+      "message), \"mcast:GROUP\" (a group of the multicast section), or draw:spotK (a hot spot the "
+      "draw section drew; another draw:... set is a destination group); leave out when the flow "
+      "has a `pattern = { kind = ...; }` group", NULL, 0, 0 },
     { "sl", P_INT, FOFF(sl), "0", "service level 0-15", NULL, 0, 15 },
     { "class", P_STRING, FOFF(cls), "",
       "traffic class (a name in qos.classes, e.g. DBTS); sets sl from that table", NULL, 0, 0 },
@@ -479,6 +486,7 @@ static const struct section {
     { "hca", hca_params, offsetof(struct scenario, set) },
     { "transport", transport_params, offsetof(struct scenario, set) },
     { "isolation", isol_params, offsetof(struct scenario, set) },
+    { "draw", draw_params, offsetof(struct scenario, set) },
     { "qos", qos_params, offsetof(struct scenario, qos) },
     { "output", output_params, offsetof(struct scenario, out) },
     { "connections", conn_params, offsetof(struct scenario, conns) },
@@ -1237,6 +1245,7 @@ int scenario_run_desc(const struct scenario *sc, const struct topo *t, struct ru
     d->end = sc->sim.duration;
     d->drain_limit = sc->sim.drain_limit;
     d->stall_limit = sc->sim.stall_limit;
+    d->until_delivered = (uint64_t)sc->sim.until_delivered;
     d->sample_interval = sc->sim.sample_interval;
     d->seed = (uint64_t)sc->sim.seed;
     d->jitter_k = (int)sc->out.jitter_k;

@@ -23,6 +23,7 @@ struct sim_desc {
     char *name;
     simtime_t duration, warmup, sample_interval, drain_limit, stall_limit;
     long long seed;
+    long long until_delivered; /* end when every flow has delivered this many packets; 0 off */
 };
 
 struct topo_desc {

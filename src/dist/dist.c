@@ -649,6 +649,9 @@ int dist_partition(const struct topo *t, int method, int **part, struct ibn_err 
 int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *part, struct ibn_err *e)
 {
     (void)t;
+    if (f->until_delivered)
+        return ibn_err_set(e, "simulation.until_delivered ends the run where one rank sees its last "
+                              "flow reach the count: not available in a distributed run");
     struct dist *d = xcalloc(1, sizeof *d);
     d->lfts = l;
     d->part = part;

@@ -16,6 +16,7 @@
 #include "fabric/transport.h"
 #include "fabric/adapt.h"
 #include "fabric/drop.h"
+#include "fabric/hostdraw.h"
 #include "fabric/mcast.h"
 #include "fabric/swarch.h"
 #include "topology/topo_addr.h"
@@ -469,6 +470,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     f->end = d->end;
     f->drain_limit = d->drain_limit;
     f->stall_limit = d->stall_limit;
+    f->until_delivered = d->until_delivered;
+    f->until_at = SIMTIME_NEVER;
     f->sample_interval = d->sample_interval;
     f->own_part = d->own_part;
     f->own_rank = d->own_rank;
@@ -511,6 +514,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->max_lid = l->max_lid;
             size_t np = (size_t)tn->nports + 1;
             s->req = xcalloc(np * (size_t)f->nvs * (size_t)s->words, sizeof *s->req);
+            s->req_slots = xcalloc(np, sizeof *s->req_slots);
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
             s->stalled = xcalloc((size_t)s->words, sizeof *s->stalled);
@@ -617,9 +621,11 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     /* Flows. */
     int total = 0;
     for (int i = 0; i < d->nflows; i++)
-        total += (topo_is_set(d->flows[i].src) ? f->nhosts : 1) * /* a group: at most all */
+        total += (topo_is_set(d->flows[i].src) || hostdraw_is(d->flows[i].src) ? f->nhosts : 1) * /* a group: at most all */
                  (d->flows[i].has_pattern && d->flows[i].pat.split ? 2 : 1);
     f->flows = xcalloc((size_t)total + 1, sizeof *f->flows);
+    if (hostdraw_init(f, e)) /* hosts drawn at random, named draw:... below */
+        return ibn_err_prefix(e, "draw: ");
     f->patterns = xcalloc((size_t)d->nflows + 1, sizeof *f->patterns);
     for (int i = 0; i < d->nflows; i++) {
         const struct flow_desc *fd = &d->flows[i];
@@ -644,6 +650,19 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             if ((dr.mgroup = mcast_group_find(f, fd->dst, e)) < 0)
                 return ibn_err_prefix(e, "%s:%d: flow %s: destination: ", fd->file ? fd->file : "",
                                       fd->line, fd->name);
+        } else if (!fd->has_pattern && hostdraw_is(fd->dst)) {
+            int *set, n = hostdraw_hosts(f, fd->dst, &set, &dr.host, e);
+            if (n < 0)
+                return ibn_err_prefix(e, "%s:%d: flow %s: destination: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
+            if (dr.host >= 0) { /* draw:spotK: one host, a flow to it as to a named host */
+                free(set);
+            } else {
+                f->dsets = xrealloc(f->dsets, ((size_t)f->ndsets + 1) * sizeof *f->dsets);
+                f->dsets[f->ndsets++] = set;
+                dr.set = set;
+                dr.nset = n;
+            }
         } else if (!fd->has_pattern && strcmp(fd->dst, "uniform")) {
             struct ibn_err single = { { 0 } };
             dr.host = resolve_host(f, t, fd->dst, &single);
@@ -664,7 +683,16 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             }
         }
         int *srcs = NULL, nsrc = 0, one = -1;
-        if (strcmp(fd->src, "*")) {
+        if (hostdraw_is(fd->src)) {
+            if ((nsrc = hostdraw_hosts(f, fd->src, &srcs, &one, e)) < 0)
+                return ibn_err_prefix(e, "%s:%d: flow %s: source: ", fd->file ? fd->file : "",
+                                      fd->line, fd->name);
+            if (one >= 0) { /* draw:spotK: one host */
+                free(srcs);
+                srcs = NULL;
+                nsrc = 0;
+            }
+        } else if (strcmp(fd->src, "*")) {
             struct ibn_err single = { { 0 } };
             one = resolve_host(f, t, fd->src, &single);
             if (one < 0 && !topo_is_set(fd->src)) {
@@ -817,6 +845,7 @@ void fabric_free(struct fabric *f)
         free(f->patterns[i]);
     }
     free(f->patterns);
+    hostdraw_free(f);
     for (int i = 0; i < f->ndsets; i++)
         free(f->dsets[i]);
     free(f->dsets);
@@ -843,6 +872,7 @@ void fabric_free(struct fabric *f)
             if (s->adapt && s->adapt->free)
                 s->adapt->free(s);
             free(s->req);
+            free(s->req_slots);
             free(s->rr);
             free(s->reads);
             free(s->stalled);

@@ -40,6 +40,7 @@ struct run_desc {
     struct fabric_settings set;
     simtime_t warmup, end, drain_limit, sample_interval;
     simtime_t stall_limit; /* 0 = no stall detection */
+    uint64_t until_delivered; /* end when every flow has delivered this many packets; 0 = off */
     uint64_t seed;
     int jitter_k;     /* jitter: share of arrivals within +-period/k of their ideal time */
     int nflows;

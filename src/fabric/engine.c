@@ -218,6 +218,8 @@ static void try_send(struct fabric *f, struct port *p)
  * the adapter's rank stops the flow, numbers and handles it the same way. */
 static void end_of_run(struct fabric *f)
 {
+    if (f->ended)
+        return;
     f->ended = 1;
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
@@ -230,6 +232,22 @@ static void end_of_run(struct fabric *f)
         flow_stop(f, fl);
     }
     eventq_set_origin(&f->q, FABRIC_ORIGIN(f));
+}
+
+void fabric_until_reached(struct fabric *f)
+{
+    if (--f->until_left || f->ended)
+        return;
+    /* The last flow has its count: the measured run ends now (its counters' snapshot is taken
+     * before the END event, at this time), and what is in flight drains as after a duration. */
+    f->until_at = f->now;
+    f->end = f->now;
+    if (f->period && f->period->taken == 1)
+        f->period_next = f->now;
+    uint32_t o = f->q.origin;
+    eventq_set_origin(&f->q, FABRIC_ORIGIN(f));
+    fabric_schedule(f, f->now, EV_END, NULL, 0, 0);
+    eventq_set_origin(&f->q, o);
 }
 
 static inline __attribute__((always_inline)) void dispatch(struct fabric *f, const struct event *ev,
@@ -451,6 +469,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     if (f->events == 0)
         transport_warn_unused(f);
     switch_prepare(f);
+    if (f->events == 0)
+        f->until_left = f->nflows;
     struct event ev;
     simtime_t limit = f->end + f->drain_limit;
     r->outcome = RUN_DRAINED;
@@ -472,6 +492,8 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
             break;
         }
         eventq_pop(&f->q, &ev);
+        if (__builtin_expect(ev.type == EV_END && f->ended, 0))
+            continue; /* the duration's end after until_delivered ended the run: nothing */
         if (ev.t >= f->period_next)
             reach_period(f, ev.t, obs);
         f->now = ev.t;

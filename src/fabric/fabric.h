@@ -185,6 +185,8 @@ struct sw {
                               * data VL, ...: switch_prepare) */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
+    uint32_t *req_slots;     /* [out] bit `slot` set while req[out][slot] is not empty: an
+                              * arbitration visits only those slots (and the ones waiting) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
     uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
@@ -458,6 +460,12 @@ struct isol_settings {
     int eligibility;         /* adapters hold destinations named by stopped lines (Paper VI) */
 };
 
+/* Hosts drawn at random for a scenario's flows (the `draw` section; fabric/hostdraw.c). */
+struct draw_settings {
+    long long sources;       /* hot sources drawn; 0 = no draw */
+    long long spots;         /* hot spots drawn among the other hosts */
+};
+
 /* Model settings (filled through the parameter tables of settings.c). */
 struct fabric_settings {
     long long mtu;
@@ -508,6 +516,7 @@ struct fabric_settings {
     uint8_t sl2vl_ca[16];    /* SL-to-VL map of adapter ports */
     struct vlarb_table vlarb_ca, vlarb_sw; /* arbitration tables for adapter and switch ports */
     struct isol_settings isol; /* switch.arch = ccfit, ecocc, hfdi */
+    struct draw_settings draw; /* the `draw` section: hosts named draw:... in flows */
 };
 
 /* The counters the end-of-run invariants compare. */
@@ -594,6 +603,8 @@ struct fabric {
     struct flow *flows;
     int npatterns;
     struct pattern **patterns;
+    int *draw_sub;             /* `draw` section: per host, its hot subset (0..spots-1), -1 cold */
+    int *draw_spot;            /* `draw` section: the hot spots, one per subset */
     struct fabric_hooks hooks;
     struct drop_state *drop; /* selective dropping (drop.c), NULL when both limits are infinite */
     uint8_t rtx;             /* RC with go-back-N retransmission (transport.c) */
@@ -617,6 +628,13 @@ struct fabric {
     /* Run control. */
     simtime_t warmup, end, drain_limit, sample_interval;
     simtime_t stall_limit;   /* no packet moved for this long with packets in flight: stuck */
+    /* simulation.until_delivered: the measured run ends (end moved to that moment) when the
+     * last of the flows has delivered until_delivered packets in the measured period; 0 = off.
+     * until_left counts the flows still short of it; until_at is when it was reached (or
+     * SIMTIME_NEVER: not, the run went to its duration). */
+    uint64_t until_delivered;
+    uint32_t until_left;
+    simtime_t until_at;
     uint64_t events;
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
@@ -701,6 +719,9 @@ static inline void fabric_schedule_on(struct fabric *f, const struct node *nd, s
 {
     eventq_push_on(&f->q, (uint32_t)nd->index, t, type, obj, a, b);
 }
+/* A flow's measured deliveries reached simulation.until_delivered (hca.c): when it is the
+ * last flow to do so, the measured run ends now (engine.c). */
+void fabric_until_reached(struct fabric *f);
 /* Call fn(f, arg) at time t: `call` must stay valid until then (plug-ins keep it in their state). */
 void fabric_schedule_call(struct fabric *f, simtime_t t, struct fabric_call *call);
 

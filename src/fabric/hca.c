@@ -919,7 +919,8 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             f->hosts[at->hca->host].interval_rx += x->payload;
         }
         if (f->now >= f->warmup && !f->ended) {
-            fl->st.pkts_delivered++;
+            if (__builtin_expect(++fl->st.pkts_delivered == f->until_delivered, 0))
+                fabric_until_reached(f); /* the last flow to reach the count ends the run */
             fl->st.bytes_delivered += x->payload;
             f->hosts[at->hca->host].rx_bytes += x->payload;
             f->hosts[fl->src_host].tx_bytes += x->payload;

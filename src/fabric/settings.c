@@ -227,6 +227,7 @@ void fabric_settings_defaults(struct fabric_settings *s)
     defaults(hca_params, s);
     defaults(transport_params, s);
     defaults(isol_params, s);
+    defaults(draw_params, s);
     struct qos_desc q;
     qos_desc_defaults(&q);
     struct ibn_err e;

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/params.h"
 #include "fabric/fabric.h"
+#include "fabric/hostdraw.h"  /* draw_params: the `draw` section */
 #include "fabric/isol.h"      /* isol_params: the `isolation` section */
 #include "fabric/transport.h" /* transport_params: the `transport` section */
 

@@ -111,6 +111,7 @@ static inline uint64_t *sw_req(struct sw *s, const struct fabric *f, int out, in
 static inline void sw_req_set(struct sw *s, struct fabric *f, int out, int slot, int in)
 {
     uint64_t *w = &sw_req(s, f, out, slot)[in >> 6], b = 1ULL << (in & 63);
+    s->req_slots[out] |= 1u << slot;
     if (s->drop && !(*w & b)) { /* a new head: its lifetime starts (drop.h) */
         *w |= b;
         drop_head_start(f, s, in, out, slot);
@@ -119,7 +120,12 @@ static inline void sw_req_set(struct sw *s, struct fabric *f, int out, int slot,
 }
 static inline void sw_req_clr(struct sw *s, const struct fabric *f, int out, int slot, int in)
 {
-    sw_req(s, f, out, slot)[in >> 6] &= ~(1ULL << (in & 63));
+    uint64_t *bits = sw_req(s, f, out, slot);
+    bits[in >> 6] &= ~(1ULL << (in & 63));
+    for (int w = 0; w < s->words; w++)
+        if (bits[w])
+            return;
+    s->req_slots[out] &= ~(1u << slot);
 }
 /* Output `out` now has a request: let it send if it is idle, else make sure it looks again when
  * its transmission ends. */

@@ -50,8 +50,10 @@ static inline void enqueue_fast(struct fabric *f, struct sw *s, int in, uint32_t
     int out = p->out_port, slot = fabric_slot(f, p->out_vl);
     struct pktq *q = &s->q[((size_t)in * (size_t)(s->n.nports + 1) + (size_t)out) * 2 + (size_t)slot];
     pktq_push(q, &f->pool, pidx);
-    if (q->n == 1)
+    if (q->n == 1) {
         s->req[(size_t)out * 2 + (size_t)slot] |= 1ULL << in;
+        s->req_slots[out] |= 1u << slot;
+    }
 }
 
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
@@ -190,11 +192,12 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
     uint32_t ready = 0;
     int read_blocked = 0, work = 0;
     int mc_async = s->mc && (f->mc->scheme >= MC_ASYNC || f->mc->fifo_mode);
-    for (int slot = 0; slot < f->nvs; slot++) {
-        const uint64_t *bits = sw_req(s, f, out, slot);
-        int any = 0;
-        for (int w = 0; w < s->words && !any; w++)
-            any = bits[w] != 0;
+    /* The slots with a request, and those whose wait for credits is open (a slot with neither
+     * would only have port_wait_end do nothing); every slot when multicast copies compete. */
+    uint32_t req = s->req_slots[out];
+    for (uint32_t scan = mc_async ? (1u << f->nvs) - 1 : req | op->waiting; scan; scan &= scan - 1) {
+        int slot = __builtin_ctz(scan);
+        int any = req >> slot & 1;
         int credit_blocked = 0;
         if (mc_async && mcast_cand(f, s, out, slot, op->vl[slot].credits, &credit_blocked)) {
             /* A multicast copy goes ahead of unicast packets on its VL (seed 004). */
@@ -343,8 +346,8 @@ static int arbitrate_fast(struct fabric *f, struct sw *s, int out)
     struct port *ip = &s->n.port[in];
     struct pktq *q = voq_fast(s, in, out);
     uint32_t pidx = pktq_pop(q, &f->pool);
-    if (!q->n)
-        req[0] &= ~(1ULL << in);
+    if (!q->n && !(req[0] &= ~(1ULL << in)))
+        s->req_slots[out] &= ~1u;
     *rr = (uint16_t)in;
     struct packet *p = pkt(&f->pool, pidx);
     vlarb_charge(op->vlarb, &op->arb, 0, p->wire_bytes);
@@ -420,13 +423,8 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
 
 int sw_has_request(const struct fabric *f, struct sw *s, int out)
 {
-    for (int slot = 0; slot < f->nvs; slot++) {
-        const uint64_t *bits = sw_req(s, f, out, slot);
-        for (int w = 0; w < s->words; w++)
-            if (bits[w])
-                return 1;
-    }
-    return 0;
+    (void)f;
+    return s->req_slots[out] != 0;
 }
 
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what)

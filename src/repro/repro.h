@@ -107,6 +107,11 @@ int repro_isolation_part(const char *part, struct repro_table *t, struct ibn_err
 /* `repro s003` (seed003.c) is the parts "fig3", "fig4" and "fig5" in that order; one part's rows
  * (the repro test runs them apart, each well inside ctest's timeout). */
 int repro_seed003_part(struct repro_table *t, const char *part, struct ibn_err *e);
+/* Seed 003 Fig. 4's admission (probe, cap 1) of setup 0, 1 or 2's streams V1..: the scenario
+ * loaded with `over` and then repro_set_overrides' (as its runs are), each stream asking for
+ * its load times its source link's rate; admitted[k] for stream k + 1, *nstreams set. */
+int repro_s003_f4_admit(int setup, const char *const *over, int nover, int *admitted,
+                        int *nstreams, struct ibn_err *e);
 void repro_print(FILE *out, const struct repro_table *t);
 /* "N of M evidence rows within tolerance; ..." */
 void repro_print_summary(FILE *out, const struct repro_table *t);

@@ -558,6 +558,8 @@ int repro_seed002_fig10(struct repro_table *t, struct ibn_err *e);
 int repro_seed002_isolation(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_t3n1(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_t3n2(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_t3n1r(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_t3n2r(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_trees(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_small(struct repro_table *t, struct ibn_err *e);
 
@@ -616,6 +618,10 @@ const struct repro repro_list[] = {
       repro_isolation_t3n1 },
     { "isolation-t3n2", "isolation's part t3n2 alone: Paper VI Table 3 and orderings, 256 nodes",
       repro_isolation_t3n2 },
+    { "isolation-t3n1r", "isolation's part t3n1r alone: Table 3 and orderings, 64 nodes, hot sources "
+      "and hot spots drawn at random from each seed", repro_isolation_t3n1r },
+    { "isolation-t3n2r", "isolation's part t3n2r alone: Table 3 and orderings, 256 nodes, hot sources "
+      "and hot spots drawn at random from each seed", repro_isolation_t3n2r },
     { "isolation-trees", "isolation's part trees alone: Paper V configuration #3 (1, 4, 6 trees)",
       repro_isolation_trees },
     { "isolation-small", "isolation's part small alone: Paper V configurations #1 and #2",

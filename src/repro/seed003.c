@@ -542,21 +542,29 @@ static const struct f4_setup f4_setups[3] = {
       11, 3, { "BE", "BE12", "BE13" }, { 0, 12, 13 }, 14, "1,2,3,4,5,6,7,8,9,10,11", "14" },
 };
 
-/* The probe admission of the setup's streams, in their order, each asking for b bit/s. */
-static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], struct ibn_err *e)
+/* The probe admission of the setup's streams, in their order, on the scenario the runs see:
+ * scenarios/<file> with the run's own overrides `over` (the loads) and then `ibnetsim repro
+ * -s`'s (repro_load), its topology and routes (scenario_topology); each stream asks for its
+ * payload rate, its `load` times its source link's rate (0.8 x load / per of a link unless -s
+ * says otherwise). Until 2026-11-24 the file was loaded without any override and the
+ * 1.6 Gb/s switch built here, so that -s changed the runs but not which streams they had. */
+int repro_s003_f4_admit(int setup, const char *const *over, int nover, int *admitted,
+                        int *nstreams, struct ibn_err *e)
 {
+    const struct f4_setup *su = &f4_setups[setup];
     char path[1024];
     snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, su->file);
     struct scenario sc;
-    if (scenario_load(path, NULL, 0, &sc, e))
-        return -1;
-    struct topo t;
-    struct lfts l;
-    if (topo_generate("single_switch", "ports=8,link=1.6Gb/s", 1, &t, e)) {
+    if (repro_load(path, over, nover, &sc, e)) {
         scenario_free(&sc);
         return -1;
     }
-    if (route_compute(&t, "minhop", NULL, &l, e)) {
+    struct topo t;
+    struct lfts l;
+    memset(&t, 0, sizeof t);
+    memset(&l, 0, sizeof l);
+    if (scenario_topology(&sc, &t, &l, e)) {
+        lfts_free(&l);
         topo_free(&t);
         scenario_free(&sc);
         return -1;
@@ -567,6 +575,7 @@ static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], s
     c.cap = 1.0;
     struct cac a;
     int rc = cac_init(&a, &t, &l, &c, e);
+    *nstreams = 8 * su->per;
     for (int k = 0; k < 8 * su->per && !rc; k++) {
         char name[16];
         snprintf(name, sizeof name, "V%d", k + 1);
@@ -574,17 +583,18 @@ static int f4_admit(const struct f4_setup *su, double b, int admitted[F4_NRT], s
         for (int i = 0; i < sc.nflows && !fd; i++)
             if (!strcmp(sc.flows[i].name, name))
                 fd = &sc.flows[i];
-        struct cac_req r = { -1, -1, fd ? (int)fd->sl : 0, b, 0 };
+        struct cac_req r = { -1, -1, fd ? (int)fd->sl : 0, 0, 0 };
         if (fd) {
             r.src = topo_node_named(&t, fd->src);
             r.dst = topo_node_named(&t, fd->dst);
         }
-        if (r.src < 0 || r.dst < 0) {
-            rc = ibn_err_set(e, "s003: %s has no stream %s between two hosts of the 8-port switch",
-                             su->file, name);
+        if (r.src < 0 || r.dst < 0 || fd->load <= 0) {
+            rc = ibn_err_set(e, "s003: %s has no stream %s between two hosts with a load", su->file,
+                             name);
             cac_free(&a);
             break;
         }
+        r.bw = fd->load * topo_port_rate_bps(&t, r.src, 1);
         struct cac_conn conn;
         int hop;
         simtime_t lat;
@@ -602,6 +612,25 @@ enum { F4_NONE, F4_AC, F4_NSCH };
 struct f4_point {
     double dmp[RMAX], dmt[RMAX], be[RMAX], ctl[RMAX];
 };
+
+/* The loads of the setup's runs at load index li: every flow at a stream's share
+ * (0.8 x load / per of its link), then best effort and control set back; into text[] (64
+ * bytes each) and over[]; returns how many. */
+static int f4_load_overrides(const struct f4_setup *su, int li, char (*text)[64], const char **over)
+{
+    double share = 0.8 * f4_load[li] / su->per; /* one stream's mean, share of the link */
+    int nt = 0;
+    snprintf(text[nt], 64, "flows.*.load=%.6f", share);
+    over[nt] = text[nt];
+    nt++;
+    for (int b = 0; b < su->nbe; b++) {
+        snprintf(text[nt], 64, "flows.%s.load=%.6f", su->be[b], 0.2 * f4_load[li] / su->nbe);
+        over[nt] = text[nt];
+        nt++;
+    }
+    over[nt++] = "flows.CTL.load=0";
+    return nt;
+}
 
 static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err *e)
 {
@@ -623,28 +652,24 @@ static int fig4(const struct f4_setup *su, struct repro_table *t, struct ibn_err
     int accepted[F4_NLOADS];
     struct repro_job *jobs = xcalloc((size_t)(nconf * n), sizeof *jobs);
     for (int li = 0; li < F4_NLOADS; li++) {
-        double share = 0.8 * f4_load[li] / su->per; /* one stream's mean, share of the link */
         int adm[F4_NRT];
-        if (f4_admit(su, share * 1.6e9, adm, e)) {
-            free(jobs);
-            return -1;
-        }
         accepted[li] = 0;
-        for (int k = 0; k < nrt; k++)
-            accepted[li] += adm[k];
         for (int sch = 0; sch < F4_NSCH; sch++) {
-            int c = li * F4_NSCH + sch, no = 0, nt = 0;
+            int c = li * F4_NSCH + sch, no = 0;
             const char *over[160];
             /* Every flow at the stream's share, then best effort and control set back; streams
              * the admission refused (A,C) never start. */
-            snprintf(text[c][nt], sizeof text[c][nt], "flows.*.load=%.6f", share);
-            over[no++] = text[c][nt++];
-            for (int b = 0; b < su->nbe; b++) {
-                snprintf(text[c][nt], sizeof text[c][nt], "flows.%s.load=%.6f", su->be[b],
-                         0.2 * f4_load[li] / su->nbe);
-                over[no++] = text[c][nt++];
+            int nt = f4_load_overrides(su, li, text[c], over);
+            no = nt;
+            if (sch == F4_NONE) { /* the admission sees the loads A,C's runs get (the same) */
+                int ns;
+                if (repro_s003_f4_admit((int)(su - f4_setups), over, no, adm, &ns, e)) {
+                    free(jobs);
+                    return -1;
+                }
+                for (int k = 0; k < nrt; k++)
+                    accepted[li] += adm[k];
             }
-            over[no++] = "flows.CTL.load=0";
             for (int k = 0; k < nrt; k++)
                 if (sch == F4_AC && !adm[k]) {
                     if (no + 5 >= (int)(sizeof over / sizeof over[0])) {

@@ -432,6 +432,44 @@ static void print_grid(const char *fig, const int *schemes, int ns, const double
             }
 }
 
+/* Fig. 7a-b's rows for one multipath-with-dropping scheme (grid index a, scheme sch) against SPF
+ * (grid index spf) at load index l: the DMP cut (50-65 %) and the DMT cut (30-55 %). */
+static void cut_rows(struct repro_table *t, const struct mix_res *res, int nl, int a, int sch,
+                     int spf, int l, const char *dn, const char *suffix, const char *note)
+{
+    double v[MIX_SEEDS];
+    char claim[224], id[48];
+    reductions(res, nl, a, spf, l, 0, v);
+    snprintf(id, sizeof id, "fig7-dmp60-%s-drop%s", dn, suffix);
+    snprintf(claim, sizeof claim, "Fig. 7a: at 60 %% %s cuts DMP by 50-65 %% against SPF: "
+             "1 - DMP ratio, 3 topologies%s", scheme_name[sch], note);
+    repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.50-0.65", 0.575, v, MIX_SEEDS, "reduction",
+                   0.075);
+    reductions(res, nl, a, spf, l, 1, v);
+    snprintf(id, sizeof id, "fig7-dmt60-%s-drop%s", dn, suffix);
+    snprintf(claim, sizeof claim, "Fig. 7b: at 60 %% %s cuts DMT by 30-55 %% against SPF: "
+             "1 - DMT ratio, 3 topologies", scheme_name[sch]);
+    repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.30-0.55", 0.425, v, MIX_SEEDS, "reduction",
+                   0.125);
+}
+
+/* Fig. 7c-e's row for one multipath scheme: its average latency about half of SPF's. */
+static void half_row(struct repro_table *t, const struct mix_res *res, int nl, int a, int sch,
+                     int spf, int l, const char *dn, const char *suffix, const char *note)
+{
+    double v[MIX_SEEDS];
+    char claim[224], id[48];
+    for (int k = 0; k < MIX_SEEDS; k++) {
+        const struct mix_res *x = R(res, nl, a, l, k), *y = R(res, nl, spf, l, k);
+        v[k] = y->all_us > 0 ? x->all_us / y->all_us : 0;
+    }
+    snprintf(id, sizeof id, "fig7-mp-half-%s%s", dn, suffix);
+    snprintf(claim, sizeof claim, "Fig. 7c-e: %s's average packet latency (network, all "
+             "classes) about half of SPF's above 50 %%: ratio at 60 %%, 3 topologies%s",
+             scheme_name[sch], note);
+    repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~0.5", 0.5, v, MIX_SEEDS, "ratio", 0.05);
+}
+
 static int fig7(struct repro_table *t, struct ibn_err *e, struct mix_res *spf60_out)
 {
     static const int sch[NSCHEME] = { S_UPDN, S_SPF, S_SPFD, S_LFU, S_LFUD, S_CRED, S_CREDD };
@@ -474,41 +512,19 @@ static int fig7(struct repro_table *t, struct ibn_err *e, struct mix_res *spf60_
               "to 40 % load: largest |DMP - DMP(SPF)| over the five schemes, 20 and 40 %, 3 "
               "topologies (noticeable: > 0.02)", "< 0.02", 0, dmax, "DMP", -1, dmax <= 0.02);
     /* 3-4. At 60 %: multipath with dropping cuts DMP 50-65 % and DMT 30-55 % against SPF. */
-    double v[MIX_SEEDS];
-    char claim[224];
+    char note[96];
     int stuck = stuck_count(res, NL, S_SPF, 3);
     const int drops[2] = { S_LFUD, S_CREDD };
     const char *dn[2] = { "lfu", "credit" };
-    for (int i = 0; i < 2; i++) {
-        char id[48];
-        reductions(res, NL, drops[i], S_SPF, 3, 0, v);
-        snprintf(id, sizeof id, "fig7-dmp60-%s-drop", dn[i]);
-        snprintf(claim, sizeof claim, "Fig. 7a: at 60 %% %s cuts DMP by 50-65 %% against SPF: "
-                 "1 - DMP ratio, 3 topologies (SPF stuck in %d of them: its best effort "
-                 "deadlocks)", scheme_name[drops[i]], stuck);
-        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.50-0.65", 0.575, v, MIX_SEEDS, "reduction",
-                       0.075);
-        reductions(res, NL, drops[i], S_SPF, 3, 1, v);
-        snprintf(id, sizeof id, "fig7-dmt60-%s-drop", dn[i]);
-        snprintf(claim, sizeof claim, "Fig. 7b: at 60 %% %s cuts DMT by 30-55 %% against SPF: "
-                 "1 - DMT ratio, 3 topologies", scheme_name[drops[i]]);
-        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.30-0.55", 0.425, v, MIX_SEEDS, "reduction",
-                       0.125);
-    }
+    snprintf(note, sizeof note, " (SPF stuck in %d of them: its best effort deadlocks)", stuck);
+    for (int i = 0; i < 2; i++)
+        cut_rows(t, res, NL, drops[i], drops[i], S_SPF, 3, dn[i], "", note);
     /* 5. Multipath alone about halves the average latency above 50 %. */
     const int mp[2] = { S_LFU, S_CRED };
     for (int i = 0; i < 2; i++) {
-        char id[48];
-        for (int k = 0; k < MIX_SEEDS; k++) {
-            const struct mix_res *x = R(res, NL, mp[i], 3, k), *y = R(res, NL, S_SPF, 3, k);
-            v[k] = y->all_us > 0 ? x->all_us / y->all_us : 0;
-        }
-        snprintf(id, sizeof id, "fig7-mp-half-%s", dn[i]);
-        snprintf(claim, sizeof claim, "Fig. 7c-e: %s's average packet latency (network, all "
-                 "classes) about half of SPF's above 50 %%: ratio at 60 %%, 3 topologies (stuck "
-                 "runs: %s %d, SPF %d; latency of the packets delivered)", scheme_name[mp[i]],
-                 scheme_name[mp[i]], stuck_count(res, NL, mp[i], 3), stuck);
-        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~0.5", 0.5, v, MIX_SEEDS, "ratio", 0.05);
+        snprintf(note, sizeof note, " (stuck runs: %s %d, SPF %d; latency of the packets "
+                 "delivered)", scheme_name[mp[i]], stuck_count(res, NL, mp[i], 3), stuck);
+        half_row(t, res, NL, mp[i], mp[i], S_SPF, 3, dn[i], "", note);
     }
     /* 6. LFU helps real time and control, Max-Credit best effort (50 and 60 %). */
     int n_rc = 0, ok_rc = 0, n_be = 0, ok_be = 0;
@@ -546,32 +562,13 @@ static int fig7_9bits(struct repro_table *t, struct ibn_err *e)
         return -1;
     }
     print_grid("fig7-9bits", sch, NS, loads, NL, res);
-    double v[MIX_SEEDS];
-    char claim[224], id[48];
     const char *dn[2] = { "lfu", "credit" };
     for (int i = 0; i < 2; i++) {
-        reductions(res, NL, 1 + i, 0, 0, 0, v);
-        snprintf(id, sizeof id, "fig7-dmp60-%s-drop-9bits", dn[i]);
-        snprintf(claim, sizeof claim, "Fig. 7a: at 60 %% %s cuts DMP by 50-65 %% against SPF: "
-                 "1 - DMP ratio, 3 topologies", scheme_name[sch[1 + i]]);
-        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.50-0.65", 0.575, v, MIX_SEEDS, "reduction",
-                       0.075);
-        reductions(res, NL, 1 + i, 0, 0, 1, v);
-        snprintf(id, sizeof id, "fig7-dmt60-%s-drop-9bits", dn[i]);
-        snprintf(claim, sizeof claim, "Fig. 7b: at 60 %% %s cuts DMT by 30-55 %% against SPF: "
-                 "1 - DMT ratio, 3 topologies", scheme_name[sch[1 + i]]);
-        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "0.30-0.55", 0.425, v, MIX_SEEDS, "reduction",
-                       0.125);
-        for (int k = 0; k < MIX_SEEDS; k++) {
-            const struct mix_res *x = R(res, NL, 3 + i, 0, k), *y = R(res, NL, 0, 0, k);
-            v[k] = y->all_us > 0 ? x->all_us / y->all_us : 0;
-        }
-        snprintf(id, sizeof id, "fig7-mp-half-%s-9bits", dn[i]);
-        snprintf(claim, sizeof claim, "Fig. 7c-e: %s's average packet latency (network, all "
-                 "classes) about half of SPF's above 50 %%: ratio at 60 %%, 3 topologies (stuck "
-                 "runs: %d, SPF %d)", scheme_name[sch[3 + i]], stuck_count(res, NL, 3 + i, 0),
+        char note[64];
+        cut_rows(t, res, NL, 1 + i, sch[1 + i], 0, 0, dn[i], "-9bits", "");
+        snprintf(note, sizeof note, " (stuck runs: %d, SPF %d)", stuck_count(res, NL, 3 + i, 0),
                  stuck_count(res, NL, 0, 0));
-        repro_add_reps(t, REPRO_EVIDENCE, id, claim, "~0.5", 0.5, v, MIX_SEEDS, "ratio", 0.05);
+        half_row(t, res, NL, 3 + i, sch[3 + i], 0, 0, dn[i], "-9bits", note);
     }
     free(res);
     return 0;

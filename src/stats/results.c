@@ -583,6 +583,16 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
     json_object_set_new(run, "measured_from_s", json_real((double)f->warmup / 1e12));
     json_object_set_new(run, "measured_to_s", json_real((double)fabric_measured_to(f) / 1e12));
     json_object_set_new(run, "stopped_at_s", json_real((double)f->now / 1e12));
+    if (f->until_delivered) { /* simulation.until_delivered: did the run end by it? */
+        json_t *u = json_object();
+        json_object_set_new(u, "packets", json_integer((json_int_t)f->until_delivered));
+        json_object_set_new(u, "reached", json_boolean(f->until_at != SIMTIME_NEVER));
+        if (f->until_at != SIMTIME_NEVER)
+            json_object_set_new(u, "at_s", json_real((double)f->until_at / 1e12));
+        else
+            json_object_set_new(u, "flows_short", json_integer((json_int_t)f->until_left));
+        json_object_set_new(run, "until_delivered", u);
+    }
     json_object_set_new(run, "events", json_integer((json_int_t)f->events));
     json_object_set_new(run, "packet_hops", json_integer((json_int_t)f->hops));
     json_object_set_new(run, "throughput_counts", json_string("payload bytes delivered in the measured period"));

@@ -1,5 +1,5 @@
 /* ctest-label: repro */
-/* ctest-parts: t3n1 t3n2 trees small cmp */
+/* ctest-parts: t3n1 t3n2 t3n1r t3n2r trees small cmp */
 /* test_repro_isolation.c: the seed 002 Papers V / VI congested-flow isolation reproduction
  * (`ibnetsim repro isolation`, src/repro/seed002_isolation.c), one ctest test per part of it
  * (the part names of repro_isolation_parts). Per part:
@@ -53,6 +53,26 @@ static const struct row rows[] = {
     { "t3n2", "p6.n2.IB-ITh_gt_1VL", TR, 0 },
     { "t3n2", "p6.n2.VOQnet_gt_EcoCC", TR, 1 },
     { "t3n2", "p6.n2.hpq_exhausted", TR, 1 },
+    /* The same with the hot sources and hot spots drawn at random from each seed (64 nodes: 5
+     * seeds; 256 nodes: 4). */
+    { "t3n1r", "t3r.n1.ecocc_vs_1VL", EV, 1 },
+    { "t3n1r", "t3r.n1.ecocc_vs_IB-ITh", EV, 1 },
+    { "t3n1r", "t3r.n1.ecocc_vs_HFDI", EV, 0 },
+    { "t3n1r", "t3r.n1.ecocc_vs_VOQnet", EV, 0 },
+    { "t3n1r", "p6r.n1.EcoCC_gt_HFDI", TR, 0 },
+    { "t3n1r", "p6r.n1.EcoCC_gt_1VL", TR, 0 },
+    { "t3n1r", "p6r.n1.IB-ITh_gt_1VL", TR, 0 },
+    { "t3n1r", "p6r.n1.VOQnet_gt_EcoCC", TR, 0 },
+    { "t3n1r", "p6r.n1.hpq_exhausted", TR, 0 },
+    { "t3n2r", "t3r.n2.ecocc_vs_1VL", EV, 1 },
+    { "t3n2r", "t3r.n2.ecocc_vs_IB-ITh", EV, 1 },
+    { "t3n2r", "t3r.n2.ecocc_vs_HFDI", EV, 1 },
+    { "t3n2r", "t3r.n2.ecocc_vs_VOQnet", EV, 0 },
+    { "t3n2r", "p6r.n2.EcoCC_gt_HFDI", TR, 0 },
+    { "t3n2r", "p6r.n2.EcoCC_gt_1VL", TR, 0 },
+    { "t3n2r", "p6r.n2.IB-ITh_gt_1VL", TR, 0 },
+    { "t3n2r", "p6r.n2.VOQnet_gt_EcoCC", TR, 0 },
+    { "t3n2r", "p6r.n2.hpq_exhausted", TR, 1 },
     /* Paper V Fig. 8, configuration #3 case #4 (2 seeds). */
     { "trees", "p5.c3.1t.ccfit_gt_1Q", TR, 1 },
     { "trees", "p5.c3.1t.ccfit_gt_ITh", TR, 1 },

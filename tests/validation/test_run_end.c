@@ -1,6 +1,7 @@
 /* test_run_end.c: the end of a run. A flow whose start lies after the end never sends, and the
  * run still drains (its start event is not a packet left in the fabric); a run whose packets
- * cannot leave within the drain limit says so. */
+ * cannot leave within the drain limit says so; simulation.until_delivered ends the measured run
+ * when the slowest flow has delivered its count, and not before. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,9 +45,54 @@ static void test_drain_timeout(void **st)
     ts_free(&s);
 }
 
+/* Two CBR flows of 1000-byte messages (one packet each at the default MTU): slow
+ * at 0.1 Gb/s (a message every 80 us, the first at 0), fast at 1 Gb/s (every 8 us). With
+ * until_delivered = 5 the run must end at the slow flow's fifth delivery: created at 320 us,
+ * delivered within a few microseconds (one switch, 4xDDR, idle fabric); the slow flow has
+ * exactly 5 packets in the measured period, the fast one those of 8 us each up to then. */
+static void test_until_delivered(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "single_switch", "ports=4,link=4xDDR");
+    s.d.end = PS_PER_S; /* the cap, far away */
+    s.d.until_delivered = 5;
+    ts_flow(&s, "slow", "H1", "H3", "constant", "0.1 Gb/s", "1000 B", 0, 0);
+    ts_flow(&s, "fast", "H2", "H4", "constant", "1 Gb/s", "1000 B", 0, 0);
+    ts_run(&s);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_int_equal(s.rep.in_flight, 0);
+    assert_true(s.rep.invariants_ok);
+    simtime_t at = s.f.until_at;
+    assert_true(at >= 320 * PS_PER_US && at < 330 * PS_PER_US);
+    assert_int_equal(s.f.end, at);           /* the measured run ended there */
+    assert_int_equal(s.f.until_left, 0);
+    assert_int_equal(ts_find(&s, "slow")->st.pkts_delivered, 5);
+    /* fast: messages created at 0, 8, ..., each delivered a few us later: 40 or 41 by 320 us+ */
+    uint64_t nf = ts_find(&s, "fast")->st.pkts_delivered;
+    assert_true(nf >= 40 && nf <= 41);
+    assert_true(s.f.now < 2 * 330 * PS_PER_US); /* no traffic after the end */
+    ts_free(&s);
+
+    /* The duration comes first: the rule is not met, both flows short of 2,000 in 1 ms. */
+    ts_init(&s, "single_switch", "ports=4,link=4xDDR");
+    s.d.end = PS_PER_MS;
+    s.d.until_delivered = 2000;
+    ts_flow(&s, "slow", "H1", "H3", "constant", "0.1 Gb/s", "1000 B", 0, 0);
+    ts_flow(&s, "fast", "H2", "H4", "constant", "1 Gb/s", "1000 B", 0, 0);
+    ts_run(&s);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_int_equal(s.f.until_at, SIMTIME_NEVER);
+    assert_int_equal(s.f.until_left, 2);
+    assert_int_equal(s.f.end, PS_PER_MS);
+    assert_int_equal(ts_find(&s, "fast")->st.pkts_delivered, 125); /* 0, 8, ..., 992 us */
+    ts_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_until_delivered),
         cmocka_unit_test(test_start_after_end),
         cmocka_unit_test(test_drain_timeout),
     };
