@@ -95,10 +95,10 @@ static void report(struct fabric *f, json_t *summary)
         json_object_set_new(x, "name", json_string(g->name));
         json_object_set_new(x, "real_time", json_boolean(c->rt_mask >> g->sl & 1));
         json_object_set_new(x, "credits", json_integer(c->credits[i]));
-        json_object_set_new(x, "posting_drops", json_integer((json_int_t)g->rc.drops));
-        json_object_set_new(x, "messages_lost", json_integer((json_int_t)g->rc.lost));
-        drops += g->rc.drops;
-        lost += g->rc.lost;
+        json_object_set_new(x, "posting_drops", json_integer((json_int_t)g->rc.x->drops));
+        json_object_set_new(x, "messages_lost", json_integer((json_int_t)g->rc.x->lost));
+        drops += g->rc.x->drops;
+        lost += g->rc.x->lost;
         json_array_append_new(fl, x);
     }
     json_object_set_new(o, "posting_drops", json_integer((json_int_t)drops));
@@ -168,8 +168,9 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         }
         transport_set_window(fl, credits[i], 1);
         if (mask >> fl->sl & 1) {
-            fl->rc.retry = d->rt_retry;
-            fl->rc.retries_max = (int32_t)d->rt_retries;
+            transport_rc_own(fl);
+            fl->rc.x->retry = d->rt_retry;
+            fl->rc.x->retries_max = (int32_t)d->rt_retries;
         }
     }
     free(rt_sum), free(n_be);

@@ -67,7 +67,11 @@ static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
     DIST_IO(io, fl->rc.msg_begun);
     DIST_IO(io, fl->rc.msg_acked);
     DIST_IO(io, fl->rc.snd);
-    DIST_IO(io, fl->rc.acks);
+    uint64_t acks = fl->rc.x->acks;
+    DIST_IO(io, acks);
+    if (io->dir == DIST_UNPACK && fl->rc.x != &rc_ext_none) /* a UD flow's is the shared
+                                                               read-only one (no ACKs) */
+        fl->rc.x->acks = acks;
     DIST_IO(io, fl->rc.blocked);
     DIST_IO(io, fl->nheld);
     if (fl->nheld > fl->held_cap)

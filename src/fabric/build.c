@@ -191,6 +191,7 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     struct flow *fl = &f->flows[f->nflows];
     memset(fl, 0, sizeof *fl);
     fl->index = f->nflows++; /* counted at once, so that fabric_free releases it on any error */
+    fl->rc.x = (struct rc_ext *)&rc_ext_none; /* UD: the shared zeros (transport_rc_own) */
     fl->name = xstrdup(name);
     fl->src_host = src;
     fl->src = f->hosts[src].port;
@@ -823,12 +824,9 @@ void fabric_free(struct fabric *f)
         free(fl->mc_dl);
         free(fl->lanes);
         free(fl->held);
-        free(fl->rc.becn_dest);
         free(fl->rc.posted_at);
         free(fl->rc.dout);
-        for (uint32_t k = 0; k < fl->rc.nconn; k++)
-            free(fl->rc.conn[k].sent);
-        free(fl->rc.conn);
+        transport_rc_free(fl);
         if (fl->rng)
             gsl_rng_free(fl->rng);
         arrival_free(&fl->arr);

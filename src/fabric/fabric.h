@@ -303,28 +303,14 @@ struct rc_conn {
  * status names it). */
 enum rc_error { RC_OK, RC_RETRY_EXC_ERR, RC_RNR_RETRY_EXC_ERR };
 
-/* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
- * responder's pending BECN (kept with the flow for convenience; the destination sets it). With
- * retransmission the PSNs and message counts here are the flow's totals over its connections
- * (conn[]), and `snd` is psn_next less the packets waiting to be sent again. */
-struct rc_qp {
-    uint32_t psn_next;       /* PSN of the next data packet */
-    uint32_t psn_acked;      /* packets acknowledged (cumulative: every PSN below it) */
-    uint32_t msg_begun;      /* messages started */
-    uint32_t msg_acked;      /* messages whose last packet is acknowledged */
-    uint8_t win;             /* a window limits this flow (RC with transport.window >= 1, or a
-                                plug-in's per-flow window) */
-    uint8_t win_msgs;        /* the window counts messages (else packets) */
-    uint32_t window;         /* its size */
-    uint8_t blocked;         /* the window stopped it: an ACK re-evaluates it */
-    uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
-    uint8_t *becn_dest;      /* a flow to many hosts: the same per destination host, or NULL */
+/* The part of a flow's reliable-connection state that only RC, a window or a plug-in's drop
+ * and retry use (transport.c): a UD flow does not pay for it (struct rc_qp's `x` points to
+ * one shared read-only record of zeros, rc_ext_none: reading it gives what a UD flow always
+ * had, and a write to it, which would be a bug, faults). transport_rc_own() gives a flow its
+ * own record, at set-up time only. */
+struct rc_ext {
+    uint8_t *becn_dest;      /* a flow to many hosts: the responder's BECN per destination host, or NULL */
     uint64_t acks;           /* ACKs received (measured or not) */
-    uint32_t *dout;          /* a window per destination (transport.window_per = destination, a
-                                flow to many hosts): unacknowledged packets per host, else NULL */
-    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
-                                message (number mod window) was posted to the adapter, for the
-                                posted latency; NULL otherwise */
     /* Drop and retry (seed 003's real-time consumers, set by a plug-in): with retry > 0 a flow
      * whose window has no room for a new message does not wait for an ACK: the posting attempt
      * is dropped (counted) and repeated `retry` later; after `retries_max` refused retries of
@@ -333,13 +319,10 @@ struct rc_qp {
     int32_t retries_max;
     uint64_t drops;          /* posting attempts refused */
     uint64_t lost;           /* messages given up */
-    /* Go-back-N retransmission (transport.c; fabric.rtx set). Without it snd follows psn_next
-     * and nothing else here is used. */
-    uint32_t snd;
+    /* Go-back-N retransmission (transport.c; fabric.rtx set). */
     struct rc_conn *conn;    /* [nconn]: one for a flow to one host, else one per host */
     uint32_t nconn;
     uint32_t back_head, back_tail; /* connections with packets to send again, in order */
-    uint32_t rnr_hold;       /* connections waiting out an RNR NAK's timer */
     uint8_t failed;          /* a flow to one host: its QP is in the error state, sends nothing */
     uint32_t conns_failed;   /* connections in the error state */
     uint64_t msgs_flushed;   /* messages not sent because their connection was in error */
@@ -350,6 +333,33 @@ struct rc_qp {
     uint64_t timeouts;       /* Local ACK Timeouts */
     uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
     uint64_t oos;            /* responder: out-of-sequence packets discarded */
+};
+extern const struct rc_ext rc_ext_none;
+
+/* A flow's reliable-connection state (transport.c): the requester's sequence numbers, and the
+ * responder's pending BECN (kept with the flow for convenience; the destination sets it). With
+ * retransmission the PSNs and message counts here are the flow's totals over its connections
+ * (x->conn[]), and `snd` is psn_next less the packets waiting to be sent again. What the data
+ * path of every flow reads is here; the rest behind `x` (struct rc_ext). */
+struct rc_qp {
+    uint32_t psn_next;       /* PSN of the next data packet */
+    uint32_t psn_acked;      /* packets acknowledged (cumulative: every PSN below it) */
+    uint32_t msg_begun;      /* messages started */
+    uint32_t msg_acked;      /* messages whose last packet is acknowledged */
+    uint32_t window;         /* its size */
+    uint32_t snd;            /* go-back-N: the next PSN to send (psn_next unless going back) */
+    uint32_t rnr_hold;       /* connections waiting out an RNR NAK's timer */
+    uint8_t win;             /* a window limits this flow (RC with transport.window >= 1, or a
+                                plug-in's per-flow window) */
+    uint8_t win_msgs;        /* the window counts messages (else packets) */
+    uint8_t blocked;         /* the window stopped it: an ACK re-evaluates it */
+    uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
+    uint32_t *dout;          /* a window per destination (transport.window_per = destination, a
+                                flow to many hosts): unacknowledged packets per host, else NULL */
+    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
+                                message (number mod window) was posted to the adapter, for the
+                                posted latency; NULL otherwise */
+    struct rc_ext *x;        /* &rc_ext_none (read-only zeros) until transport_rc_own() */
 };
 
 /* Which of the destination's 2^LMC LIDs (and so which route) a flow's packets use. */

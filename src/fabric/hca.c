@@ -78,7 +78,7 @@ static uint32_t next_msg_bytes(const struct flow *fl)
 static simtime_t dest_ready_host(struct fabric *f, struct flow *fl, int h)
 {
     if (fl->rc.rnr_hold) { /* that host's connection waits out an RNR NAK's timer */
-        simtime_t r = fl->rc.conn[fl->rc.nconn == 1 ? 0 : h].rnr_at;
+        simtime_t r = fl->rc.x->conn[fl->rc.x->nconn == 1 ? 0 : h].rnr_at;
         if (r != SIMTIME_NEVER)
             return r;
     }
@@ -239,9 +239,9 @@ void fabric_flow_pace_by_dest(struct fabric *f, struct flow *fl, int held_cap)
     fl->held = xcalloc((size_t)fl->held_cap + 1, sizeof *fl->held);
 }
 
-/* A flow that drops and retries (rc.retry > 0, seed 003's real-time consumer) found no room
+/* A flow that drops and retries (rc.x->retry > 0, seed 003's real-time consumer) found no room
  * in its window for a new message: the attempt to post its head message is dropped, counted,
- * and repeated rc.retry later; a message refused more than rc.retries_max times (>= 0) is given
+ * and repeated rc.x->retry later; a message refused more than rc.x->retries_max times (>= 0) is given
  * up and the next one tried at once. An attempt is made only when no retry is pending (a
  * message arriving meanwhile queues behind the head). Returns whether it still has data; then
  * next_ok is the retry. */
@@ -251,22 +251,22 @@ static int flow_drop_retry(struct fabric *f, struct flow *fl)
         return 1;
     uint64_t counted = f->now >= f->warmup && !f->ended;
     for (;;) {
-        fl->rc.drops += counted;
+        fl->rc.x->drops += counted;
         if (fl->qn == 0)
             break; /* a saturating consumer: only the attempt counts */
         struct msg *m = &fl->mq[fl->qhead];
         if (m->tries < 255)
             m->tries++;
-        if (fl->rc.retries_max < 0 || m->tries <= fl->rc.retries_max)
+        if (fl->rc.x->retries_max < 0 || m->tries <= fl->rc.x->retries_max)
             break;
         flow_queue_account(f, fl);
         fl->qhead = (fl->qhead + 1) % fl->qcap;
         fl->qn--;
-        fl->rc.lost += counted;
+        fl->rc.x->lost += counted;
         if (!flow_has_data(fl))
             return 0;
     }
-    fl->next_ok = f->now + fl->rc.retry;
+    fl->next_ok = f->now + fl->rc.x->retry;
     return 1;
 }
 
@@ -315,7 +315,7 @@ static void flow_update(struct fabric *f, struct flow *fl)
             has = budget_admits(f, fl);
     }
     if (has && fl->rc.win && !transport_window_open(f, fl)) {
-        if (fl->rc.retry > 0) {
+        if (fl->rc.x->retry > 0) {
             has = flow_drop_retry(f, fl); /* a real-time consumer: next_ok is its retry */
         } else {
             /* Reliable connection with its window full: out of the ring until an ACK comes. */

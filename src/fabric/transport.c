@@ -193,21 +193,21 @@ static int rtx_init(struct fabric *f, struct ibn_err *e)
                                "IBA's multicast is unreliable datagram only, there is no reliable "
                                "connection to retransmit on; use UD for it, or replicated unicast",
                                fl->name);
-        if (fl->rc.conn)
+        if (fl->rc.x->conn)
             continue;
         /* A queue pair, and so a PSN sequence, per destination host (IBA: one RC connection
          * each); a flow to one host has one. */
-        fl->rc.nconn = fl->pattern == 0 && fl->dst_host >= 0 ? 1 : (uint32_t)f->nhosts;
-        fl->rc.conn = xcalloc(fl->rc.nconn, sizeof *fl->rc.conn);
-        for (uint32_t k = 0; k < fl->rc.nconn; k++) {
-            struct rc_conn *c = &fl->rc.conn[k];
+        fl->rc.x->nconn = fl->pattern == 0 && fl->dst_host >= 0 ? 1 : (uint32_t)f->nhosts;
+        fl->rc.x->conn = xcalloc(fl->rc.x->nconn, sizeof *fl->rc.x->conn);
+        for (uint32_t k = 0; k < fl->rc.x->nconn; k++) {
+            struct rc_conn *c = &fl->rc.x->conn[k];
             c->tmo_at = c->rnr_at = SIMTIME_NEVER;
             c->back_next = RC_CONN_NIL;
             c->rq_avail = (uint32_t)f->set.rq_depth;
         }
-        fl->rc.back_head = fl->rc.back_tail = RC_CONN_NIL;
-        if (fl->rc.nconn == 1)
-            sent_grow(&fl->rc.conn[0], fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20)
+        fl->rc.x->back_head = fl->rc.x->back_tail = RC_CONN_NIL;
+        if (fl->rc.x->nconn == 1)
+            sent_grow(&fl->rc.x->conn[0], fl->rc.win && !fl->rc.win_msgs && fl->rc.window < (1u << 20)
                                             ? fl->rc.window : 64);
     }
     if (f->ack_timeout == SIMTIME_NEVER && lossy)
@@ -250,6 +250,7 @@ int transport_init(struct fabric *f, struct ibn_err *e)
                            ack_names[f->set.ack_per]);
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct flow *fl = &f->flows[i];
+        transport_rc_own(fl);
         if (per_dest && fl->dst_host < 0) {
             if (!fl->rc.dout)
                 fl->rc.dout = xcalloc((size_t)f->nhosts, sizeof *fl->rc.dout);
@@ -258,14 +259,36 @@ int transport_init(struct fabric *f, struct ibn_err *e)
                 fabric_flow_pace_by_dest(f, fl, (int)f->set.window_held);
         } else if (f->set.window > 0)
             transport_set_window(fl, (uint32_t)f->set.window, f->set.window_unit == WINDOW_MESSAGES);
-        if (fl->dst_host < 0 && !fl->rc.becn_dest)
-            fl->rc.becn_dest = xcalloc((size_t)f->nhosts, 1);
+        if (fl->dst_host < 0 && !fl->rc.x->becn_dest)
+            fl->rc.x->becn_dest = xcalloc((size_t)f->nhosts, 1);
     }
     return rtx_init(f, e);
 }
 
+const struct rc_ext rc_ext_none = { 0 };
+
+void transport_rc_own(struct flow *fl)
+{
+    if (fl->rc.x == &rc_ext_none)
+        fl->rc.x = xcalloc(1, sizeof *fl->rc.x);
+}
+
+void transport_rc_free(struct flow *fl)
+{
+    struct rc_ext *x = fl->rc.x;
+    if (!x || x == &rc_ext_none)
+        return;
+    free(x->becn_dest);
+    for (uint32_t k = 0; k < x->nconn; k++)
+        free(x->conn[k].sent);
+    free(x->conn);
+    free(x);
+    fl->rc.x = (struct rc_ext *)&rc_ext_none;
+}
+
 void transport_set_window(struct flow *fl, uint32_t window, int messages)
 {
+    transport_rc_own(fl);
     fl->rc.win = 1;
     fl->rc.win_msgs = (uint8_t)(messages != 0);
     fl->rc.window = window;
@@ -287,7 +310,7 @@ int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e)
 void transport_on_data(struct fabric *f, struct port *at, const struct packet *x)
 {
     struct flow *fl = &f->flows[x->flow];
-    uint8_t *pending = fl->rc.becn_dest ? &fl->rc.becn_dest[at->hca->host] : &fl->rc.becn;
+    uint8_t *pending = fl->rc.x->becn_dest ? &fl->rc.x->becn_dest[at->hca->host] : &fl->rc.becn;
     if (x->flags & PKT_FECN)
         *pending = 1;
     if (f->set.ack_per == ACK_PER_MESSAGE && !(x->flags & PKT_LAST))
@@ -310,12 +333,12 @@ void transport_on_data(struct fabric *f, struct port *at, const struct packet *x
 /* The connection of flow fl to host h (its only one for a flow to one host). */
 static inline struct rc_conn *conn_of(struct flow *fl, int h)
 {
-    return fl->rc.nconn == 1 ? &fl->rc.conn[0] : &fl->rc.conn[h];
+    return fl->rc.x->nconn == 1 ? &fl->rc.x->conn[0] : &fl->rc.x->conn[h];
 }
 
 static inline uint32_t conn_index(const struct flow *fl, const struct rc_conn *c)
 {
-    return (uint32_t)(c - fl->rc.conn);
+    return (uint32_t)(c - fl->rc.x->conn);
 }
 
 /* Connection c sends PSN `to` next: the flow's `snd` (psn_next less the packets waiting to be
@@ -330,21 +353,21 @@ static void conn_go(struct flow *fl, struct rc_conn *c, uint32_t to)
     if (c->snd != c->psn_next && !c->back) {
         c->back = 1;
         c->back_next = RC_CONN_NIL;
-        if (rc->back_tail == RC_CONN_NIL)
-            rc->back_head = k;
+        if (rc->x->back_tail == RC_CONN_NIL)
+            rc->x->back_head = k;
         else
-            rc->conn[rc->back_tail].back_next = k;
-        rc->back_tail = k;
+            rc->x->conn[rc->x->back_tail].back_next = k;
+        rc->x->back_tail = k;
     } else if (c->snd == c->psn_next && c->back) {
         uint32_t prev = RC_CONN_NIL;
-        for (uint32_t j = rc->back_head; j != k; j = rc->conn[j].back_next)
+        for (uint32_t j = rc->x->back_head; j != k; j = rc->x->conn[j].back_next)
             prev = j;
         if (prev == RC_CONN_NIL)
-            rc->back_head = c->back_next;
+            rc->x->back_head = c->back_next;
         else
-            rc->conn[prev].back_next = c->back_next;
-        if (rc->back_tail == k)
-            rc->back_tail = prev;
+            rc->x->conn[prev].back_next = c->back_next;
+        if (rc->x->back_tail == k)
+            rc->x->back_tail = prev;
         c->back = 0;
         c->back_next = RC_CONN_NIL;
     }
@@ -352,7 +375,7 @@ static void conn_go(struct flow *fl, struct rc_conn *c, uint32_t to)
 
 const struct rc_sent *transport_resend_peek(const struct flow *fl, uint32_t *psn)
 {
-    const struct rc_conn *c = &fl->rc.conn[fl->rc.back_head];
+    const struct rc_conn *c = &fl->rc.x->conn[fl->rc.x->back_head];
     if (psn)
         *psn = c->snd;
     return &c->sent[c->snd & (c->sent_cap - 1)];
@@ -378,8 +401,8 @@ void transport_sent(struct fabric *f, struct flow *fl, struct packet *x, int aga
     if (again) {
         /* The head of the list of connections going back sends its PSN snd again (x->psn,
          * from transport_resend_peek). */
-        c = &fl->rc.conn[fl->rc.back_head];
-        fl->rc.resent++;
+        c = &fl->rc.x->conn[fl->rc.x->back_head];
+        fl->rc.x->resent++;
         conn_go(fl, c, c->snd + 1);
     } else {
         /* A new packet: its connection's next PSN; remember it until it is acknowledged. */
@@ -457,7 +480,7 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
     struct flow *fl = &f->flows[x->flow];
     int h = at->hca->host;
     struct rc_conn *c = conn_of(fl, h);
-    uint8_t *pending = fl->rc.becn_dest ? &fl->rc.becn_dest[h] : &fl->rc.becn;
+    uint8_t *pending = fl->rc.x->becn_dest ? &fl->rc.x->becn_dest[h] : &fl->rc.becn;
     if (x->psn == c->epsn) {
         if (!c->rin && f->set.rq_depth > 0 && !rq_take(f, c)) {
             /* A message's first packet and no receive WQE posted: receiver not ready. It is
@@ -467,7 +490,7 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
             if (x->flags & PKT_FECN)
                 *pending = 1;
             f->cnt.discarded++;
-            fl->rc.rnr_discards++;
+            fl->rc.x->rnr_discards++;
             fabric_timeline(f, TLN_DROP, at, x, 0, 4);
             c->nak_sent = 1;
             respond(f, at, x, pending, c->epsn, NAK_RNR);
@@ -477,7 +500,7 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
         c->nak_sent = 0;
         /* In message order: inside a message its next packet; else a later message than the
          * last (the next one for a connection that carries every message of its flow). */
-        if ((c->rin || fl->rc.nconn == 1) ? x->msg != c->emsg : (int32_t)(x->msg - c->emsg) < 0)
+        if ((c->rin || fl->rc.x->nconn == 1) ? x->msg != c->emsg : (int32_t)(x->msg - c->emsg) < 0)
             f->cnt.misordered++;
         if (x->flags & PKT_LAST) {
             c->emsg = x->msg + 1;
@@ -496,12 +519,12 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
     if ((int32_t)(x->psn - c->epsn) < 0) {
         /* A duplicate: acknowledge again what has arrived (the requester may have timed out
          * early, or gone back further than the loss). */
-        fl->rc.dups++;
+        fl->rc.x->dups++;
         respond(f, at, x, pending, c->epsn - 1, 0);
     } else {
         /* Past a gap: the first one gets a NAK naming the PSN expected; the rest of the
          * requester's packets in flight are discarded silently. */
-        fl->rc.oos++;
+        fl->rc.x->oos++;
         if (!c->nak_sent) {
             c->nak_sent = 1;
             respond(f, at, x, pending, c->epsn, NAK_SEQ);
@@ -523,8 +546,8 @@ const char *transport_error_name(int why)
 static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c, int why)
 {
     c->failed = (uint8_t)why;
-    fl->rc.conns_failed++;
-    fl->rc.failed = (uint8_t)why;
+    fl->rc.x->conns_failed++;
+    fl->rc.x->failed = (uint8_t)why;
     f->cnt.qp_errors++;
     if (why == RC_RNR_RETRY_EXC_ERR)
         f->cnt.rnr_retry_exc++;
@@ -551,10 +574,10 @@ static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c, int wh
     fl->cur_open = 0;
     fl->nheld = 0;
     fl->active = 0;
-    for (uint32_t k = 0; k < fl->rc.nconn; k++) {
-        conn_go(fl, &fl->rc.conn[k], fl->rc.conn[k].psn_next);
-        fl->rc.conn[k].tmo_at = SIMTIME_NEVER;
-        fl->rc.conn[k].rnr_at = SIMTIME_NEVER;
+    for (uint32_t k = 0; k < fl->rc.x->nconn; k++) {
+        conn_go(fl, &fl->rc.x->conn[k], fl->rc.x->conn[k].psn_next);
+        fl->rc.x->conn[k].tmo_at = SIMTIME_NEVER;
+        fl->rc.x->conn[k].rnr_at = SIMTIME_NEVER;
     }
     fl->rc.rnr_hold = 0;
     fabric_flow_repace(f, fl);
@@ -562,9 +585,9 @@ static void qp_fail(struct fabric *f, struct flow *fl, struct rc_conn *c, int wh
 
 void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
 {
-    struct rc_conn *c = &fl->rc.conn[k];
+    struct rc_conn *c = &fl->rc.x->conn[k];
     if (kind == 1) { /* an RNR NAK's timer ended: send again from the PSN it named */
-        if (c->rnr_at == SIMTIME_NEVER || f->now < c->rnr_at || fl->rc.failed)
+        if (c->rnr_at == SIMTIME_NEVER || f->now < c->rnr_at || fl->rc.x->failed)
             return;
         c->rnr_at = SIMTIME_NEVER;
         fl->rc.rnr_hold--;
@@ -576,13 +599,13 @@ void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
         return;
     }
     c->tmo_sched = 0;
-    if (c->tmo_at == SIMTIME_NEVER || fl->rc.failed)
+    if (c->tmo_at == SIMTIME_NEVER || fl->rc.x->failed)
         return;
     if (f->now < c->tmo_at) { /* progress since it was queued: wait for the new deadline */
         timer_arm(f, fl, c, c->tmo_at);
         return;
     }
-    fl->rc.timeouts++;
+    fl->rc.x->timeouts++;
     if (c->retries >= f->set.retry_cnt) {
         qp_fail(f, fl, c, RC_RETRY_EXC_ERR);
         return;
@@ -598,7 +621,7 @@ void transport_on_timer(struct fabric *f, struct flow *fl, uint32_t k, int kind)
 static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x)
 {
     struct rc_qp *rc = &fl->rc;
-    if (rc->failed)
+    if (rc->x->failed)
         return;
     int h = fabric_host_of_lid(f, x->src_lid);
     struct rc_conn *c = conn_of(fl, h);
@@ -628,11 +651,11 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
             timer_arm(f, fl, c, c->psn_acked == c->psn_next ? SIMTIME_NEVER : timer_from_now(f));
         if ((int32_t)(c->snd - upto) < 0)
             conn_go(fl, c, upto); /* no need to send again what has arrived */
-        if (msgs && rc->win_msgs && !rc->retry)
+        if (msgs && rc->win_msgs && !rc->x->retry)
             fabric_flow_post(f, fl);
     }
     if (x->nak == NAK_RNR) {
-        rc->rnr_naks++;
+        rc->x->rnr_naks++;
         if (upto != c->psn_next && c->rnr_at == SIMTIME_NEVER) {
             /* Receiver not ready: with rnr_retry (not 7, infinite) RNR NAKs in a row already
              * retried the QP goes to the error state; else it stops sending on this
@@ -653,7 +676,7 @@ static void rtx_on_ack(struct fabric *f, struct flow *fl, const struct packet *x
             moved = 1;
         }
     } else if (x->nak) {
-        rc->naks++;
+        rc->x->naks++;
         if (upto != c->psn_next && c->snd != upto && c->rnr_at == SIMTIME_NEVER) {
             /* A retry, counted against retry_cnt as a Local ACK Timeout is (IBA; rxe's
              * COMPST_ERROR_RETRY, hfi1's restart_rc): with none left the QP goes to the error
@@ -679,8 +702,8 @@ uint32_t transport_outstanding(const struct fabric *f)
     uint32_t n = 0;
     for (uint32_t i = 0; f->rtx && i < f->nflows; i++) {
         const struct rc_qp *rc = &f->flows[i].rc;
-        for (uint32_t k = 0; !rc->failed && k < rc->nconn; k++)
-            n += rc->conn[k].psn_acked != rc->conn[k].psn_next;
+        for (uint32_t k = 0; !rc->x->failed && k < rc->x->nconn; k++)
+            n += rc->x->conn[k].psn_acked != rc->x->conn[k].psn_next;
     }
     return n;
 }
@@ -695,18 +718,18 @@ int transport_check(const struct fabric *f, char *why, size_t whylen)
     for (uint32_t i = 0; i < f->nflows; i++) {
         const struct flow *fl = &f->flows[i];
         const struct rc_qp *rc = &fl->rc;
-        if (rc->failed)
+        if (rc->x->failed)
             continue;
         uint32_t msgs = 0;
-        for (uint32_t k = 0; k < rc->nconn; k++) {
-            const struct rc_conn *c = &rc->conn[k];
+        for (uint32_t k = 0; k < rc->x->nconn; k++) {
+            const struct rc_conn *c = &rc->x->conn[k];
             msgs += c->rmsgs;
             if (c->epsn != c->psn_next || c->psn_acked != c->psn_next || c->rmsgs != c->msgs_made) {
                 if (n + 1 < whylen)
                     n += (size_t)snprintf(why + n, whylen - n,
                                           "reliable connection: flow %s to host %u sent PSNs 0..%u (%u "
                                           "messages), its responder accepted %u (%u messages), %u "
-                                          "acknowledged\n", fl->name, rc->nconn == 1 ? (unsigned)fl->dst_host : k,
+                                          "acknowledged\n", fl->name, rc->x->nconn == 1 ? (unsigned)fl->dst_host : k,
                                           c->psn_next, c->msgs_made, c->epsn, c->rmsgs, c->psn_acked);
                 bad++;
             }
@@ -735,7 +758,7 @@ void transport_on_ack(struct fabric *f, const struct packet *x)
     if (x->about_flow >= f->nflows)
         return;
     struct flow *fl = &f->flows[x->about_flow];
-    fl->rc.acks++;
+    fl->rc.x->acks++;
     if (f->rtx) {
         rtx_on_ack(f, fl, x);
         return;
@@ -750,7 +773,7 @@ void transport_on_ack(struct fabric *f, const struct packet *x)
         fl->rc.psn_acked = x->psn + 1;
     if ((x->flags & PKT_LAST) && x->msg + 1 - fl->rc.msg_acked <= fl->rc.msg_begun - fl->rc.msg_acked) {
         fl->rc.msg_acked = x->msg + 1;
-        if (fl->rc.win_msgs && !fl->rc.retry)
+        if (fl->rc.win_msgs && !fl->rc.x->retry)
             fabric_flow_post(f, fl); /* the credit posts a waiting message (a real-time consumer
                                         posts at its own retry) */
     }

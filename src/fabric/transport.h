@@ -67,6 +67,10 @@ const char *transport_error_name(int why);
 
 /* Give flow fl a window of its own (a plug-in's, e.g. host credits), in messages or packets. */
 void transport_set_window(struct flow *fl, uint32_t window, int messages);
+/* Give a flow its own struct rc_ext (set-up time: RC, a window, a plug-in's drop and retry),
+ * in place of the shared read-only rc_ext_none; and free it (fabric_free). */
+void transport_rc_own(struct flow *fl);
+void transport_rc_free(struct flow *fl);
 
 /* Whether flow fl's window lets it send its next packet (fl->rc.win set). */
 static inline int transport_window_open(const struct fabric *f, const struct flow *fl)

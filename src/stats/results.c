@@ -500,17 +500,17 @@ static json_t *flow_json(struct fabric *f, struct flow *fl)
     if (fl->st.has_jitter)
         json_object_set_new(o, "jitter", jitter_json(&fl->st.jitter));
     if (f->set.transport == TRANSPORT_RC) {
-        json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.acks));
+        json_object_set_new(o, "acks_received", json_integer((json_int_t)fl->rc.x->acks));
         json_object_set_new(o, "packets_acked", json_integer((json_int_t)fl->rc.psn_acked));
         if (f->rtx) {
-            json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.resent));
-            json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.naks));
-            json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.timeouts));
-            json_object_set_new(o, "rnr_naks_received", json_integer((json_int_t)fl->rc.rnr_naks));
-            if (fl->rc.failed) {
+            json_object_set_new(o, "packets_retransmitted", json_integer((json_int_t)fl->rc.x->resent));
+            json_object_set_new(o, "naks_received", json_integer((json_int_t)fl->rc.x->naks));
+            json_object_set_new(o, "timeouts", json_integer((json_int_t)fl->rc.x->timeouts));
+            json_object_set_new(o, "rnr_naks_received", json_integer((json_int_t)fl->rc.x->rnr_naks));
+            if (fl->rc.x->failed) {
                 json_object_set_new(o, "qp_error", json_true());
                 json_object_set_new(o, "completion_error",
-                                    json_string(transport_error_name(fl->rc.failed)));
+                                    json_string(transport_error_name(fl->rc.x->failed)));
             }
         }
     }
@@ -652,10 +652,10 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
         if (f->rtx) { /* go-back-N (docs/transport.md, "Retransmission") */
             uint64_t resent = 0, timeouts = 0, dups = 0, oos = 0;
             for (uint32_t i = 0; i < f->nflows; i++) {
-                resent += f->flows[i].rc.resent;
-                timeouts += f->flows[i].rc.timeouts;
-                dups += f->flows[i].rc.dups;
-                oos += f->flows[i].rc.oos;
+                resent += f->flows[i].rc.x->resent;
+                timeouts += f->flows[i].rc.x->timeouts;
+                dups += f->flows[i].rc.x->dups;
+                oos += f->flows[i].rc.x->oos;
             }
             json_t *g = json_object();
             json_object_set_new(g, "local_ack_timeout_us",

@@ -138,14 +138,14 @@ static void test_rt_drop_and_retry(void **st)
         struct testsim s;
         run_rt(ratio[k], "0", "1", &s);
         struct flow *fl = ts_find(&s, "RT");
-        double share = (double)fl->rc.lost / (double)fl->st.msgs_offered;
+        double share = (double)fl->rc.x->lost / (double)fl->st.msgs_offered;
         printf("D = %.1f P, no retries: %llu of %llu lost (%.4f, theory %.4f), %llu delivered\n",
-               ratio[k], (unsigned long long)fl->rc.lost, (unsigned long long)fl->st.msgs_offered,
+               ratio[k], (unsigned long long)fl->rc.x->lost, (unsigned long long)fl->st.msgs_offered,
                share, lost[k], (unsigned long long)fl->st.msgs_delivered);
         assert_true(fabs(share - lost[k]) < 0.01);
-        assert_int_equal(fl->rc.drops, fl->rc.lost); /* each refusal is final */
-        assert_true(fl->st.msgs_delivered + fl->rc.lost <= fl->st.msgs_offered);
-        assert_true(fl->st.msgs_delivered + fl->rc.lost + 2 >= fl->st.msgs_offered);
+        assert_int_equal(fl->rc.x->drops, fl->rc.x->lost); /* each refusal is final */
+        assert_true(fl->st.msgs_delivered + fl->rc.x->lost <= fl->st.msgs_offered);
+        assert_true(fl->st.msgs_delivered + fl->rc.x->lost + 2 >= fl->st.msgs_offered);
         ts_free(&s);
     }
     /* Retries without limit: 1 ms of arrivals at D = 1.5 P, then the backlog drains. */
@@ -154,16 +154,16 @@ static void test_rt_drop_and_retry(void **st)
     struct flow *fl = ts_find(&s, "RT");
     printf("retries: %llu offered, %llu delivered, %llu refused attempts, %llu lost\n",
            (unsigned long long)fl->st.msgs_offered, (unsigned long long)fl->st.msgs_delivered,
-           (unsigned long long)fl->rc.drops, (unsigned long long)fl->rc.lost);
-    assert_int_equal(fl->rc.lost, 0);
+           (unsigned long long)fl->rc.x->drops, (unsigned long long)fl->rc.x->lost);
+    assert_int_equal(fl->rc.x->lost, 0);
     assert_int_equal(fl->st.msgs_delivered, fl->st.msgs_offered);
-    assert_true(fl->rc.drops > fl->st.msgs_offered / 2);
+    assert_true(fl->rc.x->drops > fl->st.msgs_offered / 2);
     ts_free(&s);
     /* The same flow as best effort waits for its credit: nothing dropped, nothing lost. */
     run_rt(1.5, "0", "", &s);
     fl = ts_find(&s, "RT");
-    assert_int_equal(fl->rc.drops, 0);
-    assert_int_equal(fl->rc.lost, 0);
+    assert_int_equal(fl->rc.x->drops, 0);
+    assert_int_equal(fl->rc.x->lost, 0);
     assert_true(fl->st.msgs_delivered + 2 >= fl->st.msgs_offered * 2 / 3);
     ts_free(&s);
 }

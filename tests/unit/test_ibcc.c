@@ -216,9 +216,9 @@ static void test_becn_per_message(void **st)
     assert_true(a->becn_received < a->fecn_received);
     /* One ACK per message (the run drained: every begun message was finished and acknowledged),
      * and no more BECNs than ACKs. */
-    assert_int_equal(fa->rc.acks, fa->rc.msg_begun);
-    assert_int_equal(fb->rc.acks, fb->rc.msg_begun);
-    assert_true(a->becn_received <= fa->rc.acks && b->becn_received <= fb->rc.acks);
+    assert_int_equal(fa->rc.x->acks, fa->rc.msg_begun);
+    assert_int_equal(fb->rc.x->acks, fb->rc.msg_begun);
+    assert_true(a->becn_received <= fa->rc.x->acks && b->becn_received <= fb->rc.x->acks);
     uint64_t cnp = 0;
     for (size_t i = 0; i < ctx(&s)->naports; i++)
         cnp += ctx(&s)->aports[i].cnp_sent;
@@ -252,7 +252,7 @@ static void test_becn_in_rc_ack(void **st)
         cnp += ctx(&s)->aports[i].cnp_sent;
     assert_int_equal(cnp, 0);
     struct flow *fa = ts_find(&s, "A"), *fb = ts_find(&s, "B");
-    assert_int_equal(fa->rc.acks, fa->st.pkts_sent);
+    assert_int_equal(fa->rc.x->acks, fa->st.pkts_sent);
     assert_int_equal(s.f.cnt.acks_created, fa->st.pkts_sent + fb->st.pkts_sent);
     assert_int_equal(s.f.cnt.ctrl_created, s.f.cnt.acks_created);
     /* Throttled as with CNPs: about half of H3 each. */

@@ -52,10 +52,10 @@ static void assert_all_delivered(struct testsim *s, const struct flow *fl)
 {
     assert_int_equal(s->rep.outcome, RUN_DRAINED);
     assert_true(s->rep.invariants_ok);
-    assert_int_equal(fl->rc.nconn, 1);
-    assert_int_equal(fl->rc.conn[0].epsn, fl->rc.psn_next);
+    assert_int_equal(fl->rc.x->nconn, 1);
+    assert_int_equal(fl->rc.x->conn[0].epsn, fl->rc.psn_next);
     assert_int_equal(fl->rc.psn_acked, fl->rc.psn_next);
-    assert_int_equal(fl->rc.conn[0].emsg, fl->msg_seq);
+    assert_int_equal(fl->rc.x->conn[0].emsg, fl->msg_seq);
     assert_int_equal(fl->rc.msg_acked, fl->rc.msg_begun);
     assert_int_equal(s->f.cnt.misordered, 0);
     assert_int_equal(fl->st.pkts_sent, fl->rc.psn_next);
@@ -77,11 +77,11 @@ static void test_go_back_n_counts(void **st)
         ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
         ts_run(&s);
         struct flow *fl = ts_find(&s, "F");
-        uint64_t sent = fl->st.pkts_sent + fl->rc.resent, lost = s.f.cnt.dropped_loss;
+        uint64_t sent = fl->st.pkts_sent + fl->rc.x->resent, lost = s.f.cnt.dropped_loss;
         printf("window %d: %llu packets (%u messages), %llu lost, %llu NAKs, %llu sent again, "
                "%llu timeouts, %llu discarded\n", ws[i], (unsigned long long)fl->st.pkts_sent,
-               fl->msg_seq, (unsigned long long)lost, (unsigned long long)fl->rc.naks,
-               (unsigned long long)fl->rc.resent, (unsigned long long)fl->rc.timeouts,
+               fl->msg_seq, (unsigned long long)lost, (unsigned long long)fl->rc.x->naks,
+               (unsigned long long)fl->rc.x->resent, (unsigned long long)fl->rc.x->timeouts,
                (unsigned long long)s.f.cnt.discarded);
         /* The window is full when the NAK arrives: the packet after the lost one leaves T
          * after it and reaches H2 2 d + L + T later, its NAK takes 2 d + L + T_ack back, while
@@ -91,13 +91,13 @@ static void test_go_back_n_counts(void **st)
         assert_all_delivered(&s, fl);
         assert_true(lost >= 10);
         assert_int_equal(lost, sent / 37);
-        assert_int_equal(fl->rc.timeouts, 0);
-        assert_int_equal(fl->rc.naks, lost);
+        assert_int_equal(fl->rc.x->timeouts, 0);
+        assert_int_equal(fl->rc.x->naks, lost);
         assert_int_equal(s.f.cnt.naks_created, lost);
-        assert_int_equal(fl->rc.resent, (uint64_t)ws[i] * lost);
+        assert_int_equal(fl->rc.x->resent, (uint64_t)ws[i] * lost);
         /* The responder discards the W - 1 packets behind each loss, no duplicate. */
         assert_int_equal(s.f.cnt.discarded, (uint64_t)(ws[i] - 1) * lost);
-        assert_int_equal(fl->rc.dups, 0);
+        assert_int_equal(fl->rc.x->dups, 0);
         /* ACKs: one per accepted packet. */
         assert_int_equal(s.f.cnt.acks_created, fl->rc.psn_next);
         ts_free(&s);
@@ -121,9 +121,9 @@ static void test_tail_loss_timeout(void **st)
     assert_int_equal(fl->msg_seq, 1);
     assert_int_equal(fl->rc.psn_next, 3);
     assert_int_equal(s.f.cnt.dropped_loss, 1);
-    assert_int_equal(fl->rc.naks, 0);
-    assert_int_equal(fl->rc.timeouts, 1);
-    assert_int_equal(fl->rc.resent, 1);
+    assert_int_equal(fl->rc.x->naks, 0);
+    assert_int_equal(fl->rc.x->timeouts, 1);
+    assert_int_equal(fl->rc.x->resent, 1);
     assert_int_equal(fl->st.msgs_delivered, 1);
     /* PSN 1 leaves at T_PKT, reaches H2 at 2 T_PKT + 2 d + L (cut-through: its tail follows its
      * head by T_PKT), its ACK (30 bytes) is back at H1 2 d + L + T_ack later; T later PSN 2 goes
@@ -156,18 +156,18 @@ static void test_early_timeout_duplicates(void **st)
     struct flow *fl = ts_find(&s, "F");
     double rtt = 2.0 * (2.0 * 5000 * PS_PER_NS + (double)s.d.set.switch_latency) + T_PKT + 30 * 250.0;
     printf("early timeout: RTT %.3f us, T 8.192 us: %llu timeouts, %llu sent again, %llu duplicates, "
-           "%llu ACKs\n", rtt / 1e6, (unsigned long long)fl->rc.timeouts,
-           (unsigned long long)fl->rc.resent, (unsigned long long)fl->rc.dups,
+           "%llu ACKs\n", rtt / 1e6, (unsigned long long)fl->rc.x->timeouts,
+           (unsigned long long)fl->rc.x->resent, (unsigned long long)fl->rc.x->dups,
            (unsigned long long)s.f.cnt.acks_created);
     assert_true(rtt > 2 * 8192.0 * PS_PER_NS && rtt < 3 * 8192.0 * PS_PER_NS);
     assert_all_delivered(&s, fl);
     assert_int_equal(fl->rc.psn_next, 1);
-    assert_int_equal(fl->rc.timeouts, 2);
-    assert_int_equal(fl->rc.resent, 2);
-    assert_int_equal(fl->rc.dups, 2);
+    assert_int_equal(fl->rc.x->timeouts, 2);
+    assert_int_equal(fl->rc.x->resent, 2);
+    assert_int_equal(fl->rc.x->dups, 2);
     assert_int_equal(s.f.cnt.discarded, 2);
     assert_int_equal(s.f.cnt.acks_created, 3);
-    assert_int_equal(fl->rc.acks, 3);
+    assert_int_equal(fl->rc.x->acks, 3);
     assert_int_equal(s.f.cnt.naks_created, 0);
     ts_free(&s);
 }
@@ -187,15 +187,15 @@ static void test_retries_exhausted(void **st)
     ts_run(&s);
     struct flow *fl = ts_find(&s, "F");
     printf("every packet lost: %llu timeouts, %llu sent again, %llu lost, error: %d; warning: %s\n",
-           (unsigned long long)fl->rc.timeouts, (unsigned long long)fl->rc.resent,
-           (unsigned long long)s.f.cnt.dropped_loss, fl->rc.failed, s.f.nwarn ? s.f.warn[0] : "-");
+           (unsigned long long)fl->rc.x->timeouts, (unsigned long long)fl->rc.x->resent,
+           (unsigned long long)s.f.cnt.dropped_loss, fl->rc.x->failed, s.f.nwarn ? s.f.warn[0] : "-");
     assert_int_equal(s.rep.outcome, RUN_DRAINED);
     assert_true(s.rep.invariants_ok);
-    assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+    assert_int_equal(fl->rc.x->failed, RC_RETRY_EXC_ERR);
     assert_int_equal(s.f.cnt.qp_errors, 1);
     assert_int_equal(s.f.cnt.retry_exc, 1);
-    assert_int_equal(fl->rc.timeouts, 4);
-    assert_int_equal(fl->rc.resent, 3);
+    assert_int_equal(fl->rc.x->timeouts, 4);
+    assert_int_equal(fl->rc.x->resent, 3);
     assert_int_equal(s.f.cnt.dropped_loss, 4);
     assert_int_equal(fl->st.pkts_delivered, 0);
     assert_int_equal(s.f.nwarn, 1);
@@ -228,18 +228,18 @@ static void test_nak_counts_as_retry(void **st)
         ts_run(&s);
         struct flow *fl = ts_find(&s, "F");
         printf("retry_cnt %d: %llu NAKs, %llu timeouts, %llu sent again, error %s; %s\n", rc,
-               (unsigned long long)fl->rc.naks, (unsigned long long)fl->rc.timeouts,
-               (unsigned long long)fl->rc.resent, transport_error_name(fl->rc.failed),
+               (unsigned long long)fl->rc.x->naks, (unsigned long long)fl->rc.x->timeouts,
+               (unsigned long long)fl->rc.x->resent, transport_error_name(fl->rc.x->failed),
                s.f.nwarn ? s.f.warn[0] : "-");
         assert_int_equal(s.rep.outcome, RUN_DRAINED);
         assert_true(s.rep.invariants_ok);
-        assert_int_equal(fl->rc.naks, 1);
-        assert_int_equal(fl->rc.timeouts, rc);
-        assert_int_equal(fl->rc.resent, 2 * rc);
-        assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+        assert_int_equal(fl->rc.x->naks, 1);
+        assert_int_equal(fl->rc.x->timeouts, rc);
+        assert_int_equal(fl->rc.x->resent, 2 * rc);
+        assert_int_equal(fl->rc.x->failed, RC_RETRY_EXC_ERR);
         assert_int_equal(s.f.cnt.qp_errors, 1);
         assert_int_equal(s.f.cnt.retry_exc, 1);
-        assert_int_equal(fl->rc.conn[0].epsn, 1);
+        assert_int_equal(fl->rc.x->conn[0].epsn, 1);
         assert_int_equal(fl->st.msgs_delivered, 0);
         assert_non_null(strstr(s.f.warn[0], "IBV_WC_RETRY_EXC_ERR"));
         ts_free(&s);
@@ -268,19 +268,19 @@ static void test_naks_exhaust_retries(void **st)
         struct flow *fl = ts_find(&s, "F");
         printf("64 packets, every 5th lost, ACK per %s: %llu lost, %llu NAKs, %llu timeouts, %llu "
                "sent again, error %s\n", per_packet ? "packet" : "message",
-               (unsigned long long)s.f.cnt.dropped_loss, (unsigned long long)fl->rc.naks,
-               (unsigned long long)fl->rc.timeouts, (unsigned long long)fl->rc.resent,
-               transport_error_name(fl->rc.failed));
+               (unsigned long long)s.f.cnt.dropped_loss, (unsigned long long)fl->rc.x->naks,
+               (unsigned long long)fl->rc.x->timeouts, (unsigned long long)fl->rc.x->resent,
+               transport_error_name(fl->rc.x->failed));
         assert_int_equal(s.rep.outcome, RUN_DRAINED);
         assert_true(s.rep.invariants_ok);
-        assert_int_equal(fl->rc.timeouts, 0);
+        assert_int_equal(fl->rc.x->timeouts, 0);
         if (per_packet) {
             assert_all_delivered(&s, fl);
-            assert_true(fl->rc.naks > 4 && fl->rc.naks <= s.f.cnt.dropped_loss);
+            assert_true(fl->rc.x->naks > 4 && fl->rc.x->naks <= s.f.cnt.dropped_loss);
             assert_int_equal(s.f.cnt.qp_errors, 0);
         } else {
-            assert_int_equal(fl->rc.naks, 4);
-            assert_int_equal(fl->rc.failed, RC_RETRY_EXC_ERR);
+            assert_int_equal(fl->rc.x->naks, 4);
+            assert_int_equal(fl->rc.x->failed, RC_RETRY_EXC_ERR);
             assert_int_equal(s.f.cnt.retry_exc, 1);
             assert_int_equal(fl->st.msgs_delivered, 0);
         }
@@ -322,12 +322,12 @@ static void test_hoq_drops_recovered(void **st)
     for (int k = 0; k < 2; k++) {
         struct flow *fl = ts_find(&s, k ? "B" : "A");
         assert_all_delivered(&s, fl);
-        resent += fl->rc.resent;
+        resent += fl->rc.x->resent;
     }
     printf("HoQ drops under RC: %llu dropped, %llu sent again, %llu NAKs, %llu timeouts\n",
            (unsigned long long)s.f.cnt.dropped_hoq, (unsigned long long)resent,
            (unsigned long long)s.f.cnt.naks_created,
-           (unsigned long long)(ts_find(&s, "A")->rc.timeouts + ts_find(&s, "B")->rc.timeouts));
+           (unsigned long long)(ts_find(&s, "A")->rc.x->timeouts + ts_find(&s, "B")->rc.x->timeouts));
     assert_true(s.f.cnt.dropped_hoq > 0);
     assert_true(resent >= s.f.cnt.dropped_hoq);
     ts_free(&s);
@@ -353,7 +353,7 @@ static void test_random_loss_deterministic(void **st)
             assert_all_delivered(&s, fl);
         }
         got[run][0] = s.f.cnt.dropped_loss;
-        got[run][1] = ts_find(&s, "F")->rc.resent + ts_find(&s, "G")->rc.resent;
+        got[run][1] = ts_find(&s, "F")->rc.x->resent + ts_find(&s, "G")->rc.x->resent;
         got[run][2] = s.f.cnt.created;
         printf("1 %% loss: %llu lost of %llu data packets, %llu sent again\n",
                (unsigned long long)got[run][0],
@@ -393,11 +393,11 @@ static void assert_conns_delivered(struct testsim *s, const struct flow *fl, int
 {
     assert_int_equal(s->rep.outcome, RUN_DRAINED);
     assert_true(s->rep.invariants_ok);
-    assert_int_equal(fl->rc.nconn, s->f.nhosts);
+    assert_int_equal(fl->rc.x->nconn, s->f.nhosts);
     uint32_t psns = 0, msgs = 0;
     int n = 0;
-    for (uint32_t k = 0; k < fl->rc.nconn; k++) {
-        const struct rc_conn *c = &fl->rc.conn[k];
+    for (uint32_t k = 0; k < fl->rc.x->nconn; k++) {
+        const struct rc_conn *c = &fl->rc.x->conn[k];
         assert_int_equal(c->epsn, c->psn_next);
         assert_int_equal(c->psn_acked, c->psn_next);
         assert_int_equal(c->rmsgs, c->msgs_made);
@@ -438,12 +438,12 @@ static void test_many_destinations_counts(void **st)
         ts_flow(&s, "F", "H1", "uniform", "saturate", NULL, "2048 B", 0, 0);
         ts_run(&s);
         struct flow *fl = ts_find(&s, "F");
-        uint64_t sent = fl->st.pkts_sent + fl->rc.resent, lost = s.f.cnt.dropped_loss;
+        uint64_t sent = fl->st.pkts_sent + fl->rc.x->resent, lost = s.f.cnt.dropped_loss;
         printf("H1 to H2, H3, window %d per destination: %llu packets (%u to H2, %u to H3), %llu lost, "
                "%llu NAKs, %llu sent again, %llu timeouts, %llu discarded\n", ws[i],
-               (unsigned long long)fl->st.pkts_sent, fl->rc.conn[1].psn_next, fl->rc.conn[2].psn_next,
-               (unsigned long long)lost, (unsigned long long)fl->rc.naks,
-               (unsigned long long)fl->rc.resent, (unsigned long long)fl->rc.timeouts,
+               (unsigned long long)fl->st.pkts_sent, fl->rc.x->conn[1].psn_next, fl->rc.x->conn[2].psn_next,
+               (unsigned long long)lost, (unsigned long long)fl->rc.x->naks,
+               (unsigned long long)fl->rc.x->resent, (unsigned long long)fl->rc.x->timeouts,
                (unsigned long long)s.f.cnt.discarded);
         assert_true((2 * ws[i] - 2) * (double)T_PKT <=
                     2.0 * (2.0 * DELAY + (double)s.d.set.switch_latency) + 30 * 250.0);
@@ -452,14 +452,14 @@ static void test_many_destinations_counts(void **st)
         printf("  packets after the last loss: %llu\n", (unsigned long long)(sent % 37));
         assert_true(sent % 37 >= 2 * (uint64_t)ws[i]);
         assert_conns_delivered(&s, fl, 2);
-        assert_int_equal(fl->rc.conn[0].psn_next, 0); /* never to itself */
+        assert_int_equal(fl->rc.x->conn[0].psn_next, 0); /* never to itself */
         assert_true(lost >= 20);
         assert_int_equal(lost, sent / 37);
-        assert_int_equal(fl->rc.timeouts, 0);
-        assert_int_equal(fl->rc.naks, lost);
-        assert_int_equal(fl->rc.resent, (uint64_t)ws[i] * lost);
+        assert_int_equal(fl->rc.x->timeouts, 0);
+        assert_int_equal(fl->rc.x->naks, lost);
+        assert_int_equal(fl->rc.x->resent, (uint64_t)ws[i] * lost);
         assert_int_equal(s.f.cnt.discarded, (uint64_t)(ws[i] - 1) * lost);
-        assert_int_equal(fl->rc.dups, 0);
+        assert_int_equal(fl->rc.x->dups, 0);
         assert_int_equal(s.f.cnt.acks_created, fl->rc.psn_next);
         ts_free(&s);
     }
@@ -491,7 +491,7 @@ static void test_many_destinations_random(void **st)
             struct flow *fl = ts_find(&s, k == 0 ? "A" : k == 1 ? "B" : "C");
             assert_conns_delivered(&s, fl, 3);
             assert_int_equal(fl->rc.msg_acked, fl->rc.msg_begun);
-            resent += fl->rc.resent;
+            resent += fl->rc.x->resent;
             msgs += fl->msg_seq;
         }
         got[run][0] = s.f.cnt.dropped_loss;
@@ -501,8 +501,8 @@ static void test_many_destinations_random(void **st)
         printf("uniform, 1 %% loss: %llu messages, %llu lost, %llu sent again, %llu NAKs, %llu timeouts\n",
                (unsigned long long)msgs, (unsigned long long)got[run][0], (unsigned long long)resent,
                (unsigned long long)s.f.cnt.naks_created,
-               (unsigned long long)(ts_find(&s, "A")->rc.timeouts + ts_find(&s, "B")->rc.timeouts +
-                                    ts_find(&s, "C")->rc.timeouts));
+               (unsigned long long)(ts_find(&s, "A")->rc.x->timeouts + ts_find(&s, "B")->rc.x->timeouts +
+                                    ts_find(&s, "C")->rc.x->timeouts));
         assert_true(got[run][0] > 5);
         ts_free(&s);
     }
@@ -594,17 +594,17 @@ static void test_rnr_backoff(void **st)
         printf("rq_post_interval %s, min_rnr_timer %s (%.2f us): %u messages (expected %llu), %llu RNR "
                "NAKs (%d each), %llu sent again, latency max %.4f us (expected %.4f)\n", k->interval,
                k->timer, t_rnr / 1e6, fl->msg_seq, (unsigned long long)msgs,
-               (unsigned long long)fl->rc.rnr_naks, n, (unsigned long long)fl->rc.resent,
+               (unsigned long long)fl->rc.x->rnr_naks, n, (unsigned long long)fl->rc.x->resent,
                (double)flow_msg_latency(&fl->st)->max / 1e6, (n ? lat : t_data + 2 * d + L) / 1e6);
         assert_int_equal(n, k->n);
         assert_all_delivered(&s, fl);
         assert_int_equal(fl->msg_seq, msgs);
-        assert_int_equal(fl->rc.rnr_naks, (uint64_t)n * (msgs - 1));
+        assert_int_equal(fl->rc.x->rnr_naks, (uint64_t)n * (msgs - 1));
         assert_int_equal(s.f.cnt.rnr_naks_created, (uint64_t)n * (msgs - 1));
-        assert_int_equal(fl->rc.rnr_discards, (uint64_t)n * (msgs - 1));
-        assert_int_equal(fl->rc.resent, (uint64_t)n * (msgs - 1));
-        assert_int_equal(fl->rc.naks, 0);
-        assert_int_equal(fl->rc.timeouts, 0);
+        assert_int_equal(fl->rc.x->rnr_discards, (uint64_t)n * (msgs - 1));
+        assert_int_equal(fl->rc.x->resent, (uint64_t)n * (msgs - 1));
+        assert_int_equal(fl->rc.x->naks, 0);
+        assert_int_equal(fl->rc.x->timeouts, 0);
         assert_int_equal(s.f.cnt.qp_errors, 0);
         assert_true(fabs((double)flow_msg_latency(&fl->st)->max - (n ? lat : t_data + 2 * d + L)) < 1.0);
         assert_true(fabs((double)flow_msg_latency(&fl->st)->min - (t_data + 2 * d + L)) < 1.0);
@@ -623,14 +623,14 @@ static void test_rnr_retries_exhausted(void **st)
     struct testsim s;
     rnr_line(&s, &k, 200 * PS_PER_US);
     struct flow *fl = ts_find(&s, "F");
-    printf("rnr_retry 3: %llu RNR NAKs, %llu sent again, %s; %s\n", (unsigned long long)fl->rc.rnr_naks,
-           (unsigned long long)fl->rc.resent, transport_error_name(fl->rc.failed),
+    printf("rnr_retry 3: %llu RNR NAKs, %llu sent again, %s; %s\n", (unsigned long long)fl->rc.x->rnr_naks,
+           (unsigned long long)fl->rc.x->resent, transport_error_name(fl->rc.x->failed),
            s.f.nwarn ? s.f.warn[0] : "-");
     assert_int_equal(s.rep.outcome, RUN_DRAINED);
     assert_true(s.rep.invariants_ok);
-    assert_int_equal(fl->rc.rnr_naks, 4);
-    assert_int_equal(fl->rc.resent, 3);
-    assert_int_equal(fl->rc.failed, RC_RNR_RETRY_EXC_ERR);
+    assert_int_equal(fl->rc.x->rnr_naks, 4);
+    assert_int_equal(fl->rc.x->resent, 3);
+    assert_int_equal(fl->rc.x->failed, RC_RNR_RETRY_EXC_ERR);
     assert_int_equal(s.f.cnt.qp_errors, 1);
     assert_int_equal(s.f.cnt.rnr_retry_exc, 1);
     assert_int_equal(s.f.cnt.retry_exc, 0);
@@ -666,12 +666,12 @@ static void test_rnr_many_destinations(void **st)
     ts_run(&s);
     struct flow *fl = ts_find(&s, "F");
     printf("RNR, H1 to H2 and H3: %u messages (%u, %u), %llu RNR NAKs, %llu sent again\n", fl->msg_seq,
-           fl->rc.conn[1].msgs_made, fl->rc.conn[2].msgs_made, (unsigned long long)fl->rc.rnr_naks,
-           (unsigned long long)fl->rc.resent);
+           fl->rc.x->conn[1].msgs_made, fl->rc.x->conn[2].msgs_made, (unsigned long long)fl->rc.x->rnr_naks,
+           (unsigned long long)fl->rc.x->resent);
     assert_conns_delivered(&s, fl, 2);
-    assert_true(fl->rc.rnr_naks > 10);
-    assert_int_equal(fl->rc.rnr_naks, fl->rc.resent);
-    assert_int_equal(fl->rc.naks, 0);
+    assert_true(fl->rc.x->rnr_naks > 10);
+    assert_int_equal(fl->rc.x->rnr_naks, fl->rc.x->resent);
+    assert_int_equal(fl->rc.x->naks, 0);
     assert_int_equal(s.f.cnt.qp_errors, 0);
     ts_free(&s);
 }

@@ -63,8 +63,8 @@ static void test_ack_per_packet_and_per_message(void **st)
         assert_true(fl->rc.msg_begun > 20);
         uint64_t want = per_msg ? fl->rc.msg_begun : fl->st.pkts_sent;
         printf("ack per %s: %llu ACKs for %llu packets, %u messages\n", per_msg ? "message" : "packet",
-               (unsigned long long)fl->rc.acks, (unsigned long long)fl->st.pkts_sent, fl->rc.msg_begun);
-        assert_int_equal(fl->rc.acks, want);
+               (unsigned long long)fl->rc.x->acks, (unsigned long long)fl->st.pkts_sent, fl->rc.msg_begun);
+        assert_int_equal(fl->rc.x->acks, want);
         assert_int_equal(s.f.cnt.acks_created, want);
         assert_int_equal(fl->st.pkts_sent, 3ull * fl->rc.msg_begun);
         assert_int_equal(fl->rc.psn_acked, fl->st.pkts_sent);
@@ -201,7 +201,7 @@ static void test_ack_sl_and_vl(void **st)
     const struct port *h2 = s.f.hosts[1].port;
     assert_int_equal(h2->vl[0].ctr.xmit_pkts, 0);
     assert_int_equal(h2->vl[1].ctr.xmit_pkts, fl->st.pkts_sent);
-    assert_int_equal(fl->rc.acks, fl->st.pkts_sent);
+    assert_int_equal(fl->rc.x->acks, fl->st.pkts_sent);
     ts_free(&s);
 }
 
