@@ -82,6 +82,12 @@ const struct param ibcc_params[] = {
       "ACKs (transport.ack) and no CNP is sent. message: deprecated, kept readable: it maps onto "
       "transport.mode = rc with transport.ack = message (BECN in the ACK of each message whose "
       "packets carried FECN; the ACKs now travel through the fabric)", becn_names, 0, 0 },
+    { "cnp_interval", P_TIME, OFF(cnp_interval), "0 ns",
+      "transport.mode = ud: a destination answers at most one FECN-marked packet per this time "
+      "with a CNP, per source queue pair (a flow, or a flow's queue pair to this host); the "
+      "FECNs in between go unanswered (counted as cnp_paced). 0 = a CNP for every FECN (seed "
+      "002's simulator). A hypothesis about the adapters, not from the seed: docs/cc.md 5.3",
+      NULL, 0, 0 },
     { "level", P_ENUM, OFF(level), "qp",
       "Port_Control: qp = a CCTI per queue pair; a flow to one host is one reliable-connection "
       "queue pair, a flow to many hosts (a pattern) one per destination host, each throttled on "
@@ -303,6 +309,7 @@ static void ibcc_destroy(struct fabric *f)
     free(c->flows);
     free(c->dests);
     free(c->dest_timers);
+    free(c->cnp_block);
     free(c->cct_ps);
     free(c->cct_shift);
     free(c->cct_mult);
@@ -425,7 +432,7 @@ static void report(struct fabric *f, json_t *summary)
     json_object_set_new(o, "ccti_limit", json_integer(c->ccti_limit));
     double secs = (double)f->now / 1e12;
     json_t *sw = json_array(), *ad = json_array(), *fl = json_array();
-    uint64_t marks = 0, cnps = 0, becns = 0;
+    uint64_t marks = 0, cnps = 0, becns = 0, paced = 0;
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         for (int p = 1; p <= n->nports; p++) {
@@ -454,6 +461,7 @@ static void report(struct fabric *f, json_t *summary)
                 struct ibcc_aport *a = pt->cc;
                 cnps += a->cnp_sent;
                 becns += a->becn_received;
+                paced += a->cnp_paced;
                 if (!a->fecn_received && !a->becn_received)
                     continue;
                 json_t *x = json_object();
@@ -484,6 +492,8 @@ static void report(struct fabric *f, json_t *summary)
     json_object_set_new(o, "fecn_marked_total", json_integer((json_int_t)marks));
     json_object_set_new(o, "cnp_sent_total", json_integer((json_int_t)cnps));
     json_object_set_new(o, "becn_received_total", json_integer((json_int_t)becns));
+    if (c->d.cnp_interval > 0) /* only then: the summaries of other runs stay as they were */
+        json_object_set_new(o, "cnp_paced_total", json_integer((json_int_t)paced));
     json_object_set_new(o, "switch_ports", sw);
     json_object_set_new(o, "adapter_ports", ad);
     json_object_set_new(o, "flows", fl);
@@ -518,6 +528,7 @@ static void dist_walk(struct fabric *f, const int *part, int rank, struct dist_i
                 DIST_IO(io, a->fecn_received);
                 DIST_IO(io, a->cnp_sent);
                 DIST_IO(io, a->becn_received);
+                DIST_IO(io, a->cnp_paced);
             }
         }
     }
@@ -741,6 +752,20 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
             fabric_flow_pace_by_dest(f, fl, (int)d->held_messages);
         }
     }
+    /* CNP pacing: the next CNP time of each source queue pair, kept at its destinations. */
+    if (d->cnp_interval > 0) {
+        size_t ncnp = 0;
+        for (uint32_t i = 0; i < f->nflows; i++)
+            ncnp += !c->flows[i].cc ? 0 : f->flows[i].pattern != 0 ? (size_t)f->nhosts : 1;
+        c->cnp_block = xcalloc(ncnp + 1, sizeof *c->cnp_block);
+        size_t at = 0;
+        for (uint32_t i = 0; i < f->nflows; i++) {
+            if (!c->flows[i].cc)
+                continue;
+            c->flows[i].cnp_next = c->cnp_block + at;
+            at += f->flows[i].pattern != 0 ? (size_t)f->nhosts : 1;
+        }
+    }
     /* The timer of each port SL keeps a list of the indices above CCTI_Min, with room for all. */
     if (d->level != IBCC_LEVEL_SL) {
         size_t nindex = 0;
@@ -771,6 +796,12 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
              level_names[d->level],
              nmulti ? " (a queue pair per destination for flows to many hosts)" : "", timer_names[d->timer_policy],
              form_names[d->cct_form], c->ncct, c->ccti_limit);
+    if (d->cnp_interval > 0) {
+        size_t len = strlen(c->resolved);
+        snprintf(c->resolved + len, sizeof c->resolved - len,
+                 "; at most one CNP per %.3f us per source queue pair (cnp_interval)",
+                 (double)d->cnp_interval / 1e6);
+    }
     if (d->mark_probability >= 0) {
         size_t len = strlen(c->resolved);
         snprintf(c->resolved + len, sizeof c->resolved - len,

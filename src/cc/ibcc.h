@@ -43,6 +43,8 @@ struct ibcc_desc {
     long long ccti_limit;       /* -1: the CCT's last index */
     int timer_policy;           /* enum ibcc_timer_policy */
     int becn;                   /* enum ibcc_becn: a BECN per marked packet or per message */
+    simtime_t cnp_interval;     /* UD: a destination answers at most one FECN per this time per
+                                 * source queue pair with a CNP (0: every FECN) */
     int cct_form;               /* enum ibcc_cct_form */
     char *cct;                  /* "" = the formula; spec: "shift:multiplier,..."; absolute: "us,us,..." */
     double cct_scale_us;        /* formula: cct[i] = i^2 * scale / div^2 us */

@@ -207,6 +207,16 @@ void ibcc_on_receive(struct fabric *f, struct port *at, struct packet *p)
         ap->fecn_received++;
     if (f->set.transport == TRANSPORT_RC)
         return; /* the responder's next ACK carries the BECN (transport.c) */
+    if (cf && cf->cnp_next) { /* cnp_interval: at most one CNP per interval per queue pair */
+        const struct flow *src = &f->flows[p->flow];
+        simtime_t *next = &cf->cnp_next[src->pattern != 0 ? at->hca->host : 0];
+        if (f->now < *next) {
+            if (ap)
+                ap->cnp_paced++;
+            return;
+        }
+        *next = f->now + c->d.cnp_interval;
+    }
     if (ap)
         ap->cnp_sent++;
     fabric_timeline(f, TLN_CNP, at, p, 0, 0);

@@ -84,11 +84,15 @@ struct ibcc_flow {
     uint64_t becn_received;       /* BECNs that came back to the source */
     struct ibcc_dest *dest;       /* QP level, a flow to many hosts: [host], else NULL */
     struct ibcc_dest_timer *dest_timer; /* and with IBCC_TIMER_PER_FLOW: [host], else NULL */
+    simtime_t *cnp_next;          /* cnp_interval > 0: the earliest next CNP to this flow's queue
+                                   * pair, [receiving host] for a flow to many hosts, else [0];
+                                   * NULL otherwise */
 };
 
 /* Per adapter port. */
 struct ibcc_aport {
     uint64_t fecn_received, cnp_sent, becn_received;
+    uint64_t cnp_paced;           /* FECNs left unanswered by cnp_interval */
     struct ibcc_group *groups;    /* [16], NULL until a flow uses the SL */
 };
 
@@ -113,6 +117,7 @@ struct ibcc {
     struct ibcc_flow *flows;
     struct ibcc_dest *dests;      /* every flow's destination queue pairs, one block */
     struct ibcc_dest_timer *dest_timers; /* their timers (IBCC_TIMER_PER_FLOW only), one block */
+    simtime_t *cnp_block;         /* every flow's cnp_next, one block (cnp_interval > 0 only) */
     char resolved[2048];          /* the options used, one line */
 };
 

@@ -44,6 +44,10 @@
  *   well as with 8 us; half the marks slow the rise a little. EcoCC takes the same values. So
  *   the gain over IB-ITh should stay small (0-20 %), not near the paper's 55 %: Paper III's
  *   values alone do not explain IB-ITh's weakness in Paper VI.
+ *   Outcome (2026-11-24, 5 seeds on 64 nodes, 2 on 256; docs/isolation.md): as expected, the
+ *   gain over IB-ITh is 4.8 % (64 nodes) and 197 % (256), the others move a few points; EcoCC's
+ *   HPQs free (its time-average ports out of HPQs 4.6 against 22.7 on 64 nodes) and every
+ *   trend row holds on both networks. Not yet the scenarios' default (docs/isolation.md).
  * - Paper VI's orderings (trend rows, mean throughput over (1, 3] ms, every seed's difference):
  *   EcoCC > HFDI, EcoCC > 1VL, IB-ITh > 1VL, VOQnet >= EcoCC (when VOQnet exists); HFDI runs out
  *   of HPQs more than EcoCC (time-average ports with no free HPQ).

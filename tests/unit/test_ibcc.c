@@ -1,5 +1,6 @@
 /* test_ibcc.c: IB congestion control (src/cc/ibcc*.c): the Threshold mapping, per-SL lists,
- * FECN -> CNP -> BECN accounting (a BECN per marked packet; in RC ACKs per packet or per message), Packet_Size, Marking_Rate as counter and as probability,
+ * FECN -> CNP -> BECN accounting (a BECN per marked packet; in RC ACKs per packet or per message;
+ * at most one CNP per cnp_interval per queue pair), Packet_Size, Marking_Rate as counter and as probability,
  * mark_probability (any probability, binomial bound),
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
  * throttling only the flow (QP level) or the whole port SL (SL level), multicast packets never
@@ -158,6 +159,43 @@ static void test_fecn_cnp_becn_accounting(void **st)
     assert_true(fabs(ts_gbps(&s, "A") - ts_gbps(&s, "B")) < 1.5);
     assert_true(ts_gbps(&s, "V") > 12.5);
     assert_true(a->ix->ccti_max > 0);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
+/* cnp_interval: the destination answers at most one FECN per interval per source queue pair;
+ * the others are counted as paced, and every CNP still comes back as one BECN. Two contributors
+ * into H3 for 5 ms with 50 us: at most 5 ms / 50 us + 1 = 101 CNPs each, far fewer than their
+ * marks (a CNP per mark without the option: test_fecn_cnp_becn_accounting). */
+static void test_cnp_interval(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, 5 * PS_PER_MS);
+    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "cnp_interval", "50 us");
+    run_cc(&s, d);
+    struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B");
+    struct ibcc_aport *h3 = NULL;
+    uint64_t cnp = 0, paced = 0;
+    for (size_t i = 0; i < ctx(&s)->naports; i++) {
+        cnp += ctx(&s)->aports[i].cnp_sent;
+        paced += ctx(&s)->aports[i].cnp_paced;
+        if (ctx(&s)->aports[i].fecn_received)
+            h3 = &ctx(&s)->aports[i];
+    }
+    assert_non_null(h3);
+    assert_int_equal(a->fecn_received + b->fecn_received, h3->fecn_received);
+    assert_int_equal(h3->cnp_sent + h3->cnp_paced, h3->fecn_received);
+    assert_int_equal(cnp, h3->cnp_sent);
+    assert_int_equal(a->becn_received + b->becn_received, cnp);
+    assert_true(a->becn_received > 10 && b->becn_received > 10);
+    assert_true(a->becn_received <= 101 && b->becn_received <= 101);
+    assert_true(paced > cnp); /* the marks far outnumber what the interval lets through */
+    assert_true(a->fecn_received > 2 * a->becn_received);
+    assert_non_null(strstr(ctx(&s)->resolved, "at most one CNP per 50.000 us"));
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
 }
@@ -654,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_threshold_mapping),
         cmocka_unit_test(test_per_sl_lists),
         cmocka_unit_test(test_fecn_cnp_becn_accounting),
+        cmocka_unit_test(test_cnp_interval),
         cmocka_unit_test(test_multicast_never_marked),
         cmocka_unit_test(test_marking_rate_and_packet_size),
         cmocka_unit_test(test_mark_probability),
