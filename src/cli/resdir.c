@@ -28,7 +28,7 @@ static int mkparents(const char *path)
 }
 
 /* 1 when DIR may be replaced: a folder holding only files, empty or with scenario.cfg;
- * 0 when it may not (why in e); -1 when it does not exist. */
+ * 0 when it may not (why in e); -1 when it does not exist (or no longer is the folder read). */
 static int replaceable(const char *dir, struct ibn_err *e)
 {
     struct stat st;
@@ -50,7 +50,15 @@ static int replaceable(const char *dir, struct ibn_err *e)
         if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
             ok = 0;
     }
+    /* Another run may have exchanged this folder out of the target's name while we read it (and
+     * be removing its files): then what we read is not the target; the caller looks again
+     * (e2e/results_folder's concurrent runs into one folder, under load). */
+    struct stat now, seen;
+    int moved = fstat(dirfd(d), &seen) || lstat(dir, &now) || now.st_ino != seen.st_ino ||
+                now.st_dev != seen.st_dev;
     closedir(d);
+    if (moved)
+        return -1;
     if (!ok || (files && !results))
         return ibn_err_set(e, "%s exists and is not an ibnetsim results folder (one holds scenario.cfg "
                               "and only files); it is left alone: give another folder with -o", dir), 0;

@@ -216,7 +216,8 @@ static const char *const misses[] = {
     "p4.fig8.p60.total_gain", "p4fp.fig8.p60.total_gain", /* x14.5 / x12.5 vs x17: the same */
     "p4fp.fig8.p90.gain", "p4fp.fig8.p90.on_other", /* first-principles CCT too small at 81 */
     "p4.fig9b.10ms.gain", "p4fp.fig9b.10ms.gain", /* x1.85 / x1.76 vs x2.6: unknown */
-    "p4fp.fig9b.1ms.gain", /* 1.146 +- 0.031 vs 1.10 +- 0.011: just outside */
+    "p4.fig9b.1ms.gain", "p4fp.fig9b.1ms.gain", /* 5 seeds: x1.141 +- 0.014 and x1.148 +- 0.017
+                                                 * vs 1.10 +- 0.011: just outside */
     "p4.fig10.p30.1ms.gain", "p4fp.fig10.p30.1ms.gain", /* x0.996: no gain at 1 ms, p = 0.3 */
     "p4fp.fig6.p60.total_gain", /* x7.25 < 8.7: the first-principles CCT too small */
     /* fig5 (3 seeds, c74be49): the hot spots with CC at 13.6 Gb/s, the configured receive limit,
