@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cc/ibcc_int.h"
+#include "fabric/distio.h"
 #include "core/output.h"
 #include "core/rng.h"
 #include "fabric/build.h"
@@ -504,9 +505,8 @@ static void report(struct fabric *f, json_t *summary)
 /* The state of rank `rank`'s nodes: its switches' output ports (congestion state and marks),
  * its adapters' ports and port SL groups, its flows' indices; and every rank's FECN/BECN
  * counts of every flow (switches anywhere mark a flow's packets, its destination counts them),
- * which rank 0 adds. */
-static void dist_pack(struct fabric *f, const int *part, int rank,
-                      void (*put)(void *io, const void *x, size_t n), void *io)
+ * which rank 0 adds. One walker for both directions (fabric/distio.h). */
+static void dist_walk(struct fabric *f, const int *part, int rank, struct dist_io *io)
 {
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
@@ -518,84 +518,36 @@ static void dist_pack(struct fabric *f, const int *part, int rank,
                 continue;
             if (n->is_switch) {
                 struct ibcc_oport *o = pt->cc;
-                put(io, o->congested, sizeof o->congested);
-                put(io, o->since, sizeof o->since);
-                put(io, o->cong_time, sizeof o->cong_time);
-                put(io, o->entered, sizeof o->entered);
-                put(io, o->marked, sizeof o->marked);
+                dist_io_bytes(io, o->congested, sizeof o->congested);
+                dist_io_bytes(io, o->since, sizeof o->since);
+                dist_io_bytes(io, o->cong_time, sizeof o->cong_time);
+                dist_io_bytes(io, o->entered, sizeof o->entered);
+                dist_io_bytes(io, o->marked, sizeof o->marked);
             } else {
                 struct ibcc_aport *a = pt->cc;
-                put(io, &a->fecn_received, sizeof a->fecn_received);
-                put(io, &a->cnp_sent, sizeof a->cnp_sent);
-                put(io, &a->becn_received, sizeof a->becn_received);
-                put(io, &a->cnp_paced, sizeof a->cnp_paced);
+                DIST_IO(io, a->fecn_received);
+                DIST_IO(io, a->cnp_sent);
+                DIST_IO(io, a->becn_received);
+                DIST_IO(io, a->cnp_paced);
             }
         }
     }
     struct ibcc *c = f->hooks.ctx;
     for (size_t g = 0; g < c->ngroups; g++) /* a port SL's shared index: its adapter's */
         if (c->groups[g].n && part[f->flows[c->groups[g].flows[0]].src->node->index] == rank)
-            put(io, &c->groups[g].shared, sizeof c->groups[g].shared);
+            DIST_IO(io, c->groups[g].shared);
     for (uint32_t i = 0; i < f->nflows; i++) {
         struct ibcc_flow *cf = f->flows[i].cc;
         if (!cf)
             continue;
-        put(io, &cf->fecn_marked, sizeof cf->fecn_marked);
-        put(io, &cf->fecn_received, sizeof cf->fecn_received);
-        put(io, &cf->becn_received, sizeof cf->becn_received);
+        dist_io_sum_u64(io, &cf->fecn_marked, 1);
+        dist_io_sum_u64(io, &cf->fecn_received, 1);
+        dist_io_sum_u64(io, &cf->becn_received, 1);
         if (part[f->flows[i].src->node->index] != rank)
             continue;
-        put(io, &cf->own, sizeof cf->own);
+        DIST_IO(io, cf->own);
         if (cf->dest)
-            put(io, cf->dest, (size_t)f->nhosts * sizeof *cf->dest);
-    }
-}
-
-static void dist_unpack(struct fabric *f, const int *part, int rank,
-                        void (*get)(void *io, void *x, size_t n), void *io)
-{
-    for (int i = 0; i < f->nnodes; i++) {
-        struct node *n = f->nodes[i];
-        if (part[i] != rank)
-            continue;
-        for (int p = 1; p <= n->nports; p++) {
-            struct port *pt = &n->port[p];
-            if (!pt->cc)
-                continue;
-            if (n->is_switch) {
-                struct ibcc_oport *o = pt->cc;
-                get(io, o->congested, sizeof o->congested);
-                get(io, o->since, sizeof o->since);
-                get(io, o->cong_time, sizeof o->cong_time);
-                get(io, o->entered, sizeof o->entered);
-                get(io, o->marked, sizeof o->marked);
-            } else {
-                struct ibcc_aport *a = pt->cc;
-                get(io, &a->fecn_received, sizeof a->fecn_received);
-                get(io, &a->cnp_sent, sizeof a->cnp_sent);
-                get(io, &a->becn_received, sizeof a->becn_received);
-                get(io, &a->cnp_paced, sizeof a->cnp_paced);
-            }
-        }
-    }
-    struct ibcc *c = f->hooks.ctx;
-    for (size_t g = 0; g < c->ngroups; g++)
-        if (c->groups[g].n && part[f->flows[c->groups[g].flows[0]].src->node->index] == rank)
-            get(io, &c->groups[g].shared, sizeof c->groups[g].shared);
-    for (uint32_t i = 0; i < f->nflows; i++) {
-        struct ibcc_flow *cf = f->flows[i].cc;
-        if (!cf)
-            continue;
-        uint64_t v[3];
-        get(io, v, sizeof v);
-        cf->fecn_marked += v[0];
-        cf->fecn_received += v[1];
-        cf->becn_received += v[2];
-        if (part[f->flows[i].src->node->index] != rank)
-            continue;
-        get(io, &cf->own, sizeof cf->own);
-        if (cf->dest)
-            get(io, cf->dest, (size_t)f->nhosts * sizeof *cf->dest);
+            dist_io_bytes(io, cf->dest, (size_t)f->nhosts * sizeof *cf->dest);
     }
 }
 
@@ -869,8 +821,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         .on_source_send = ibcc_on_source_send,
         .dest_ready = ibcc_dest_ready,
         .report = report,
-        .dist_pack = dist_pack,
-        .dist_unpack = dist_unpack,
+        .dist_walk = dist_walk,
         .dist_sample_get = dist_sample_get,
         .dist_sample_set = dist_sample_set,
         .series_header = series_header,

@@ -68,7 +68,7 @@ int cmd_repro(int argc, char **argv)
             over[nover++] = argv[++i];
         } else if (!strcmp(argv[i], "all")) {
             for (int k = 0; repro_list[k].name && n < 64; k++)
-                if (strncmp(repro_list[k].name, "isolation-", 10)) /* parts of isolation */
+                if (!strchr(repro_list[k].name, '-')) /* not the parts (isolation-t3n1, ...) */
                     sel[n++] = &repro_list[k];
         } else {
             const struct repro *r = repro_find(argv[i]);

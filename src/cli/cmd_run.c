@@ -52,7 +52,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ibnetsim run SCENARIO [-s section.key=value]... [-o DIR] [-q] [--check]\n"
-            "                    [--ranks N] [--partition auto|bfs|metis]\n\n"
+            "                    [--ranks N] [--partition auto|bfs|metis] [--rank-timeout S]\n\n"
             "Runs the scenario and writes its results into DIR (default: runs/NAME, NAME being the\n"
             "scenario file's name without .cfg):\n"
             "  scenario.cfg   the resolved scenario: every key, defaults made explicit\n"
@@ -81,13 +81,17 @@ static void usage(FILE *f)
             "                 'mpirun -n N ibnetsim run ...'): one run split over processes, with\n"
             "                 results byte-identical to the sequential run (docs/distributed.md;\n"
             "                 features not distributed yet are refused, naming their key)\n"
-            "  --partition M  the distributed run's partitioner: auto (METIS if built), bfs, metis\n\n"
+            "  --partition M  the distributed run's partitioner: auto (METIS if built), bfs, metis\n"
+            "  --rank-timeout S  a rank that waits for the others longer than S seconds at a\n"
+            "                 window's exchange stops the distributed run with exit status 4,\n"
+            "                 naming itself and the window (default 300; 0 waits for ever)\n\n"
             "The results are written into DIR.tmp-XXXXXX beside DIR and renamed to DIR when complete,\n"
             "replacing an earlier results folder DIR as a whole (a folder that is not a results folder\n"
             "is refused). An interrupted run (SIGINT, SIGTERM) puts what it measured in DIR.partial\n"
             "and leaves DIR as it was; a second signal exits at once, leaving DIR.tmp-XXXXXX.\n\n"
             "Exit status: 0 success, 1 the run broke a model invariant or did not drain, 2 bad input,\n"
             "3 an output could not be written (the message names the file and the reason),\n"
+            "4 a rank of a distributed run waited for the others beyond --rank-timeout,\n"
             "130 interrupted by SIGINT, 143 stopped by SIGTERM.\n"
             "The scenario format is described in docs/scenario.md; `ibnetsim keys` lists every key.\n");
 }
@@ -412,7 +416,7 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
         return "output.capture_ports / output.capture_flows";
     if (*sc->out.timeline_ports || *sc->out.timeline_flows)
         return "output.timeline_ports / output.timeline_flows";
-    if (strcmp(sc->cc, "none") && !f->hooks.dist_pack)
+    if (strcmp(sc->cc, "none") && !f->hooks.dist_walk)
         return "cc.plugin (only none and ibcc are distributed)";
     if (f->rtx)
         return "transport.retransmit (go-back-N: switch.loss, the lifetime limits under RC)";
@@ -515,6 +519,16 @@ int cmd_run(int argc, char **argv)
                 free(over);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--rank-timeout") && i + 1 < argc) {
+            char *end;
+            double v = strtod(argv[++i], &end);
+            if (end == argv[i] || *end || !(v >= 0) || v > 1e9) {
+                fprintf(stderr, "ibnetsim run: --rank-timeout expects seconds from 0 (wait for ever) "
+                        "to 1e9, got \"%s\"\n", argv[i]);
+                free(over);
+                return 2;
+            }
+            dist_set_timeout(v);
         } else if (!strcmp(argv[i], "--partition") && i + 1 < argc) {
             i++;
             if (!strcmp(argv[i], "auto"))
@@ -578,8 +592,19 @@ int cmd_run(int argc, char **argv)
     memset(&f, 0, sizeof f);
     int status;
     const char *why;
-    int bad = scenario_topology(&sc, &t, &l, &e);
-    if (bad || scenario_run_desc(&sc, &t, &d, &e) || fabric_build(&f, &t, &l, &d, &e)) {
+    int *part = NULL; /* a distributed run's partition: known before the build (dist.h) */
+    int bad = scenario_topology(&sc, &t, &l, &e) || scenario_run_desc(&sc, &t, &d, &e);
+    if (!bad && dist_active() && !check_only) {
+        if (dist_partition(&t, method, &part, &e)) {
+            if (dist_rank() == 0)
+                fprintf(stderr, "ibnetsim run: %s\n", e.msg);
+            status = IBN_EXIT_INPUT;
+            goto done;
+        }
+        d.own_part = part;
+        d.own_rank = dist_rank();
+    }
+    if (bad || fabric_build(&f, &t, &l, &d, &e)) {
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         status = IBN_EXIT_INPUT;
         goto done;
@@ -602,7 +627,7 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "ibnetsim run: %s: not available in a distributed run yet "
                     "(docs/distributed.md); run it sequentially\n", why);
         status = IBN_EXIT_INPUT;
-    } else if (dist_active() && dist_attach(&f, &t, method, &e)) {
+    } else if (dist_active() && (dist_attach(&f, &t, &l, part, &e) || (part = NULL))) {
         if (dist_rank() == 0)
             fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         status = IBN_EXIT_INPUT;
@@ -612,6 +637,7 @@ int cmd_run(int argc, char **argv)
         status = run_and_write(&sc, &f, &l, dir, quiet);
     }
 done:
+    free(part);
     dist_detach(&f);
     fabric_free(&f);
     lfts_free(&l);

@@ -18,6 +18,8 @@ enum {
     IBN_EXIT_BROKEN = 1,      /* a model invariant broke, the fabric did not drain, a check failed */
     IBN_EXIT_INPUT = 2,       /* bad usage or bad input */
     IBN_EXIT_OUTPUT = 3,      /* an output could not be written (disk full, no permission, ...) */
+    IBN_EXIT_RANK_TIMEOUT = 4, /* a distributed run's rank waited for the others beyond
+                                * --rank-timeout (dist.h) */
     IBN_EXIT_SIGINT = 130,    /* interrupted by SIGINT (Ctrl-C) */
     IBN_EXIT_SIGTERM = 143,   /* stopped by SIGTERM */
 };

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "fabric/engine.h"
 #include "fabric/fabric.h"
+#include "routing/lft.h"
 #include "topology/topo.h"
 
 /* Start MPI if this process was started by mpirun (Open MPI's environment); returns the
@@ -28,10 +29,23 @@ int dist_built(void);
  * every rank takes part in the broadcast and returns rank 0's word; later calls return `ok`. */
 int dist_go(int ok);
 
-/* Partition the built fabric over the ranks and attach the distributed mode to it (f->dist);
- * `method` names the partitioner (partition.h). Fails when the fabric has fewer switches
- * than ranks. */
-int dist_attach(struct fabric *f, const struct topo *t, int method, struct ibn_err *e);
+/* How long a rank waits for the others at a window's collective operations (and the sums of
+ * the time series) before it aborts the run with IBN_EXIT_RANK_TIMEOUT, naming itself and the
+ * window (`ibnetsim run --rank-timeout SECONDS`); 0 waits for ever. */
+#define DIST_TIMEOUT_DEFAULT 300.0
+void dist_set_timeout(double seconds);
+
+/* The partition of the topology over the ranks (partition.h; `method` names the
+ * partitioner): a rank per node in *part (to free, or to hand to dist_attach). Computed before
+ * the fabric is built, so that the build makes only this rank's heavy state (run_desc.own_part).
+ * Fails when the fabric has fewer switches than ranks. */
+int dist_partition(const struct topo *t, int method, int **part, struct ibn_err *e);
+/* Attach the distributed mode to the built fabric (f->dist), taking over `part` (only when it
+ * succeeds). When the run
+ * starts (after fabric_run's checks) the rank frees what only other ranks' nodes need and the
+ * build still made: their switches' input memory, their rows of `l` (the routes the fabric was
+ * built from; may be NULL), their flows' random generators. */
+int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *part, struct ibn_err *e);
 /* Run the attached fabric (fabric_run with f->dist) and gather every statistic at rank 0:
  * afterwards rank 0's fabric holds what a sequential run's would. Every rank returns the
  * same status. */

@@ -293,7 +293,9 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     }
     char key[340];
     snprintf(key, sizeof key, "flow/%s", name);
-    if (d->small_rng) {
+    if (f->own_part && f->own_part[fl->src->node->index] != f->own_rank) {
+        fl->rng = NULL; /* sourced on another rank of a distributed run: never drawn from here */
+    } else if (d->small_rng) {
         fl->rng = gsl_rng_alloc(gsl_rng_taus2);
         gsl_rng_set(fl->rng, (unsigned long)rng_stream_seed(f->seed, key));
     } else {
@@ -472,6 +474,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
     f->until_delivered = d->until_delivered;
     f->until_at = SIMTIME_NEVER;
     f->sample_interval = d->sample_interval;
+    f->own_part = d->own_part;
+    f->own_rank = d->own_rank;
     if (f->set.inject_limit_bps > 0)
         f->inject_rate = byterate_from_bps(f->set.inject_limit_bps);
     if (f->set.sink_limit_bps > 0)
@@ -606,6 +610,8 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             struct sw *s = node_sw(f->nodes[i]);
             if (s->arch->init(f, s, e))
                 return ibn_err_prefix(e, "switch.arch = %s, switch %s: ", s->arch->name, s->n.name);
+            if (d->own_part && d->own_part[i] != d->own_rank)
+                sw_release(s); /* another rank handles it (dist.h) */
         }
     if (mcast_build(f, t, l, d->mc, e))
         return -1;

@@ -46,6 +46,13 @@ struct run_desc {
     int nflows;
     struct flow_desc *flows;
     const struct mcast_desc *mc; /* multicast groups and scheme (mcast.h), NULL if none */
+    /* A distributed run's partition (dist.h): rank per topology node, and this process's rank.
+     * The build then makes the heavy state of this rank's part only: the input memory of the
+     * switches other ranks handle is released as soon as it is made (sw_release, after the
+     * architecture's init has set the switch's latency), and flows sourced on other ranks get
+     * no random generator. NULL: everything (sequential). */
+    const int *own_part;
+    int own_rank;
 };
 
 int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,

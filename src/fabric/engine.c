@@ -479,6 +479,7 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
     simtime_t moved_at = f->now;
     period_init(f);
     if (f->dist) {
+        f->dist->trim(f);
         run_windows(f, obs, r, limit);
         return finish_windows(f, obs, r, limit, e);
     }

@@ -667,6 +667,8 @@ struct fabric {
     struct period *period;
     simtime_t period_next;
     struct fabric_dist *dist; /* a distributed run (dist/dist.h), NULL when sequential */
+    const int *own_part;     /* set-up of a distributed run: rank per node (run_desc.own_part) */
+    int own_rank;
     /* Time series. */
     FILE *flow_csv, *port_csv;
     simtime_t last_sample;
@@ -694,6 +696,8 @@ struct fabric_dist {
     void (*delivered)(struct fabric *f, uint32_t flow, int64_t net, int64_t e2e, int last);
     simtime_t (*reduce_min)(struct fabric *f, simtime_t v);
     uint64_t (*reduce_sum)(struct fabric *f, uint64_t v);
+    /* Set-up is over (fabric_run, after its checks): free what other ranks' nodes need. */
+    void (*trim)(struct fabric *f);
     void (*window)(struct fabric *f, simtime_t wend);  /* a window [now, wend) begins */
     void (*exchange)(struct fabric *f);                 /* it ends: send, receive, apply */
     void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */

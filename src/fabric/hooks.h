@@ -24,6 +24,7 @@ struct port;
 struct flow;
 struct packet;
 struct json_t;
+struct dist_io;
 
 struct fabric_hooks {
     const char *name;
@@ -45,14 +46,12 @@ struct fabric_hooks {
     void (*table_ports)(struct fabric *f, FILE *out);
     void (*table_flows)(struct fabric *f, FILE *out);
     void (*destroy)(struct fabric *f);
-    /* A distributed run (dist/dist.c): dist_pack writes the state of the nodes that `rank`
-     * handles (part[node] == rank) and its share of counters several ranks write; rank 0's
-     * dist_unpack reads another rank's (adding the shared counters), so that its report and
-     * tables are the sequential run's. NULL: the plug-in is refused under MPI. */
-    void (*dist_pack)(struct fabric *f, const int *part, int rank,
-                      void (*put)(void *io, const void *x, size_t n), void *io);
-    void (*dist_unpack)(struct fabric *f, const int *part, int rank,
-                        void (*get)(void *io, void *x, size_t n), void *io);
+    /* A distributed run (dist/dist.c): the state of the nodes that `rank` handles
+     * (part[node] == rank) and its share of counters several ranks write, walked once by one
+     * walker: io packs it on that rank (DIST_PACK) and unpacks it at rank 0 (DIST_UNPACK,
+     * counters added with dist_io_sum_u64), so that rank 0's report and tables are the
+     * sequential run's (fabric/distio.h). NULL: the plug-in is refused under MPI. */
+    void (*dist_walk)(struct fabric *f, const int *part, int rank, struct dist_io *io);
     /* At each sample of a distributed run: series_row's value of every flow `rank` sources
      * into v[flow] (others untouched); at rank 0, make the other ranks' flows show v (added
      * over the ranks) to series_row. NULL with series_row set: the series are refused. */

@@ -15,6 +15,32 @@ const struct sw_arch *const sw_archs[] = { &sw_arch_voq, &sw_arch_fifo, &sw_arch
 const char *const sw_arch_names[] = { "voq", "fifo", "pipe", "1q", "voqsw", "voqnet", "dbbm", "ccfit", "ecocc",
                                       "hfdi", "fbicm", NULL };
 
+/* A switch whose input memory was released (another rank of a distributed run handles it):
+ * it holds no packet; anything else asked of it is a fault (NULL). */
+static void released_free(struct sw *s) { (void)s; }
+static uint64_t released_held(const struct fabric *f, const struct sw *s)
+{
+    (void)f;
+    (void)s;
+    return 0;
+}
+static const struct sw_arch sw_arch_released = {
+    .name = "released",
+    .help = "the input memory of a switch another rank handles (dist.c)",
+    .free = released_free,
+    .held = released_held,
+};
+
+void sw_release(struct sw *s)
+{
+    if (s->arch)
+        s->arch->free(s);
+    s->q = NULL;
+    s->nq = 0;
+    s->arch_state = NULL;
+    s->arch = &sw_arch_released;
+}
+
 void sw_kick(struct fabric *f, struct sw *s, int out)
 {
     struct port *op = &s->n.port[out];

@@ -151,6 +151,10 @@ void islip_request(struct fabric *f, struct sw *s);
 int islip_init(struct fabric *f, struct sw *s, struct ibn_err *e);
 void islip_free(struct sw *s);
 
+/* Free switch s's input memory (its architecture's queues and state) for good: a distributed
+ * run's rank does so for the switches other ranks handle once set-up is over (dist.c). The
+ * switch then holds no packet and must handle no event. */
+void sw_release(struct sw *s);
 /* Add switch s's use now to *u (the architecture's `usage`, or its non-empty queues). */
 void sw_usage_add(const struct fabric *f, const struct sw *s, struct sw_usage *u);
 /* Send m upstream from input port `in` (to the output port at its peer). */

@@ -609,6 +609,9 @@ const struct repro repro_list[] = {
     { "s003", "seed 003 Fig. 3: credit-based host control vs no control, ALO, Self-Tuned on the "
       "4x4 mesh (best effort); Fig. 4: admission + credits vs neither on an 8-port switch with "
       "MPEG-2 video (DMP, DMT); Fig. 5: A, C, both, neither on the 5x5 mesh", repro_seed003 },
+    { "s003-fig3", "s003's part fig3 alone", repro_s003_fig3 },
+    { "s003-fig4", "s003's part fig4 alone", repro_s003_fig4 },
+    { "s003-fig5", "s003's part fig5 alone", repro_s003_fig5 },
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks, Figs. 7-9 with the MPEG-2 mix "
       "(15 and 30 nodes, 3 generated topologies), Fig. 10 multicast schemes", repro_seed004 },

@@ -368,9 +368,11 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
             for (int k = 0; k < NRT; k++) {
                 if ((sch == F5_A || sch == F5_AC) && !adm[k])
                     snprintf(text[c][k], sizeof text[c][k], "flows.RT%d.start=1 s", k + 1);
-                else /* ON rate: the mean over the ON share 1 / (1 + 0.5) */
+                else /* the mean rate (an onoff flow's `rate` is its mean; its ON rate is 1.5
+                      * times that with ON 1 ms, OFF 0.5 ms). Until 2026-11-24 this was 1.5 b, read
+                      * as the ON rate: every stream offered 1.5 times its load. */
                     snprintf(text[c][k], sizeof text[c][k], "flows.RT%d.rate=%.6f Gb/s", k + 1,
-                             b * 1.5 / 1e9);
+                             b / 1e9);
                 over[no++] = text[c][k];
             }
             snprintf(text[c][NRT], sizeof text[c][NRT], "flows.BE.load=%.3f", 0.2 * f5_load[li]);
@@ -813,4 +815,19 @@ int repro_seed003(struct repro_table *t, struct ibn_err *e)
                    fig4(&f4_setups[2], t, e) || fig5(t, e) || fig5vl(t, e)
                ? -1
                : 0;
+}
+
+/* One part alone (`ibnetsim repro s003-fig5`, ...): a sensitivity study with -s, or a part's
+ * rows regenerated, without the others' run time. */
+int repro_s003_fig3(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_seed003_part(t, "fig3", e);
+}
+int repro_s003_fig4(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_seed003_part(t, "fig4", e);
+}
+int repro_s003_fig5(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_seed003_part(t, "fig5", e);
 }

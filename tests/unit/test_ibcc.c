@@ -13,6 +13,7 @@
 
 #include <math.h>
 
+#include "fabric/distio.h"
 #include "../support/sim.h"
 #include "cc/ibcc.h"
 #include "cc/ibcc_int.h"
@@ -621,6 +622,70 @@ static void test_bad_settings(void **st)
     cc_desc_free(&ibcc_plugin, d);
 }
 
+/* A distributed run's gathering of IB CC's state (hooks.dist_walk, one walker for both
+ * directions): the state of a run packed as rank 1's and unpacked into a fresh fabric (built,
+ * not run) gives that fabric the run's marks, per-port counts and indices; unpacking it once
+ * more adds the shared per-flow counters again (they are summed over ranks) while the owned
+ * state is only overwritten. */
+static void test_dist_walk(void **st)
+{
+    (void)st;
+    struct testsim a, b;
+    setup(&a, 2 * PS_PER_MS);
+    setup(&b, 2 * PS_PER_MS);
+    const char *fl[3][2] = { { "H1", "H3" }, { "H2", "H3" }, { "H4", "H1" } };
+    for (int k = 0; k < 3; k++) {
+        char name[2] = { (char)('A' + k), 0 };
+        ts_flow(&a, name, fl[k][0], fl[k][1], "saturate", NULL, "64 KiB", 0, 0);
+        ts_flow(&b, name, fl[k][0], fl[k][1], "saturate", NULL, "64 KiB", 0, 0);
+    }
+    struct ibcc_desc *da = cc_desc_new(&ibcc_plugin), *db = cc_desc_new(&ibcc_plugin);
+    run_cc(&a, da);
+    if (fabric_build(&b.f, &b.topo, &b.lfts, &b.d, &b.err) || cc_attach(&b.f, &ibcc_plugin, db, &b.err))
+        fail();
+    assert_non_null(a.f.hooks.dist_walk);
+    int *part = calloc((size_t)a.f.nnodes, sizeof *part);
+    for (int i = 0; i < a.f.nnodes; i++)
+        part[i] = 1;
+    struct dist_io io = { .dir = DIST_PACK };
+    a.f.hooks.dist_walk(&a.f, part, 1, &io);
+    io.dir = DIST_UNPACK;
+    b.f.hooks.dist_walk(&b.f, part, 1, &io);
+    assert_true(dist_io_done(&io));
+    assert_true(marks_total(&a) > 100);
+    assert_true(marks_total(&b) == marks_total(&a));
+    struct ibcc *ca = ctx(&a), *cb = ctx(&b);
+    assert_int_equal(ca->naports, cb->naports);
+    for (size_t i = 0; i < ca->naports; i++) {
+        assert_true(ca->aports[i].cnp_sent == cb->aports[i].cnp_sent);
+        assert_true(ca->aports[i].becn_received == cb->aports[i].becn_received);
+    }
+    for (uint32_t i = 0; i < a.f.nflows; i++) {
+        struct ibcc_flow *x = a.f.flows[i].cc, *y = b.f.flows[i].cc;
+        assert_true(x->fecn_marked == y->fecn_marked);
+        assert_true(x->becn_received == y->becn_received);
+        assert_memory_equal(&x->own, &y->own, sizeof x->own);
+    }
+    io.at = 0; /* the same rank's state once more: sums add, the rest is overwritten */
+    b.f.hooks.dist_walk(&b.f, part, 1, &io);
+    assert_true(dist_io_done(&io));
+    assert_true(marks_total(&b) == marks_total(&a));
+    int added = 0;
+    for (uint32_t i = 0; i < a.f.nflows; i++) {
+        struct ibcc_flow *x = a.f.flows[i].cc, *y = b.f.flows[i].cc;
+        assert_true(y->fecn_marked == 2 * x->fecn_marked);
+        assert_true(y->becn_received == 2 * x->becn_received);
+        added += x->fecn_marked > 0;
+    }
+    assert_true(added > 0);
+    dist_io_free(&io);
+    free(part);
+    cc_desc_free(&ibcc_plugin, da);
+    cc_desc_free(&ibcc_plugin, db);
+    ts_free(&a);
+    ts_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -639,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_queue_pair_per_destination),
         cmocka_unit_test(test_pool_growth_during_cnp),
         cmocka_unit_test(test_bad_settings),
+        cmocka_unit_test(test_dist_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,104 @@
+/* dist_int.h: the distributed mode's own state (dist.c) and the replays that make the
+ * receiving side of a cut cable what the sequential run's would be (replay.c). No MPI here,
+ * so that the replays are unit-tested on their own (tests/unit/test_dist.c). */
+#ifndef IBN_DIST_INT_H
+#define IBN_DIST_INT_H
+
+#include "dist/walk.h"
+#include "fabric/fabric.h"
+#include "fabric/packet.h"
+
+/* (t, seq) order. */
+static inline int dist_key_lt(simtime_t t1, evseq_t s1, simtime_t t2, evseq_t s2)
+{
+    return t1 < t2 || (t1 == t2 && s1 < s2);
+}
+
+enum { LOG_CALL = 1, LOG_CLEAR = 2 };
+struct logitem {
+    simtime_t t;
+    evseq_t seq;
+    uint8_t kind, work, cl;
+};
+struct freeitem {
+    simtime_t t;
+    evseq_t seq;
+    int32_t credits;
+};
+
+/* A port whose peer another rank handles. As a sender its credit returns come from that
+ * rank; as a receiver its packets do. */
+struct cport {
+    struct port *p;
+    int peer_rank;
+    uint64_t stamp_tx, stamp_rx, stamp_in; /* window of the first touch in each role */
+    uint8_t w0, low0, cleared;
+    simtime_t ct;
+    evseq_t cseq;
+    struct logitem *log;
+    uint32_t nlog, caplog;
+    int32_t rx0;
+    struct freeitem *fr;
+    uint32_t nfr, capfr;
+    /* What this window's exchange brought: indexes into the received records. */
+    uint32_t *in;
+    uint32_t nin, capin;
+};
+
+struct dmsg {
+    uint8_t kind;            /* 1 a packet (event type `type`), 2 credits */
+    uint8_t type;
+    uint16_t slot;
+    int32_t credits;
+    uint32_t pid;            /* the receiving port: node base + number (the same on every rank) */
+    uint32_t pidx;           /* sender: the packet in its pool until the exchange */
+    simtime_t t;             /* the event's or the credit return's time and number */
+    evseq_t seq;
+    simtime_t kt;            /* when it happened at the sender: (now, now_seq) */
+    evseq_t kseq;
+    struct packet pkt;
+};
+
+
+struct dist {
+    struct fabric_dist fd;
+    struct lfts *lfts;       /* the fabric's routes: rows of other ranks' switches freed by trim */
+    int *part;
+    int *pbase;              /* per node: id of its port 0 */
+    int nports;
+    int32_t *cutix;          /* per port id: index into cp or -1 */
+    struct cport *cp;
+    int ncp;
+    long long cut_cables;
+    struct dmsg **out;       /* per rank */
+    size_t *nout, *capout;
+    struct dmsg *inbuf;
+    size_t capin;
+    uint32_t *touched;       /* cut ports touched this window */
+    int ntouched;
+    uint64_t window;
+    simtime_t wend;
+    int in_window;
+    uint64_t windows, msgs_sent;
+    int trimmed;
+    int stall_rank;          /* IBNETSIM_DIST_STALL=RANK:WINDOW (tests): that rank stops there */
+    uint64_t stall_window;
+    uint8_t *multi;          /* per flow: its deliveries may happen on several ranks */
+    struct dlv_list dl;
+    /* Scratch of the exchange and the replays, kept across windows. */
+    struct credit_return *scr;
+    uint8_t *scw;
+    uint32_t capscr;
+    int *sc, *rcn, *sd, *rd;  /* per rank: bytes sent and received, displacements */
+    struct dmsg *sbuf;
+    size_t capsbuf;
+};
+
+/* Whether the head of p's credit ring lands inside the current window. */
+int dist_low_head(const struct dist *d, const struct port *p);
+/* The receive side's peak buffer use after a window's exchange (in: the received records). */
+void dist_replay_rx(struct dist *d, struct cport *c, const struct dmsg *in);
+/* The sender's credit ring and wake-ups after a window's exchange. */
+void dist_replay_credits(struct fabric *f, struct dist *d, struct cport *c, const struct dmsg *in);
+
+#endif

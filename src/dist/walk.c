@@ -1,0 +1,265 @@
+/* walk.c: the gathering's walkers (walk.h): one per state, packing on its owner's rank and
+ * unpacking at rank 0 through the same code. */
+#include "dist/walk.h"
+
+#include "fabric/drop.h"
+#include "fabric/period.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dist_walk_ports(struct fabric *f, const int *part, int rank, struct dist_io *io)
+{
+    struct period *pd = f->period;
+    for (int i = 0; i < f->nnodes; i++) {
+        if (part[i] != rank)
+            continue;
+        struct node *n = f->nodes[i];
+        for (int p = 1; p <= n->nports; p++) {
+            struct port *pt = &n->port[p];
+            dist_io_bytes(io, pt->vl, (size_t)f->nvs * sizeof *pt->vl);
+            DIST_IO(io, pt->rx_total);
+            DIST_IO(io, pt->rx_peak);
+            DIST_IO(io, pt->busy_until);
+            DIST_IO(io, pt->tx_start);
+            DIST_IO(io, pt->tx_wire);
+            DIST_IO(io, pt->tx_busy);
+            DIST_IO(io, pt->waiting);
+            DIST_IO(io, pt->arb);
+            DIST_IO(io, pt->sample_rx_credit_time);
+            if (pd) {
+                int ix = pd->base[i] + p - 1;
+                for (int k = 0; k < pd->taken; k++) {
+                    dist_io_bytes(io, &pd->snap[k][(size_t)ix * (size_t)f->nvs],
+                                  (size_t)f->nvs * sizeof *pd->snap[k]);
+                    DIST_IO(io, pd->sent[k][ix]);
+                }
+            }
+        }
+        if (n->is_switch && node_sw(n)->drop) { /* drops per input port, by cause */
+            struct sw_drop *dr = node_sw(n)->drop;
+            size_t len = ((size_t)n->nports + 1) * sizeof *dr->hoq;
+            dist_io_bytes(io, dr->hoq, len);
+            dist_io_bytes(io, dr->sll, len);
+            dist_io_bytes(io, dr->kept, len);
+        }
+    }
+}
+
+/* The send side of a flow: its source's. */
+static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
+{
+    struct flow_stats *st = &fl->st;
+    DIST_IO(io, st->msgs_offered);
+    DIST_IO(io, st->msgs_refused);
+    DIST_IO(io, st->msgs_offered_measured);
+    DIST_IO(io, st->msgs_refused_measured);
+    DIST_IO(io, st->queue_area);
+    DIST_IO(io, st->queue_last);
+    DIST_IO(io, st->pkts_sent);
+    DIST_IO(io, st->bytes_sent);
+    DIST_IO(io, fl->qn);
+    DIST_IO(io, fl->cur_open);
+    DIST_IO(io, fl->svc_start);
+    DIST_IO(io, fl->msg_seq);
+    DIST_IO(io, fl->rc.psn_next); /* the requester (RC without retransmission) */
+    DIST_IO(io, fl->rc.psn_acked);
+    DIST_IO(io, fl->rc.msg_begun);
+    DIST_IO(io, fl->rc.msg_acked);
+    DIST_IO(io, fl->rc.snd);
+    uint64_t acks = fl->rc.x->acks;
+    DIST_IO(io, acks);
+    if (io->dir == DIST_UNPACK && fl->rc.x != &rc_ext_none) /* a UD flow's is the shared
+                                                               read-only one (no ACKs) */
+        fl->rc.x->acks = acks;
+    DIST_IO(io, fl->rc.blocked);
+    DIST_IO(io, fl->nheld);
+    if (fl->nheld > fl->held_cap)
+        ibn_panic("distributed run: flow %s holds %u messages, more than its %u", fl->name, fl->nheld,
+                  fl->held_cap);
+    dist_io_bytes(io, fl->held, fl->nheld * sizeof *fl->held);
+    if (fl->path != PATH_BASE)
+        dist_io_bytes(io, fl->path_pkts, ((size_t)1 << f->max_lmc) * sizeof *fl->path_pkts);
+}
+
+/* A flow to one host whose host `rank` handles. */
+static int owns_dst(const struct fabric *f, const int *part, int rank, const struct flow *fl)
+{
+    return fl->dst_host >= 0 && part[f->hosts[fl->dst_host].node->index] == rank;
+}
+/* `rank` has something of the flow's receive side. */
+static int rside_here(const struct fabric *f, const int *part, int rank, const struct flow *fl)
+{
+    return fl->st.e2e_latency.count > 0 || fl->st.pkts_delivered > 0 ||
+           (owns_dst(f, part, rank, fl) && (fl->st.has_deadlines || fl->st.has_jitter));
+}
+
+/* A histogram with its bins (unpacked into fresh bins). */
+static void walk_hist(struct dist_io *io, struct histogram *h)
+{
+    DIST_IO(io, *h);
+    size_t n = hist_nbins_raw(h);
+    if (io->dir == DIST_UNPACK) {
+        h->bins = n ? xmalloc(n * sizeof *h->bins) : NULL;
+        if (h->hi < h->lo)
+            h->capsp = h->nsp;
+    }
+    if (n)
+        dist_io_bytes(io, h->bins, n * sizeof *h->bins);
+}
+
+/* One rank's receive side of a flow. */
+struct rside {
+    uint8_t own;             /* the destination's rank: deadlines and jitter are only its */
+    uint8_t is_e2e;
+    struct deadline_acc deadlines;
+    struct jitter jitter;
+    struct video_deadline vdl;
+    uint64_t pkts, bytes, msgs;
+    struct histogram net, e2e, msg;
+};
+
+static void walk_rside(struct dist_io *io, struct rside *r)
+{
+    DIST_IO(io, r->own);
+    if (r->own) {
+        DIST_IO(io, r->deadlines);
+        DIST_IO(io, r->jitter);
+        DIST_IO(io, r->vdl);
+    }
+    DIST_IO(io, r->pkts);
+    DIST_IO(io, r->bytes);
+    DIST_IO(io, r->msgs);
+    DIST_IO(io, r->is_e2e);
+    walk_hist(io, &r->net);
+    walk_hist(io, &r->e2e);
+    if (!r->is_e2e)
+        walk_hist(io, &r->msg);
+}
+
+/* Rank 0 adds another rank's receive side to its own. */
+static void merge_rside(struct flow_stats *st, const struct rside *r)
+{
+    if (r->own) {
+        st->deadlines = r->deadlines;
+        st->jitter = r->jitter;
+        st->vdl = r->vdl;
+    }
+    st->pkts_delivered += r->pkts;
+    st->bytes_delivered += r->bytes;
+    st->msgs_delivered += r->msgs;
+    if (st->msg_is_e2e && !r->is_e2e) { /* from now on apart */
+        hist_copy(&st->msg_latency, &st->e2e_latency);
+        st->msg_is_e2e = 0;
+    }
+    if (!st->msg_is_e2e)
+        hist_merge(&st->msg_latency, r->is_e2e ? &r->e2e : &r->msg);
+    hist_merge(&st->net_latency, &r->net);
+    hist_merge(&st->e2e_latency, &r->e2e);
+}
+
+void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io *io,
+                     struct dlv_list *dl)
+{
+    int pack = io->dir == DIST_PACK;
+    uint32_t cnt = 0, i = 0;
+    for (uint32_t k = 0; pack && k < f->nflows; k++)
+        cnt += part[f->flows[k].src->node->index] == rank;
+    DIST_IO(io, cnt);
+    for (uint32_t k = 0; k < cnt; k++, i++) {
+        while (pack && part[f->flows[i].src->node->index] != rank)
+            i++;
+        DIST_IO(io, i);
+        if (i >= f->nflows)
+            ibn_panic("distributed run: a gathered flow %u of %u", i, f->nflows);
+        walk_send(f, &f->flows[i], io);
+    }
+    cnt = 0;
+    for (uint32_t k = 0; pack && k < f->nflows; k++)
+        cnt += rside_here(f, part, rank, &f->flows[k]);
+    DIST_IO(io, cnt);
+    i = 0;
+    for (uint32_t k = 0; k < cnt; k++, i++) {
+        while (pack && !rside_here(f, part, rank, &f->flows[i]))
+            i++;
+        DIST_IO(io, i);
+        if (i >= f->nflows)
+            ibn_panic("distributed run: a gathered flow %u of %u", i, f->nflows);
+        struct flow_stats *st = &f->flows[i].st;
+        struct rside r;
+        memset(&r, 0, sizeof r);
+        if (pack) { /* the flow's own histograms, bins shared (not freed) */
+            r.own = (uint8_t)owns_dst(f, part, rank, &f->flows[i]);
+            r.deadlines = st->deadlines;
+            r.jitter = st->jitter;
+            r.vdl = st->vdl;
+            r.pkts = st->pkts_delivered;
+            r.bytes = st->bytes_delivered;
+            r.msgs = st->msgs_delivered;
+            r.is_e2e = st->msg_is_e2e;
+            r.net = st->net_latency;
+            r.e2e = st->e2e_latency;
+            r.msg = st->msg_latency;
+        }
+        walk_rside(io, &r);
+        if (!pack) {
+            merge_rside(st, &r);
+            hist_free(&r.net);
+            hist_free(&r.e2e);
+            if (!r.is_e2e)
+                hist_free(&r.msg);
+        }
+    }
+    uint64_t n = pack ? dl->n : 0;
+    DIST_IO(io, n);
+    if (!pack && dl->n + n > dl->cap) {
+        dl->cap = (dl->n + n) * 2;
+        dl->a = xrealloc(dl->a, dl->cap * sizeof *dl->a);
+    }
+    if (!n)
+        return;
+    dist_io_bytes(io, pack ? dl->a : dl->a + dl->n, n * sizeof *dl->a);
+    if (!pack)
+        dl->n += n;
+}
+
+static int dlv_cmp(const void *a, const void *b)
+{
+    const struct dlv *x = a, *y = b;
+    if (x->flow != y->flow)
+        return x->flow < y->flow ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void dist_replay_sums(struct fabric *f, struct dlv_list *dl)
+{
+    if (dl->n)
+        qsort(dl->a, dl->n, sizeof *dl->a, dlv_cmp);
+    for (size_t k = 0; k < dl->n;) {
+        struct flow_stats *st = &f->flows[dl->a[k].flow].st;
+        double ns = 0, nq = 0, es = 0, eq = 0, ms = 0, mq = 0;
+        size_t e = k;
+        for (; e < dl->n && dl->a[e].flow == dl->a[k].flow; e++) {
+            const struct dlv *x = &dl->a[e];
+            ns += (double)x->net;
+            nq += (double)x->net * (double)x->net;
+            es += (double)x->e2e;
+            eq += (double)x->e2e * (double)x->e2e;
+            if (x->last) {
+                ms += (double)x->e2e;
+                mq += (double)x->e2e * (double)x->e2e;
+            }
+        }
+        st->net_latency.sum = ns;
+        st->net_latency.sumsq = nq;
+        st->e2e_latency.sum = es;
+        st->e2e_latency.sumsq = eq;
+        if (!st->msg_is_e2e) {
+            st->msg_latency.sum = ms;
+            st->msg_latency.sumsq = mq;
+        }
+        k = e;
+    }
+}
