@@ -112,12 +112,12 @@ flows = (
 CFG
 grp=cc
 check cc "$tmp/cc.cfg"
-on && grep -Eq '"becn_received_total": [1-9]' "$tmp/cc-seq/summary.json" || { echo "FAIL: IB CC never acted"; exit 1; }
+! on || grep -Eq '"becn_received_total": [1-9]' "$tmp/cc-seq/summary.json" || { echo "FAIL: IB CC never acted"; exit 1; }
 check cc-sl "$tmp/cc.cfg" -s cc.level=sl -s simulation.seed=8
 # CNP pacing (at most one CNP per 2 us per queue pair; its per-destination state is the
 # destination's rank's): FECNs go unanswered, so the run differs from the unpaced one.
 ns="2 3" check cc-paced "$tmp/cc.cfg" -s cc.cnp_interval="2 us"
-on && grep -Eq '"cnp_paced_total": [1-9]' "$tmp/cc-paced-seq/summary.json" || { echo "FAIL: cnp_interval paced no FECN"; exit 1; }
+! on || grep -Eq '"cnp_paced_total": [1-9]' "$tmp/cc-paced-seq/summary.json" || { echo "FAIL: cnp_interval paced no FECN"; exit 1; }
 # Seed 002 Paper IV's congestion trees under IB CC with the time series (cc.csv: CCTIs per
 # sample): moving hot spots (relocating every 40 us), windy trees with a queue pair per class.
 cat > "$tmp/pat.cfg" <<'CFG'
@@ -132,7 +132,7 @@ flows = (
 );
 CFG
 check moving "$tmp/pat.cfg" 2> /dev/null
-on && grep -Eq ',[1-9]' "$tmp/moving-seq/cc.csv" || { echo "FAIL: no CCTI rose in cc.csv"; exit 1; }
+! on || grep -Eq ',[1-9]' "$tmp/moving-seq/cc.csv" || { echo "FAIL: no CCTI rose in cc.csv"; exit 1; }
 ns="2 3" check windy-split "$tmp/pat.cfg" -s flows.Q.pattern.kind=windy -s flows.Q.pattern.split=true 2> /dev/null
 # Other switch designs and schedulers, and the lifetime limits' drops (on 2 and 3 ranks).
 grp=designs
@@ -140,9 +140,9 @@ ns="2 3" check tree-islip "$tmp/tree.cfg" -s switch.scheduler=islip
 ns="2 3" check tree-pipe "$tmp/tree.cfg" -s switch.arch=pipe
 ns="2 3" check tree-dbbm "$tmp/tree.cfg" -s switch.arch=dbbm
 ns="2 3" check tree-sll "$tmp/tree.cfg" -s switch.switch_life=1
-on && grep -Eq '"switch_lifetime": [1-9]' "$tmp/tree-sll-seq/summary.json" || { echo "FAIL: no SLL drops"; exit 1; }
+! on || grep -Eq '"switch_lifetime": [1-9]' "$tmp/tree-sll-seq/summary.json" || { echo "FAIL: no SLL drops"; exit 1; }
 ns="2 3" check hot-hoq "$tmp/cc.cfg" -s cc.plugin=none -s switch.hoq_life=0
-on && grep -Eq '"hoq_lifetime": [1-9]' "$tmp/hot-hoq-seq/summary.json" || { echo "FAIL: no HOQ drops"; exit 1; }
+! on || grep -Eq '"hoq_lifetime": [1-9]' "$tmp/hot-hoq-seq/summary.json" || { echo "FAIL: no HOQ drops"; exit 1; }
 # The reliable connection (ACKs through the fabric, windows per flow and per destination,
 # BECN in the ACKs with IB CC).
 ns="2 3" check tree-rc "$tmp/tree.cfg" -s transport.mode=rc -s transport.window=4
