@@ -519,6 +519,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
             s->stalled = xcalloc((size_t)s->words, sizeof *s->stalled);
+            s->rbusy = xcalloc((size_t)s->words, sizeof *s->rbusy);
         } else {
             n = xcalloc(1, sizeof *n);
         }
@@ -874,6 +875,7 @@ void fabric_free(struct fabric *f)
             free(s->rr);
             free(s->reads);
             free(s->stalled);
+            free(s->rbusy);
             free(s->sl2vl);
             islip_free(s);
         }

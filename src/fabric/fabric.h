@@ -189,6 +189,8 @@ struct sw {
                               * arbitration visits only those slots (and the ones waiting) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
+    uint64_t *rbusy;         /* bitset of inputs whose read ports are all in use (reads[in] >=
+                              * read_ports), kept only when read ports can bind */
     uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
     struct sw_drop *drop;    /* selective dropping's registers (drop.h), NULL when off */
     const struct adapt_policy *adapt; /* adaptive output choice (adapt.h), NULL when off */

@@ -168,8 +168,52 @@ static inline int pick_input(struct fabric *f, struct sw *s, int out, int slot, 
 
 static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr);
 
+/* Whether trying stalled output `out` again now would change nothing but mark it stalled again:
+ * every input requesting it on every slot has all its read ports in use (so pick_input skips
+ * each without looking at its head or the credits), no slot waits for credits without a
+ * request (arbitrate would end that wait), no credit return is due to be absorbed, and
+ * port_watch_credits would find its watch already set up. switch_try_send under these
+ * conditions reaches exactly that end; skipping it keeps results byte-identical and saves most
+ * of the cost of retry_stalled, which a design with one read port per input (ccfit, fbicm)
+ * calls at every read end. Anything else (a busy or unwired port, multicast, iSLIP, a
+ * distributed run's cut port, a transmission ended but not yet cleared) takes the full path. */
+static inline int retry_is_noop(const struct fabric *f, const struct sw *s, int out)
+{
+    const struct port *op = &s->n.port[out];
+    if (s->mc || s->islip || op->tx_busy || !op->peer || (op->watch & WATCH_CUT) || !op->credit_watch)
+        return 0;
+    if (op->cret_n && (op->cret_next <= f->now || !op->cret[op->cret_head].woken))
+        return 0;
+    uint32_t req = s->req_slots[out];
+    if (!req || (op->waiting & ~req))
+        return 0;
+    for (; req; req &= req - 1) {
+        const uint64_t *bits = sw_req((struct sw *)s, f, out, __builtin_ctz(req));
+        for (int w = 0; w < s->words; w++)
+            if (bits[w] & ~s->rbusy[w])
+                return 0;
+    }
+    return 1;
+}
+
+/* The skip is on unless a test turns it off to check that it changes nothing
+ * (switch_retry_skip_set); retry_skips counts the tries it saved in this process. */
+static int retry_skip_on = 1;
+static unsigned long long retry_skips;
+
+void switch_retry_skip_set(int on)
+{
+    retry_skip_on = on;
+}
+
+unsigned long long switch_retry_skipped(void)
+{
+    return retry_skips;
+}
+
 /* Give every stalled output another chance. Each word is taken and cleared before its outputs
- * are tried, since an output that still cannot send marks itself stalled again. */
+ * are tried, since an output that still cannot send marks itself stalled again (one whose try
+ * would change nothing is only marked again: retry_is_noop). */
 static void retry_stalled(struct fabric *f, struct sw *s)
 {
     for (int w = 0; w < s->words; w++) {
@@ -178,7 +222,11 @@ static void retry_stalled(struct fabric *f, struct sw *s)
         while (bits) {
             int o = w * 64 + __builtin_ctzll(bits);
             bits &= bits - 1;
-            switch_try_send(f, s, o);
+            if (retry_skip_on && retry_is_noop(f, s, o)) {
+                s->stalled[w] |= 1ULL << (o & 63);
+                retry_skips++;
+            } else
+                switch_try_send(f, s, o);
         }
     }
 }
@@ -279,7 +327,8 @@ static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot
      * frees a read port, the bits above are 1 + the input slot for the architecture. */
     uint32_t rd = 0;
     if (s->read_ports < s->n.nports) {
-        s->reads[in]++;
+        if (++s->reads[in] >= s->read_ports)
+            s->rbusy[in >> 6] |= 1ULL << (in & 63);
         rd = 1;
     }
     if (s->arch->read_done)
@@ -430,8 +479,10 @@ int sw_has_request(const struct fabric *f, struct sw *s, int out)
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what)
 {
     struct sw *s = node_sw(in->node);
-    if (what & 1)
+    if (what & 1) {
         s->reads[in->num]--;
+        s->rbusy[in->num >> 6] &= ~(1ULL << (in->num & 63));
+    }
     if (what >> 1)
         s->arch->read_done(f, s, in->num, (what >> 1) - 1);
     retry_stalled(f, s);
