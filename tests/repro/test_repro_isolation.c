@@ -75,7 +75,7 @@ static const struct row rows[] = {
     { "t3n2r", "p6r.n2.EcoCC_gt_1VL", TR, 0 },
     { "t3n2r", "p6r.n2.IB-ITh_gt_1VL", TR, 0 },
     { "t3n2r", "p6r.n2.VOQnet_gt_EcoCC", TR, 0 },
-    { "t3n2r", "p6r.n2.hpq_exhausted", TR, 1 },
+    { "t3n2r", "p6r.n2.hpq_exhausted", TR, 0 },
     /* Paper V Fig. 8, configuration #3 case #4 (2 seeds). */
     { "trees", "p5.c3.1t.ccfit_gt_1Q", TR, 1 },
     { "trees", "p5.c3.1t.ccfit_gt_ITh", TR, 1 },
