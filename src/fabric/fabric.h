@@ -183,6 +183,7 @@ struct sw {
                               * current arbitration */
     uint8_t fast;            /* the common set-up that switch.c's fast path serves (VOQs, one
                               * data VL, ...: switch_prepare) */
+    uint8_t fast_in;         /* and arrivals too: no adaptive routing, late cut-through or loss */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint32_t *req_slots;     /* [out] bit `slot` set while req[out][slot] is not empty: an
@@ -649,6 +650,7 @@ struct fabric {
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
+    uint8_t no_fast;         /* tests: every switch served by the general code (switch_prepare) */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     /* Packet capture (stats/capture.h): called for each packet that starts on a link with an
      * end marked WATCH_CAPTURE. */
