@@ -684,7 +684,8 @@ struct fabric {
 struct fabric_dist {
     int rank, nranks;
     const int *part;         /* rank per node */
-    simtime_t lookahead;     /* the window's width: the smallest delay of a cut cable */
+    simtime_t lookahead;     /* the widest window: the least delay of a cut cable plus the
+                              * receiving switch's latency (a packet's earliest effect) */
     uint64_t found, live;    /* at the end: packets found and allocated, over all ranks */
     /* port_transmit on a cut port: the packet's arrival goes to the peer's rank. */
     void (*send_packet)(struct fabric *f, struct port *out, uint32_t pidx);
@@ -701,7 +702,10 @@ struct fabric_dist {
     /* Set-up is over (fabric_run, after its checks): free what other ranks' nodes need. */
     void (*trim)(struct fabric *f);
     void (*window)(struct fabric *f, simtime_t wend);  /* a window [now, wend) begins */
-    void (*exchange)(struct fabric *f);                 /* it ends: send, receive, apply */
+    /* A window ends (first: the run starts, nothing to send): send what crossed, receive and
+     * apply what came in; returns the next window's start (at most the earliest event of any
+     * rank) and sets *width to its width. */
+    simtime_t (*exchange)(struct fabric *f, simtime_t *width);
     void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */
     void (*sample)(struct fabric *f);                   /* EV_SAMPLE: the interval's counters to rank 0 */
 };
