@@ -29,6 +29,11 @@ void dist_finalize(void) {}
 int dist_built(void) { return 0; }
 int dist_go(int ok) { return ok; }
 void dist_set_timeout(double seconds) { (void)seconds; }
+void dist_on_abort(void (*fn)(void *arg), void *arg)
+{
+    (void)fn;
+    (void)arg;
+}
 int dist_partition(const struct topo *t, int method, int **part, struct ibn_err *e)
 {
     (void)t;
@@ -69,9 +74,18 @@ void dist_detach(struct fabric *f) { (void)f; }
 static int g_inited, g_size = 1, g_rank;
 static double g_timeout = DIST_TIMEOUT_DEFAULT; /* seconds a rank waits for the others; 0: for ever */
 
+static void (*g_abort_fn)(void *arg);
+static void *g_abort_arg;
+
 void dist_set_timeout(double seconds)
 {
     g_timeout = seconds;
+}
+
+void dist_on_abort(void (*fn)(void *arg), void *arg)
+{
+    g_abort_fn = fn;
+    g_abort_arg = arg;
 }
 
 static double mono_s(void)
@@ -139,6 +153,8 @@ static void wait_ranks(struct fabric *f, MPI_Request *rq, const char *what)
                     "for ever)\n", d->fd.rank, d->fd.nranks, g_timeout, what,
                     (unsigned long long)d->windows, (double)d->wend / 1e6);
             fflush(stderr);
+            if (g_abort_fn) /* rank 0's temporary results folder */
+                g_abort_fn(g_abort_arg);
             MPI_Abort(MPI_COMM_WORLD, IBN_EXIT_RANK_TIMEOUT);
             _exit(IBN_EXIT_RANK_TIMEOUT);
         }
@@ -688,9 +704,16 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
         }
     }
     d->cut_cables /= 2;
-    if (look == 0)
+    if (look == 0) { /* nothing attached: the ports unmarked, the partition still the caller's */
+        for (int i = 0; i < d->ncp; i++)
+            d->cp[i].p->watch &= (uint8_t)~WATCH_CUT;
+        free(d->cp);
+        free(d->cutix);
+        free(d->pbase);
+        free(d);
         return ibn_err_set(e, "a cut cable has no propagation delay: the distributed mode needs a "
                            "delay on every cable between switches of different ranks");
+    }
     d->fd.lookahead = look;
     d->out = xcalloc((size_t)g_size, sizeof *d->out);
     d->nout = xcalloc((size_t)g_size, sizeof *d->nout);

@@ -34,6 +34,10 @@ int dist_go(int ok);
  * window (`ibnetsim run --rank-timeout SECONDS`); 0 waits for ever. */
 #define DIST_TIMEOUT_DEFAULT 300.0
 void dist_set_timeout(double seconds);
+/* What a rank that gives up waiting runs just before it aborts the run: rank 0's removal of
+ * its results' temporary folder (cli/cmd_run.c), so that a timed-out run leaves nothing
+ * behind. fn = NULL: nothing. */
+void dist_on_abort(void (*fn)(void *arg), void *arg);
 
 /* The partition of the topology over the ranks (partition.h; `method` names the
  * partitioner): a rank per node in *part (to free, or to hand to dist_attach). Computed before

@@ -2,7 +2,8 @@
 # distributed.sh: one run split over MPI ranks (issue 19; docs/distributed.md) gives results
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
-# class, FIFO switches, the time series, IB CC at QP and SL level, moving hot spots under IB CC
+# class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
+# cc.cnp_interval, on 2 and 3 ranks), moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners. Skipped (exit 77) when ibnetsim was built without MPI. Features not
@@ -105,6 +106,10 @@ CFG
 check cc "$tmp/cc.cfg"
 grep -Eq '"becn_received_total": [1-9]' "$tmp/cc-seq/summary.json" || { echo "FAIL: IB CC never acted"; exit 1; }
 check cc-sl "$tmp/cc.cfg" -s cc.level=sl -s simulation.seed=8
+# CNP pacing (at most one CNP per 2 us per queue pair; its per-destination state is the
+# destination's rank's): FECNs go unanswered, so the run differs from the unpaced one.
+ns="2 3" check cc-paced "$tmp/cc.cfg" -s cc.cnp_interval="2 us"
+grep -Eq '"cnp_paced_total": [1-9]' "$tmp/cc-paced-seq/summary.json" || { echo "FAIL: cnp_interval paced no FECN"; exit 1; }
 # Seed 002 Paper IV's congestion trees under IB CC with the time series (cc.csv: CCTIs per
 # sample): moving hot spots (relocating every 40 us), windy trees with a queue pair per class.
 cat > "$tmp/pat.cfg" <<'CFG'
