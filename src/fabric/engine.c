@@ -315,6 +315,7 @@ static inline __attribute__((always_inline)) void dispatch(struct fabric *f, con
         flow_start(f, ev->obj);
         break;
     case EV_FLOW_MSG:
+        flow_message_left(f, ev->obj);
         flow_message(f, ev->obj);
         break;
     case EV_FLOW_WAKE:
