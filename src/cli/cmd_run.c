@@ -222,8 +222,14 @@ static int run_and_write(struct scenario *sc, struct fabric *f, const struct lft
     if (dist_active() && dist_rank() != 0)
         return run_rank(f);
     int status = run_and_write_(sc, f, l, dir, quiet);
+    dist_on_abort(NULL, NULL); /* the temporary folder is gone or in place */
     dist_go(0); /* rank 0 failed before its run: the others stop (no effect after the go) */
     return status;
+}
+
+static void abandon(void *rd)
+{
+    resdir_abandon(rd);
 }
 
 static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lfts *l,
@@ -239,6 +245,7 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
         fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         return e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
     }
+    dist_on_abort(abandon, &rd); /* a rank timeout removes the temporary folder */
     snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once; "
              "what was written is in %s\n", rd.tmp);
     again_len = strlen(again_msg);

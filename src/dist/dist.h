@@ -2,7 +2,9 @@
  * rank builds the whole fabric (replicated set-up), owns the nodes of its part
  * (dist/partition.h) and handles only their events; the events that cross a cut cable
  * (packets, credit returns) travel as messages exchanged at the end of conservative windows
- * whose width is the smallest delay of a cut cable, and rank 0 gathers the statistics and
+ * as wide as the least time either takes to act on another rank (a cut cable's delay plus the
+ * far switch's latency for packets; plus its least crossbar read for credit returns:
+ * docs/distributed.md "Windows"), and rank 0 gathers the statistics and
  * writes the same files as a sequential run. Without MPI (IBN_HAVE_MPI unset) every function
  * here says that there is no distributed mode. */
 #ifndef IBN_DIST_H
@@ -34,6 +36,10 @@ int dist_go(int ok);
  * window (`ibnetsim run --rank-timeout SECONDS`); 0 waits for ever. */
 #define DIST_TIMEOUT_DEFAULT 300.0
 void dist_set_timeout(double seconds);
+/* What a rank that gives up waiting runs just before it aborts the run: rank 0's removal of
+ * its results' temporary folder (cli/cmd_run.c), so that a timed-out run leaves nothing
+ * behind. fn = NULL: nothing. */
+void dist_on_abort(void (*fn)(void *arg), void *arg);
 
 /* The partition of the topology over the ranks (partition.h; `method` names the
  * partitioner): a rank per node in *part (to free, or to hand to dist_attach). Computed before

@@ -408,11 +408,14 @@ static void reach_period(struct fabric *f, simtime_t t, const struct fabric_obse
 static uint64_t count_found(struct fabric *f);
 
 /* A distributed run (f->dist; dist/dist.c, docs/distributed.md): conservative windows. Each
- * window starts at the earliest event of any rank and is as wide as the smallest delay of a
- * cut cable (cut short at the measured period's edges and at the drain limit), so nothing
- * another rank does inside it can reach this rank's nodes before it ends; every rank handles
- * its nodes' events of the window in (time, number) order, then the ranks exchange what
- * crossed. The fabric's own events (END, the counter snapshots) happen on every rank and are
+ * window starts at (or before) the earliest event of any rank and is as wide as the least
+ * time anything a rank does can take to reach another rank (the exchange's `width`: a cut
+ * cable's delay plus the receiving switch's latency for packets, the delay plus the least
+ * time a switch takes to free buffer space for credit returns), cut short at the measured
+ * period's edges and at the drain limit, so nothing another rank does inside it can reach this
+ * rank's nodes before it ends; every rank handles its nodes' events of the window in (time,
+ * number) order, then the ranks exchange what crossed, with the next window's start and
+ * width. The fabric's own events (END, the counter snapshots) happen on every rank and are
  * counted by rank 0 only. */
 static void run_windows(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
                         simtime_t limit)
@@ -421,8 +424,9 @@ static void run_windows(struct fabric *f, const struct fabric_observer *obs, str
     struct event ev;
     uint32_t fab = FABRIC_ORIGIN(f);
     simtime_t cap = limit == SIMTIME_NEVER ? SIMTIME_NEVER : limit + 1;
-    for (;;) {
-        simtime_t next = d->reduce_min(f, eventq_peek_time(&f->q));
+    simtime_t width;
+    simtime_t next = d->exchange(f, &width); /* nothing to send yet: where the first window starts */
+    for (;; next = d->exchange(f, &width)) {
         if (next == SIMTIME_NEVER)
             break;
         if (next > limit) {
@@ -432,7 +436,7 @@ static void run_windows(struct fabric *f, const struct fabric_observer *obs, str
         }
         if (next >= f->period_next)
             reach_period(f, next, obs);
-        simtime_t wend = d->lookahead >= cap - next ? cap : next + d->lookahead;
+        simtime_t wend = width >= cap - next ? cap : next + width;
         if (f->period_next > next && wend > f->period_next)
             wend = f->period_next;
         if (f->sample_interval > 0) { /* a sample sees every rank's counters up to it */
@@ -458,7 +462,6 @@ static void run_windows(struct fabric *f, const struct fabric_observer *obs, str
                 f->peak_pending = f->q.n;
             dispatch(f, &ev, obs);
         }
-        d->exchange(f);
     }
 }
 

@@ -183,6 +183,7 @@ struct sw {
                               * current arbitration */
     uint8_t fast;            /* the common set-up that switch.c's fast path serves (VOQs, one
                               * data VL, ...: switch_prepare) */
+    uint8_t fast_in;         /* and arrivals too: no adaptive routing, late cut-through or loss */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint32_t *req_slots;     /* [out] bit `slot` set while req[out][slot] is not empty: an
@@ -661,6 +662,7 @@ struct fabric {
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
+    uint8_t no_fast;         /* tests: every switch served by the general code (switch_prepare) */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     /* Packet capture (stats/capture.h): called for each packet that starts on a link with an
      * end marked WATCH_CAPTURE. */
@@ -696,7 +698,8 @@ struct fabric {
 struct fabric_dist {
     int rank, nranks;
     const int *part;         /* rank per node */
-    simtime_t lookahead;     /* the window's width: the smallest delay of a cut cable */
+    simtime_t lookahead;     /* the widest window: the least delay of a cut cable plus the
+                              * receiving switch's latency (a packet's earliest effect) */
     uint64_t found, live;    /* at the end: packets found and allocated, over all ranks */
     /* port_transmit on a cut port: the packet's arrival goes to the peer's rank. */
     void (*send_packet)(struct fabric *f, struct port *out, uint32_t pidx);
@@ -713,7 +716,10 @@ struct fabric_dist {
     /* Set-up is over (fabric_run, after its checks): free what other ranks' nodes need. */
     void (*trim)(struct fabric *f);
     void (*window)(struct fabric *f, simtime_t wend);  /* a window [now, wend) begins */
-    void (*exchange)(struct fabric *f);                 /* it ends: send, receive, apply */
+    /* A window ends (first: the run starts, nothing to send): send what crossed, receive and
+     * apply what came in; returns the next window's start (at most the earliest event of any
+     * rank) and sets *width to its width. */
+    simtime_t (*exchange)(struct fabric *f, simtime_t *width);
     void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */
     void (*sample)(struct fabric *f);                   /* EV_SAMPLE: the interval's counters to rank 0 */
 };

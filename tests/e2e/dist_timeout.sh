@@ -2,7 +2,8 @@
 # dist_timeout.sh: a rank of a distributed run that stops answering makes the others fail
 # instead of waiting for ever (issue 19; docs/distributed.md, "A rank that waits"): with rank 1
 # stopped at window 3 (the test hook IBNETSIM_DIST_STALL=1:3) and --rank-timeout 2, rank 0
-# aborts the run within seconds with exit status 4 and a message naming itself and window 3.
+# aborts the run within seconds with exit status 4 and a message naming itself and window 3,
+# leaving neither the results folder nor its temporary DIR.tmp-XXXXXX.
 # Without the stop the same run succeeds; bad values of the option and the hook are refused.
 # Skipped (exit 77) when ibnetsim was built without MPI.
 # Arguments: the ibnetsim binary, the source directory.
@@ -36,6 +37,8 @@ cat "$tmp/err"
 grep -q "rank 0 of 2 waited 2 s for the other ranks in .* of window 3 " "$tmp/err" ||
   { echo "FAIL: the message does not name rank 0 and window 3"; exit 1; }
 [ ! -e "$tmp/stall" ] || { echo "FAIL: a results folder was left"; exit 1; }
+# ... nor its temporary folder: rank 0 removes it before it aborts.
+if ls -d "$tmp"/stall.tmp-* 2> /dev/null; then echo "FAIL: the temporary results folder was left"; exit 1; fi
 # Bad values.
 for v in -1 x 1e10 ""; do
   if "$bin" run "$tmp/t.cfg" -o "$tmp/bad" -q --rank-timeout "$v" 2> "$tmp/err"; then

@@ -41,6 +41,15 @@ static void setup(struct testsim *s, simtime_t end)
     s->d.warmup = 0;
 }
 
+/* setup() with the two saturating contributors A (H1) and B (H2) into H3 (26 Gb/s offered, 13
+ * sunk), messages of msg, sending until stop (0: the whole run). */
+static void two_into_h3(struct testsim *s, simtime_t end, const char *msg, simtime_t stop)
+{
+    setup(s, end);
+    ts_flow(s, "A", "H1", "H3", "saturate", NULL, msg, 0, stop);
+    ts_flow(s, "B", "H2", "H3", "saturate", NULL, msg, 0, stop);
+}
+
 static void run_cc(struct testsim *s, struct ibcc_desc *d)
 {
     if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err) ||
@@ -58,6 +67,15 @@ static void run_cc(struct testsim *s, struct ibcc_desc *d)
 static struct ibcc *ctx(struct testsim *s)
 {
     return s->f.hooks.ctx;
+}
+
+/* CNPs sent by all adapters. */
+static uint64_t cnp_total(struct testsim *s)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < ctx(s)->naports; i++)
+        n += ctx(s)->aports[i].cnp_sent;
+    return n;
 }
 
 static struct ibcc_flow *ccf(struct testsim *s, const char *name)
@@ -130,9 +148,7 @@ static void test_fecn_cnp_becn_accounting(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 5 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    two_into_h3(&s, 5 * PS_PER_MS, "64 KiB", 0);
     ts_flow(&s, "V", "H4", "H1", "saturate", NULL, "64 KiB", 0, 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     run_cc(&s, d);
@@ -145,8 +161,6 @@ static void test_fecn_cnp_becn_accounting(void **st)
     assert_int_equal(a->becn_received, a->fecn_received);
     assert_int_equal(b->becn_received, b->fecn_received);
     assert_int_equal(v->fecn_marked, 0); /* H1's port is not congested */
-    struct ibcc_aport *h3 = ts_find(&s, "A")->src->cc;
-    (void)h3;
     uint64_t cnp = 0, becn = 0;
     for (size_t i = 0; i < ctx(&s)->naports; i++) {
         cnp += ctx(&s)->aports[i].cnp_sent;
@@ -171,9 +185,7 @@ static void test_cnp_interval(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 5 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    two_into_h3(&s, 5 * PS_PER_MS, "64 KiB", 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     set(d, "cnp_interval", "50 us");
     run_cc(&s, d);
@@ -206,7 +218,7 @@ static void test_multicast_never_marked(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 5 * PS_PER_MS);
+    two_into_h3(&s, 5 * PS_PER_MS, "64 KiB", 0);
     struct mcast_desc md;
     struct mgroup_desc g = { (char *)"G", 0xC000, (char *)"H3,H2", (char *)"H4", "test", 1 };
     mcast_desc_defaults(&md);
@@ -214,8 +226,6 @@ static void test_multicast_never_marked(void **st)
     md.groups = &g;
     md.ngroups = 1;
     s.d.mc = &md;
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
     ts_flow(&s, "M", "H4", "mcast:G", "poisson", "3 Gb/s", "4 KiB", 0, 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     run_cc(&s, d);
@@ -239,9 +249,7 @@ static void test_becn_per_message(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 5 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    two_into_h3(&s, 5 * PS_PER_MS, "64 KiB", 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     set(d, "becn", "message");
     run_cc(&s, d);
@@ -257,10 +265,7 @@ static void test_becn_per_message(void **st)
     assert_int_equal(fa->rc.x->acks, fa->rc.msg_begun);
     assert_int_equal(fb->rc.x->acks, fb->rc.msg_begun);
     assert_true(a->becn_received <= fa->rc.x->acks && b->becn_received <= fb->rc.x->acks);
-    uint64_t cnp = 0;
-    for (size_t i = 0; i < ctx(&s)->naports; i++)
-        cnp += ctx(&s)->aports[i].cnp_sent;
-    assert_int_equal(cnp, 0);
+    assert_int_equal(cnp_total(&s), 0);
     assert_int_equal(s.f.cnt.ctrl_created, s.f.cnt.acks_created);
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
@@ -272,11 +277,9 @@ static void test_becn_in_rc_ack(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 5 * PS_PER_MS);
+    two_into_h3(&s, 5 * PS_PER_MS, "64 KiB", 0);
     char why[128];
     assert_int_equal(param_set(params_find(transport_params, "mode"), &s.d.set, "rc", why, sizeof why), 0);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     run_cc(&s, d);
     struct ibcc_flow *a = ccf(&s, "A"), *b = ccf(&s, "B");
@@ -285,10 +288,7 @@ static void test_becn_in_rc_ack(void **st)
     assert_int_equal(a->becn_received, a->fecn_marked);
     assert_int_equal(b->becn_received, b->fecn_marked);
     assert_int_equal(a->becn_received + b->becn_received, marks);
-    uint64_t cnp = 0;
-    for (size_t i = 0; i < ctx(&s)->naports; i++)
-        cnp += ctx(&s)->aports[i].cnp_sent;
-    assert_int_equal(cnp, 0);
+    assert_int_equal(cnp_total(&s), 0);
     struct flow *fa = ts_find(&s, "A"), *fb = ts_find(&s, "B");
     assert_int_equal(fa->rc.x->acks, fa->st.pkts_sent);
     assert_int_equal(s.f.cnt.acks_created, fa->st.pkts_sent + fb->st.pkts_sent);
@@ -304,9 +304,7 @@ static uint64_t run_marks(const char *key, const char *value, const char *key2, 
                           const char *msg)
 {
     struct testsim s;
-    setup(&s, 3 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, msg, 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, msg, 0, 0);
+    two_into_h3(&s, 3 * PS_PER_MS, msg, 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     set(d, "ccti_increase", "0"); /* BECNs change nothing: the congestion is the same in every run */
     set(d, "marking_rate", "0");
@@ -380,9 +378,7 @@ static void test_ccti_limit_min_timer(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 10 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
+    two_into_h3(&s, 10 * PS_PER_MS, "64 KiB", 2 * PS_PER_MS);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     set(d, "ccti_increase", "5");
     set(d, "ccti_limit", "40");
@@ -395,9 +391,7 @@ static void test_ccti_limit_min_timer(void **st)
     cc_desc_free(&ibcc_plugin, d);
     ts_free(&s);
     /* CCTI_Timer 0: never lowered. */
-    setup(&s, 10 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 2 * PS_PER_MS);
+    two_into_h3(&s, 10 * PS_PER_MS, "64 KiB", 2 * PS_PER_MS);
     d = cc_desc_new(&ibcc_plugin);
     set(d, "ccti_timer", "0");
     run_cc(&s, d);
@@ -464,9 +458,7 @@ static void test_throttled_flow_does_not_block_others(void **st)
 {
     (void)st;
     struct testsim s;
-    setup(&s, 5 * PS_PER_MS);
-    ts_flow(&s, "A", "H1", "H3", "saturate", NULL, "64 KiB", 0, 0);
-    ts_flow(&s, "B", "H2", "H3", "saturate", NULL, "64 KiB", 0, 0);
+    two_into_h3(&s, 5 * PS_PER_MS, "64 KiB", 0);
     ts_flow(&s, "C", "H2", "H4", "saturate", NULL, "64 KiB", 0, 0);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     run_cc(&s, d);
