@@ -131,34 +131,60 @@ static struct dist *D(struct fabric *f)
     return (struct dist *)f->dist;
 }
 
-/* Completes a window's collective operation, or aborts the run when the other ranks have not
- * all joined it within the timeout (a rank stuck in a loop, stopped or dead): waiting for ever
- * would hang the whole run without a word. `what` and the window name the place. */
-static void wait_ranks(struct fabric *f, MPI_Request *rq, const char *what)
+/* A rank waiting for the others spins on MPI_Test (inside which Open MPI yields the core when
+ * mpirun sees more ranks than slots: mpi_yield_when_idle); past the timeout it aborts the run
+ * (a rank stuck in a loop, stopped or dead: waiting for ever would hang the whole run without
+ * a word). Yielding or sleeping here as well was measured slower (bench/bench_window.c,
+ * bench/distributed.md): on a machine shared with other processes the core goes to them, and
+ * every window then waits for the scheduler. `what` and the window name the place. */
+struct waiter {
+    double t0;
+    unsigned k;
+};
+
+static void wait_more(struct fabric *f, struct waiter *w, const char *what)
 {
     struct dist *d = D(f);
-    int done = 0;
-    MPI_Test(rq, &done, MPI_STATUS_IGNORE);
-    if (done)
+    if (w->k++ == 0) {
+        w->t0 = mono_s();
         return;
-    double t0 = mono_s();
-    for (unsigned k = 1;; k++) {
+    }
+    if (w->k % 256 || g_timeout <= 0 || mono_s() - w->t0 <= g_timeout)
+        return;
+    fprintf(stderr, "ibnetsim run: distributed run: rank %d of %d waited %g s for the other "
+            "ranks in %s of window %llu (simulated time up to %.6f us) and stops the run: a "
+            "rank is stuck, stopped or dead (--rank-timeout SECONDS sets the wait, 0 = "
+            "for ever)\n", d->fd.rank, d->fd.nranks, g_timeout, what,
+            (unsigned long long)d->windows, (double)d->wend / 1e6);
+    fflush(stderr);
+    if (g_abort_fn) /* rank 0's temporary results folder */
+        g_abort_fn(g_abort_arg);
+    MPI_Abort(MPI_COMM_WORLD, IBN_EXIT_RANK_TIMEOUT);
+    _exit(IBN_EXIT_RANK_TIMEOUT);
+}
+
+/* The wait is over: its time counts in the rank's waiting (dist_describe). */
+static void wait_done(struct fabric *f, const struct waiter *w)
+{
+    struct dist *d = D(f);
+    if (w->k) {
+        d->wait_s += mono_s() - w->t0;
+        d->waits++;
+    }
+}
+
+/* Completes a collective operation (the sums and reductions outside the windows' exchange). */
+static void wait_ranks(struct fabric *f, MPI_Request *rq, const char *what)
+{
+    struct waiter w = { 0, 0 };
+    for (;;) {
+        int done = 0;
         MPI_Test(rq, &done, MPI_STATUS_IGNORE);
         if (done)
-            return;
-        if (k % 256 == 0 && g_timeout > 0 && mono_s() - t0 > g_timeout) {
-            fprintf(stderr, "ibnetsim run: distributed run: rank %d of %d waited %g s for the other "
-                    "ranks in %s of window %llu (simulated time up to %.6f us) and stops the run: a "
-                    "rank is stuck, stopped or dead (--rank-timeout SECONDS sets the wait, 0 = "
-                    "for ever)\n", d->fd.rank, d->fd.nranks, g_timeout, what,
-                    (unsigned long long)d->windows, (double)d->wend / 1e6);
-            fflush(stderr);
-            if (g_abort_fn) /* rank 0's temporary results folder */
-                g_abort_fn(g_abort_arg);
-            MPI_Abort(MPI_COMM_WORLD, IBN_EXIT_RANK_TIMEOUT);
-            _exit(IBN_EXIT_RANK_TIMEOUT);
-        }
+            break;
+        wait_more(f, &w, what);
     }
+    wait_done(f, &w);
 }
 
 static int pid_of(const struct dist *d, const struct port *p)
@@ -247,6 +273,12 @@ static void send_packet(struct fabric *f, struct port *out, uint32_t pidx)
     m->pidx = pidx;
     m->slot = (uint16_t)fabric_slot(f, p->vl);
     m->credits = p->credits;
+    if (p->wire_bytes < c->min_wire && p->vl != VL15) { /* a smaller packet: its credits may come back sooner */
+        c->min_wire = p->wire_bytes;
+        simtime_t w = dist_credit_width(f, c);
+        if (w < d->cred_width)
+            d->cred_width = w;
+    }
 }
 
 /* port_return_credits on a cut port: the buffer use fell (kept for the peak's replay) and the
@@ -380,57 +412,118 @@ static void port_in(struct dist *d, struct cport *c, uint32_t k)
     c->in[c->nin++] = k;
 }
 
-static void exchange(struct fabric *f)
+/* The exchange's MPI state, kept across windows (no allocation per window). */
+struct xmpi {
+    MPI_Request *sreq;
+    MPI_Message *msg;
+    int *len;                /* bytes from each rank; -1 until its message is matched */
+};
+
+enum { TAG_WINDOW = 7 };
+
+/* A window ends (or, first, the run starts): one message to every other rank, a header and
+ * the records that crossed, and one from each; no collective operation. The header says
+ * where the sender's next event is at the earliest (its queue's first event, what it sends,
+ * and a credit return of its own that the replay below may wake) and its bound on the delay
+ * of credit returns; every rank takes the least of all, so the ranks agree on the next
+ * window's start (at most the earliest event of any rank) and width. */
+static simtime_t exchange(struct fabric *f, simtime_t *width)
 {
     struct dist *d = D(f);
-    int nr = d->fd.nranks;
-    int *sc = d->sc, *rcn = d->rcn, *sd = d->sd, *rd = d->rd;
+    struct xmpi *x = d->mpi;
+    int nr = d->fd.nranks, me = d->fd.rank;
+    simtime_t next = eventq_peek_time(&f->q);
     size_t total_out = 0;
     for (int r = 0; r < nr; r++) {
-        for (size_t k = 0; k < d->nout[r]; k++) {
+        for (size_t k = 1; k < d->nout[r]; k++) {
             struct dmsg *m = &d->out[r][k];
             if (m->kind == 1) {
                 m->pkt = *pkt(&f->pool, m->pidx);
                 pktpool_release(&f->pool, m->pidx);
             }
+            if (m->t < next)
+                next = m->t;
         }
-        sc[r] = (int)(d->nout[r] * sizeof(struct dmsg));
-        total_out += d->nout[r];
+        if (r != me)
+            total_out += d->nout[r] - 1;
+    }
+    /* The replay may wake the head of a sender's credit ring (it lands at or after the
+     * window's end: one landing inside was woken inside). */
+    for (int k = 0; k < d->ntouched; k++) {
+        const struct cport *c = &d->cp[d->touched[k]];
+        if (c->stamp_tx == d->window && c->p->cret_n) {
+            simtime_t t = c->p->cret[c->p->cret_head].t;
+            if (t < d->wend)
+                t = d->wend;
+            if (t < next)
+                next = t;
+        }
     }
     d->msgs_sent += total_out;
-    MPI_Request rq;
-    MPI_Ialltoall(sc, 1, MPI_INT, rcn, 1, MPI_INT, MPI_COMM_WORLD, &rq);
-    wait_ranks(f, &rq, "the exchange of message counts");
-    size_t nin = 0;
     for (int r = 0; r < nr; r++) {
-        rd[r] = (int)nin;
-        nin += (size_t)rcn[r];
+        if (r == me)
+            continue;
+        struct dmsg *h = &d->out[r][0];
+        memset(h, 0, sizeof *h);
+        h->t = next;
+        h->kt = d->cred_width;
+        h->pid = (uint32_t)(d->nout[r] - 1);
+        MPI_Isend(d->out[r], (int)(d->nout[r] * sizeof(struct dmsg)), MPI_BYTE, r, TAG_WINDOW,
+                  MPI_COMM_WORLD, &x->sreq[r]);
+        x->len[r] = -1;
     }
-    nin /= sizeof(struct dmsg);
+    /* Every other rank's message: matched as it comes, received in rank order. */
+    struct waiter w = { 0, 0 };
+    for (int left = nr - 1; left > 0;) {
+        for (int r = 0; r < nr; r++) {
+            if (r == me || x->len[r] >= 0)
+                continue;
+            int flag = 0;
+            MPI_Status st;
+            MPI_Improbe(r, TAG_WINDOW, MPI_COMM_WORLD, &flag, &x->msg[r], &st);
+            if (flag) {
+                MPI_Get_count(&st, MPI_BYTE, &x->len[r]);
+                left--;
+            }
+        }
+        if (left)
+            wait_more(f, &w, "the exchange of messages");
+    }
+    size_t nin = 0;
+    for (int r = 0; r < nr; r++)
+        if (r != me)
+            nin += (size_t)x->len[r] / sizeof(struct dmsg);
     if (nin > d->capin) {
         d->capin = nin * 2;
         d->inbuf = xrealloc(d->inbuf, d->capin * sizeof *d->inbuf);
     }
-    /* One contiguous send buffer. */
-    size_t so = 0;
-    if (total_out + 1 > d->capsbuf) {
-        d->capsbuf = 2 * (total_out + 1);
-        d->sbuf = xrealloc(d->sbuf, d->capsbuf * sizeof *d->sbuf);
-    }
-    struct dmsg *sbuf = d->sbuf;
+    size_t at = 0;
     for (int r = 0; r < nr; r++) {
-        sd[r] = (int)(so * sizeof(struct dmsg));
-        if (d->nout[r])
-            memcpy(sbuf + so, d->out[r], d->nout[r] * sizeof *sbuf);
-        so += d->nout[r];
-        d->nout[r] = 0;
+        if (r == me)
+            continue;
+        MPI_Mrecv(d->inbuf + at, x->len[r], MPI_BYTE, &x->msg[r], MPI_STATUS_IGNORE);
+        at += (size_t)x->len[r] / sizeof(struct dmsg);
     }
-    MPI_Ialltoallv(sbuf, sc, sd, MPI_BYTE, d->inbuf, rcn, rd, MPI_BYTE, MPI_COMM_WORLD, &rq);
-    wait_ranks(f, &rq, "the exchange of messages");
+    for (int done = 0; nr > 1 && !done;) {
+        MPI_Testall(nr, x->sreq, &done, MPI_STATUSES_IGNORE); /* own slot: MPI_REQUEST_NULL */
+        if (!done)
+            wait_more(f, &w, "the exchange of messages");
+    }
+    wait_done(f, &w);
+    for (int r = 0; r < nr; r++)
+        d->nout[r] = 1;
     d->in_window = 0;
     /* Packets into the pool and the queue; every record to its port's list. */
+    simtime_t cred = d->cred_width;
     for (size_t k = 0; k < nin; k++) {
         struct dmsg *m = &d->inbuf[k];
+        if (m->kind == 0) { /* a rank's header */
+            if (m->t < next)
+                next = m->t;
+            if (m->kt < cred)
+                cred = m->kt;
+            continue;
+        }
         int ci = d->cutix[m->pid];
         if (ci < 0)
             ibn_panic("distributed run: a message for port id %u, which is not cut", m->pid);
@@ -439,9 +532,9 @@ static void exchange(struct fabric *f)
         if (m->kind == 1) {
             struct port *q = c->p;
             uint32_t idx = pktpool_alloc(&f->pool);
-            struct packet *x = pkt(&f->pool, idx);
-            *x = m->pkt;
-            x->next = PKT_NIL;
+            struct packet *p = pkt(&f->pool, idx);
+            *p = m->pkt;
+            p->next = PKT_NIL;
             struct port_vl *v = &q->vl[m->slot];
             v->ctr.rcv_bytes += m->pkt.wire_bytes;
             v->ctr.rcv_pkts++;
@@ -456,6 +549,10 @@ static void exchange(struct fabric *f)
     }
     d->ntouched = 0;
     d->window++; /* stamps of this window no longer match */
+    d->cred_all = cred;
+    d->width = cred < d->fd.lookahead ? cred : d->fd.lookahead;
+    *width = d->width;
+    return next;
 }
 
 /* ---- gathering at rank 0 ---- */
@@ -481,6 +578,9 @@ static void gather(struct fabric *f)
     sum_u64(f, (uint64_t *)&f->cnt, sizeof f->cnt / sizeof(uint64_t));
     sum_u64(f, &f->hops, 1);
     sum_u64(f, &d->msgs_sent, 1);
+    d->wait_us = xcalloc((size_t)nr, sizeof *d->wait_us); /* each rank's waiting, for dist_describe */
+    d->wait_us[d->fd.rank] = (uint64_t)(d->wait_s * 1e6 + 0.5);
+    sum_u64(f, d->wait_us, (size_t)nr);
     sum_u64(f, &f->events, 1);
     sum_u64(f, f->events_by_type, 32);
     uint64_t *h = xcalloc((size_t)f->nhosts * 3 + 1, sizeof *h);
@@ -553,7 +653,7 @@ static void sample(struct fabric *f)
 {
     struct dist *d = D(f);
     for (int r = 0; r < d->fd.nranks; r++)
-        for (size_t k = 0; k < d->nout[r]; k++)
+        for (size_t k = 1; k < d->nout[r]; k++)
             if (d->out[r][k].kind == 1)
                 ibn_panic("distributed run: a packet crossed ranks at the sample's time %lld ps before "
                           "the sample", (long long)f->now);
@@ -682,7 +782,8 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
     }
     d->nports = np;
     d->cutix = xmalloc(((size_t)np + 1) * sizeof *d->cutix);
-    simtime_t look = SIMTIME_NEVER;
+    simtime_t look = SIMTIME_NEVER, pkt_look = SIMTIME_NEVER;
+    uint8_t *unrouted = xcalloc((size_t)f->nnodes + 1, 1); /* 1 routes every host, 2 misses one */
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         for (int p = 0; p <= n->nports; p++) {
@@ -695,14 +796,22 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
                 memset(&d->cp[d->ncp], 0, sizeof *d->cp);
                 d->cp[d->ncp].p = pt;
                 d->cp[d->ncp].peer_rank = d->part[pt->peer->node->index];
-                d->cutix[d->pbase[i] + p] = d->ncp++;
+                d->cutix[d->pbase[i] + p] = d->ncp;
+                dist_set_peer(f, &d->cp[d->ncp++], unrouted);
                 pt->watch |= WATCH_CUT;
             }
             d->cut_cables++;
             if (pt->delay < look)
                 look = pt->delay;
+            /* A packet sent here acts at the far end one delay later, plus the receiving
+             * switch's latency before it is routed (an adapter: when its tail is in). */
+            const struct node *pn = pt->peer->node;
+            simtime_t pl = pt->delay + (pn->is_switch ? node_sw((struct node *)pn)->latency : 0);
+            if (pl < pkt_look)
+                pkt_look = pl;
         }
     }
+    free(unrouted);
     d->cut_cables /= 2;
     if (look == 0) { /* nothing attached: the ports unmarked, the partition still the caller's */
         for (int i = 0; i < d->ncp; i++)
@@ -714,15 +823,25 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
         return ibn_err_set(e, "a cut cable has no propagation delay: the distributed mode needs a "
                            "delay on every cable between switches of different ranks");
     }
-    d->fd.lookahead = look;
+    d->fd.lookahead = pkt_look;
+    d->cred_width = d->cred_all = SIMTIME_NEVER;
+    d->width = pkt_look;
     d->out = xcalloc((size_t)g_size, sizeof *d->out);
     d->nout = xcalloc((size_t)g_size, sizeof *d->nout);
     d->capout = xcalloc((size_t)g_size, sizeof *d->capout);
+    for (int r = 0; r < g_size; r++) { /* each rank's records start with a header */
+        d->capout[r] = 64;
+        d->out[r] = xcalloc(d->capout[r], sizeof **d->out);
+        d->nout[r] = 1;
+    }
+    struct xmpi *x = xcalloc(1, sizeof *x);
+    x->sreq = xmalloc((size_t)g_size * sizeof *x->sreq);
+    x->msg = xmalloc((size_t)g_size * sizeof *x->msg);
+    x->len = xcalloc((size_t)g_size, sizeof *x->len);
+    for (int r = 0; r < g_size; r++)
+        x->sreq[r] = MPI_REQUEST_NULL;
+    d->mpi = x;
     d->touched = xmalloc(((size_t)d->ncp + 1) * sizeof *d->touched);
-    d->sc = xcalloc((size_t)g_size, sizeof *d->sc);
-    d->rcn = xcalloc((size_t)g_size, sizeof *d->rcn);
-    d->sd = xcalloc((size_t)g_size, sizeof *d->sd);
-    d->rd = xcalloc((size_t)g_size, sizeof *d->rd);
     d->multi = xcalloc((size_t)f->nflows + 1, 1);
     for (uint32_t i = 0; i < f->nflows; i++)
         d->multi[i] = f->flows[i].dst_host < 0;
@@ -767,10 +886,19 @@ void dist_describe(const struct fabric *f, char *buf, size_t len)
     }
     unsigned long long msgs = d->msgs_sent, wins = d->windows; /* over all ranks after gather */
     double bytes = (double)msgs * (double)sizeof(struct dmsg);
-    snprintf(buf, len, "%d ranks, %lld cut cables, window %.3f ns, %llu windows, %llu messages "
-             "(%zu-byte records: %.4g bytes, %.4g per window)", d->fd.nranks, d->cut_cables,
-             (double)d->fd.lookahead / 1e3, wins, msgs, sizeof(struct dmsg), bytes,
-             wins ? bytes / (double)wins : 0.0);
+    int n = snprintf(buf, len, "%d ranks, %lld cut cables, window %.3f ns (packets %.3f ns, credit "
+                     "returns ", d->fd.nranks, d->cut_cables, (double)d->width / 1e3,
+                     (double)d->fd.lookahead / 1e3);
+    if (n >= 0 && (size_t)n < len)
+        n += d->cred_all == SIMTIME_NEVER ? snprintf(buf + n, len - (size_t)n, "none")
+                                          : snprintf(buf + n, len - (size_t)n, "%.3f ns",
+                                                     (double)d->cred_all / 1e3);
+    if (n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "), %llu windows, %llu messages (%zu-byte records: "
+                      "%.4g bytes, %.4g per window); waited for the other ranks", wins, msgs,
+                      sizeof(struct dmsg), bytes, wins ? bytes / (double)wins : 0.0);
+    for (int r = 0; r < d->fd.nranks && d->wait_us && n >= 0 && (size_t)n < len; r++)
+        n += snprintf(buf + n, len - (size_t)n, "%s %.3f s", r ? "," : "", (double)d->wait_us[r] / 1e6);
 }
 
 int dist_run(struct fabric *f, const struct fabric_observer *obs, struct run_report *r,
@@ -809,14 +937,17 @@ void dist_detach(struct fabric *f)
     free(d->part);
     free(d->touched);
     free(d->multi);
+    free(d->wait_us);
     free(d->dl.a);
     free(d->scr);
     free(d->scw);
-    free(d->sc);
-    free(d->rcn);
-    free(d->sd);
-    free(d->rd);
-    free(d->sbuf);
+    struct xmpi *x = d->mpi;
+    if (x) {
+        free(x->sreq);
+        free(x->msg);
+        free(x->len);
+        free(x);
+    }
     free(d);
     f->dist = NULL;
 }

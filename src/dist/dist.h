@@ -2,7 +2,9 @@
  * rank builds the whole fabric (replicated set-up), owns the nodes of its part
  * (dist/partition.h) and handles only their events; the events that cross a cut cable
  * (packets, credit returns) travel as messages exchanged at the end of conservative windows
- * whose width is the smallest delay of a cut cable, and rank 0 gathers the statistics and
+ * as wide as the least time either takes to act on another rank (a cut cable's delay plus the
+ * far switch's latency for packets; plus its least crossbar read for credit returns:
+ * docs/distributed.md "Windows"), and rank 0 gathers the statistics and
  * writes the same files as a sequential run. Without MPI (IBN_HAVE_MPI unset) every function
  * here says that there is no distributed mode. */
 #ifndef IBN_DIST_H

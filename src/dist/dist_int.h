@@ -43,10 +43,20 @@ struct cport {
     /* What this window's exchange brought: indexes into the received records. */
     uint32_t *in;
     uint32_t nin, capin;
+    /* As a sender: how soon the peer's port can free buffer space for a packet of `min_wire`
+     * bytes, the smallest (not VL15) sent to it yet: the crossbar read on its switch's
+     * fastest port (byterate `peer_fast`, speedup `peer_speedup`), or at once (`free_now`: an
+     * adapter, lifetime drops, a route missing for a host). dist.c, credit_width. */
+    uint32_t min_wire;
+    byterate_t peer_fast;
+    double peer_speedup;
+    uint8_t free_now;
 };
 
 struct dmsg {
-    uint8_t kind;            /* 1 a packet (event type `type`), 2 credits */
+    uint8_t kind;            /* 1 a packet (event type `type`), 2 credits; 0 the header of a
+                              * rank's records for a window: t = the sender's earliest event,
+                              * kt = its bound on credit returns' delay, pid = the records */
     uint8_t type;
     uint16_t slot;
     int32_t credits;
@@ -70,10 +80,16 @@ struct dist {
     struct cport *cp;
     int ncp;
     long long cut_cables;
-    struct dmsg **out;       /* per rank */
+    struct dmsg **out;       /* per rank: a header, then this window's records */
     size_t *nout, *capout;
     struct dmsg *inbuf;
     size_t capin;
+    simtime_t cred_width;    /* the least delay of a credit return this rank may send, given
+                              * the packets sent so far (credit_width); SIMTIME_NEVER: none */
+    simtime_t width, cred_all; /* the last window's width, the ranks' least cred_width */
+    double wait_s;           /* wall time waited for other ranks in the windows' exchanges */
+    uint64_t waits;          /* exchanges that had to wait */
+    void *mpi;               /* MPI requests and messages of the exchange (dist.c) */
     uint32_t *touched;       /* cut ports touched this window */
     int ntouched;
     uint64_t window;
@@ -85,15 +101,19 @@ struct dist {
     uint64_t stall_window;
     uint8_t *multi;          /* per flow: its deliveries may happen on several ranks */
     struct dlv_list dl;
-    /* Scratch of the exchange and the replays, kept across windows. */
+    /* Scratch of the replays, kept across windows. */
     struct credit_return *scr;
     uint8_t *scw;
     uint32_t capscr;
-    int *sc, *rcn, *sd, *rd;  /* per rank: bytes sent and received, displacements */
-    struct dmsg *sbuf;
-    size_t capsbuf;
+    uint64_t *wait_us;       /* after the run: every rank's wait_s in microseconds */
 };
 
+/* The least delay of a credit return from c's peer port for the packets c has sent it
+ * (c->min_wire), counted from the event that frees the space (replay.c). */
+simtime_t dist_credit_width(const struct fabric *f, const struct cport *c);
+/* Sets c's min_wire (none sent yet) and what dist_credit_width needs of c's peer;
+ * unrouted[nnodes] caches per switch whether it routes every host (0 not known yet). */
+void dist_set_peer(const struct fabric *f, struct cport *c, uint8_t *unrouted);
 /* Whether the head of p's credit ring lands inside the current window. */
 int dist_low_head(const struct dist *d, const struct port *p);
 /* The receive side's peak buffer use after a window's exchange (in: the received records). */

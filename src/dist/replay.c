@@ -1,7 +1,10 @@
 /* replay.c: the replays of a window's exchange (dist_int.h, docs/distributed.md section 3):
  * the receive side's peak buffer use and the sender's credit ring with its wake-ups, as the
- * sequential run would have them. */
+ * sequential run would have them; and the bound on a credit return's delay that, with the
+ * packets' (cable delay + the far switch's latency), sets how wide a window may be. */
 #include "dist/dist_int.h"
+
+#include "fabric/swarch.h"
 
 #include <stdlib.h>
 
@@ -124,5 +127,61 @@ void dist_replay_credits(struct fabric *f, struct dist *d, struct cport *c, cons
     p->cret_head = 0;
     p->cret_n = n;
     p->cret_next = n ? ring[0].t : SIMTIME_NEVER;
+}
+
+
+/* Whether switch s routes every host's LIDs (else a packet may arrive there unroutable and be
+ * dropped, its space freed at once: switch_arrive). */
+static int routes_every_host(const struct fabric *f, const struct sw *s)
+{
+    if (!s->lft)
+        return 0;
+    for (int lid = 1; lid <= f->max_lid; lid++) {
+        if (f->host_of_lid[lid] < 0)
+            continue;
+        int out = lid <= s->max_lid ? s->lft[lid] : 255;
+        if (out == 255 || out < 1 || out > s->n.nports || !s->n.port[out].peer)
+            return 0;
+    }
+    return 1;
+}
+
+/* What dist_credit_width needs of c's peer: its switch's fastest port and speedup, or that it may
+ * free space at once. unrouted[] caches routes_every_host per node. */
+void dist_set_peer(const struct fabric *f, struct cport *c, uint8_t *unrouted)
+{
+    struct node *pn = c->p->peer->node;
+    c->min_wire = UINT32_MAX;
+    if (!pn->is_switch || f->drop) {
+        c->free_now = 1;
+        return;
+    }
+    const struct sw *s = node_sw(pn);
+    if (!unrouted[pn->index])
+        unrouted[pn->index] = routes_every_host(f, s) ? 1 : 2;
+    c->free_now = unrouted[pn->index] == 2;
+    c->peer_speedup = s->speedup;
+    c->peer_fast.as_per_byte = UINT64_MAX;
+    for (int q = 1; q <= pn->nports; q++)
+        if (pn->port[q].peer && pn->port[q].rate.as_per_byte < c->peer_fast.as_per_byte)
+            c->peer_fast = pn->port[q].rate;
+}
+
+/* The least delay of a credit return from c's peer port for a packet c sends it (of at least
+ * c->min_wire bytes), after the event that frees its space: the cable's delay, the credit
+ * delay, and the least time the peer's switch takes to free the space. That switch frees an
+ * input's space when the packet's crossbar read ends (switch.c send_packet, arch_pipe.c
+ * xbar_run): at least its transmission time on the switch's fastest port, divided by the
+ * speedup as the switch rounds it; at once only when it drops the packet (lifetime limits:
+ * `free_now`, as for a missing route or an adapter, whose sink frees at once). Packets sent
+ * later in a window arrive after it ends, so the bound known at a window's start holds for
+ * every return inside it (docs/distributed.md, "Windows"). */
+simtime_t dist_credit_width(const struct fabric *f, const struct cport *c)
+{
+    simtime_t w = c->p->peer->delay + f->set.credit_delay;
+    if (c->free_now)
+        return w;
+    simtime_t tx = byterate_time(c->peer_fast, c->min_wire);
+    return w + (c->peer_speedup == 1.0 ? tx : (simtime_t)((double)tx / c->peer_speedup + 0.999));
 }
 

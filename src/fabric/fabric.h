@@ -183,6 +183,7 @@ struct sw {
                               * current arbitration */
     uint8_t fast;            /* the common set-up that switch.c's fast path serves (VOQs, one
                               * data VL, ...: switch_prepare) */
+    uint8_t fast_in;         /* and arrivals too: no adaptive routing, late cut-through or loss */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint32_t *req_slots;     /* [out] bit `slot` set while req[out][slot] is not empty: an
@@ -445,8 +446,20 @@ struct flow {
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
+/* A flow's next message event kept at its adapter (hca.c, "message events"). */
+struct msg_event {
+    simtime_t t;
+    evseq_t seq;
+    struct flow *fl;
+};
+
 struct hca_port {
     uint32_t ring[VL_SLOTS];   /* a ready flow per VL (round-robin ring head), FLOW_NIL if none */
+    /* The flows' message events of this port (hca.c, "message events"): those in the event
+     * queue (armed, a stack whose top is the earliest) and the later ones, a binary heap by
+     * (time, scheduling number); each keeps the scheduling number taken when it was drawn. */
+    struct msg_event *armed, *mheap;
+    uint32_t narmed, carmed, nheap, cheap;
     struct pktq ctrl;          /* control packets (CNPs, ACKs): priority path */
     simtime_t inject_free;     /* the injection limit's server is free from then */
     struct pktq sinkq;         /* packets whose tail has arrived, waiting to be consumed */
@@ -649,6 +662,7 @@ struct fabric {
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
+    uint8_t no_fast;         /* tests: every switch served by the general code (switch_prepare) */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     /* Packet capture (stats/capture.h): called for each packet that starts on a link with an
      * end marked WATCH_CAPTURE. */
@@ -662,6 +676,8 @@ struct fabric {
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
+    int msg_direct;          /* tests: flows' message events straight into the event queue,
+                              * not kept at their adapters (hca.c, "message events") */
     /* The measured period's counter snapshots (period.h), taken before the first event at or
      * after period_next. */
     struct period *period;
@@ -682,7 +698,8 @@ struct fabric {
 struct fabric_dist {
     int rank, nranks;
     const int *part;         /* rank per node */
-    simtime_t lookahead;     /* the window's width: the smallest delay of a cut cable */
+    simtime_t lookahead;     /* the widest window: the least delay of a cut cable plus the
+                              * receiving switch's latency (a packet's earliest effect) */
     uint64_t found, live;    /* at the end: packets found and allocated, over all ranks */
     /* port_transmit on a cut port: the packet's arrival goes to the peer's rank. */
     void (*send_packet)(struct fabric *f, struct port *out, uint32_t pidx);
@@ -699,7 +716,10 @@ struct fabric_dist {
     /* Set-up is over (fabric_run, after its checks): free what other ranks' nodes need. */
     void (*trim)(struct fabric *f);
     void (*window)(struct fabric *f, simtime_t wend);  /* a window [now, wend) begins */
-    void (*exchange)(struct fabric *f);                 /* it ends: send, receive, apply */
+    /* A window ends (first: the run starts, nothing to send): send what crossed, receive and
+     * apply what came in; returns the next window's start (at most the earliest event of any
+     * rank) and sets *width to its width. */
+    simtime_t (*exchange)(struct fabric *f, simtime_t *width);
     void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */
     void (*sample)(struct fabric *f);                   /* EV_SAMPLE: the interval's counters to rank 0 */
 };
@@ -788,6 +808,8 @@ void flow_start(struct fabric *f, struct flow *fl);
 void flow_message(struct fabric *f, struct flow *fl);
 void flow_wake(struct fabric *f, struct flow *fl);
 void flow_stop(struct fabric *f, struct flow *fl);
+/* A flow's message event left the event queue (hca.c, "message events"): before flow_message. */
+void flow_message_left(struct fabric *f, struct flow *fl);
 /* Bring the flow's queue_area up to now; called before its count of waiting messages changes
  * (engine.c calls it before discarding them at the end of the run). */
 void flow_queue_account(struct fabric *f, struct flow *fl);

@@ -56,10 +56,44 @@ static inline void enqueue_fast(struct fabric *f, struct sw *s, int in, uint32_t
     }
 }
 
+/* switch_arrive for a fast switch without adaptive routing, late cut-through or loss, for a
+ * routable unicast packet: the same state changes in the same order. Returns 0, having changed
+ * nothing, for a packet the general code must take (multicast, no route). */
+static inline int arrive_fast(struct fabric *f, struct sw *s, struct port *in, struct packet *p,
+                              uint32_t pidx)
+{
+    unsigned lid = p->dst_lid;
+    if (lid_is_mcast((int)lid) || lid > (unsigned)s->max_lid)
+        return 0;
+    int out = s->lft[lid];
+    if (out < 1 || out > s->n.nports || !s->n.port[out].peer)
+        return 0;
+    struct port *op = &s->n.port[out];
+    int in_num = in->num;
+    p->in_port = (uint8_t)in_num;
+    p->out_port = (uint8_t)out;
+    if (p->vl == VL15)
+        p->out_vl = VL15;
+    else if (s->sl2vl)
+        p->out_vl = s->sl2vl[((size_t)in_num * (size_t)(s->n.nports + 1) + (size_t)out) * 16 + p->sl];
+    else
+        p->out_vl = f->set.sl2vl[p->sl];
+    enqueue_fast(f, s, in_num, pidx);
+    if (f->hooks.on_enqueue)
+        f->hooks.on_enqueue(f, in, op, p);
+    if (port_busy(f, op))
+        port_need_done(f, op);
+    else
+        switch_try_send(f, s, out);
+    return 1;
+}
+
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
     struct sw *s = node_sw(in->node);
     struct packet *p = pkt(&f->pool, pidx);
+    if (s->fast_in && arrive_fast(f, s, in, p, pidx))
+        return;
     if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT */
         if (s->arch->mcast && s->mc && p->vl != VL15) { /* by the architecture (arch_pipe) */
             p->in_port = (uint8_t)in->num;
@@ -374,9 +408,10 @@ void switch_prepare(struct fabric *f)
         if (!f->nodes[i]->is_switch)
             continue;
         struct sw *s = node_sw(f->nodes[i]);
-        s->fast = s->arch == &sw_arch_voq && f->nvs == 2 && s->words == 1 &&
+        s->fast = !f->no_fast && s->arch == &sw_arch_voq && f->nvs == 2 && s->words == 1 &&
                   s->read_ports >= s->n.nports && s->speedup == 1.0 && !s->drop && !s->mc &&
                   !s->islip && !s->arch->departed && !s->arch->read_done;
+        s->fast_in = s->fast && !s->adapt && !s->cut_through_late && !f->loss_on;
     }
 }
 
@@ -387,6 +422,14 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         return;
     op->tx_busy = 0;
     port_absorb_credits(f, op);
+    if (s->fast && !s->req[(size_t)out * 2 + 1]) { /* a fast switch has no multicast or iSLIP */
+        int work = arbitrate_fast(f, s, out);
+        if (!op->tx_busy)
+            port_watch_credits(f, op, work);
+        else if (s->req[(size_t)out * 2] | s->req[(size_t)out * 2 + 1])
+            port_need_done(f, op);
+        return;
+    }
     if (s->mc && mcast_output(f, s, out)) { /* owned by a synchronous multicast packet */
         if (s->retry) {
             s->retry = 0;
@@ -397,14 +440,6 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     if (s->islip) { /* slotted: the output waits for the next matching (islip.c) */
         if (sw_has_request(f, s, out))
             islip_request(f, s);
-        return;
-    }
-    if (s->fast && !s->req[(size_t)out * 2 + 1]) {
-        int work = arbitrate_fast(f, s, out);
-        if (!op->tx_busy)
-            port_watch_credits(f, op, work);
-        else if (s->req[(size_t)out * 2] | s->req[(size_t)out * 2 + 1])
-            port_need_done(f, op);
         return;
     }
     int work = arbitrate(f, s, out);

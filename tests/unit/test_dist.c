@@ -7,6 +7,7 @@
  *   and the sender's credit ring with its wake-up events, against hand-made sequential
  *   orders (the arrivals and frees interleaved by key; a return inserted at the head wakes the
  *   sender only while it watches, which a transmission logged between two returns stops);
+ * - the bound on a credit return's delay that widens the windows (dist_credit_width);
  * - dist_attach refusing a cut cable without delay leaves nothing behind: no heap memory
  *   (glibc's count of bytes in use does not grow over 1000 refusals), no port marked cut, no
  *   f->dist, the partition still the caller's. */
@@ -310,6 +311,88 @@ static void test_replay_rx(void **state)
 }
 
 
+/* The window's bound on a credit return's delay (dist_credit_width): the cable's delay plus the
+ * credit delay plus the least crossbar read on the peer switch (a packet of the smallest size
+ * sent, on its fastest port, divided by the speedup as switch.c rounds it); only the delays
+ * when the peer may free space at once: an adapter, lifetime drops, a host it cannot route. */
+static void test_credit_width(void **state)
+{
+    (void)state;
+    struct testsim *s = calloc(1, sizeof *s);
+    ts_init(s, "fattree", "ports=4,levels=2,delay=30ns");
+    s->d.set.credit_delay = 7000;
+    assert_int_equal(fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err), 0);
+    struct fabric *f = &s->f;
+    struct port *up = NULL, *down = NULL; /* a switch port to a switch, one to an adapter */
+    for (int i = 0; i < f->nnodes && (!up || !down); i++) {
+        struct node *n = f->nodes[i];
+        for (int p = 1; n->is_switch && p <= n->nports; p++) {
+            struct port *pt = &n->port[p];
+            if (pt->peer && pt->peer->node->is_switch && !up)
+                up = pt;
+            if (pt->peer && !pt->peer->node->is_switch && !down)
+                down = pt;
+        }
+    }
+    assert_non_null(up);
+    assert_non_null(down);
+    uint8_t *unr = calloc((size_t)f->nnodes + 1, 1);
+    struct cport c;
+    memset(&c, 0, sizeof c);
+    c.p = up;
+    dist_set_peer(f, &c, unr);
+    assert_int_equal(c.min_wire, UINT32_MAX);
+    assert_int_equal(c.free_now, 0);
+    c.min_wire = 2074; /* a 2048-byte payload */
+    simtime_t tx = byterate_time(up->rate, 2074);
+    assert_true(tx > 0);
+    assert_int_equal(dist_credit_width(f, &c), 30000 + 7000 + tx);
+    c.min_wire = 26; /* a packet without payload is read sooner */
+    assert_int_equal(dist_credit_width(f, &c), 30000 + 7000 + byterate_time(up->rate, 26));
+    /* A crossbar twice as fast as the links: the read takes half, rounded as switch.c does. */
+    struct sw *ps = node_sw(up->peer->node);
+    ps->speedup = 2.0;
+    memset(unr, 0, (size_t)f->nnodes + 1);
+    dist_set_peer(f, &c, unr);
+    c.min_wire = 2074;
+    assert_int_equal(dist_credit_width(f, &c), 30000 + 7000 + (simtime_t)((double)tx / 2.0 + 0.999));
+    ps->speedup = 1.0;
+    /* The peer cannot route a host: a packet to it is dropped as it arrives, freed at once. */
+    int lid = 1;
+    while (lid <= f->max_lid && f->host_of_lid[lid] < 0)
+        lid++;
+    assert_true(lid <= f->max_lid);
+    uint8_t keep = ps->lft[lid];
+    ((uint8_t *)ps->lft)[lid] = 255;
+    memset(unr, 0, (size_t)f->nnodes + 1);
+    dist_set_peer(f, &c, unr);
+    c.min_wire = 2074;
+    assert_int_equal(c.free_now, 1);
+    assert_int_equal(dist_credit_width(f, &c), 30000 + 7000);
+    ((uint8_t *)ps->lft)[lid] = keep;
+    memset(unr, 0, (size_t)f->nnodes + 1);
+    dist_set_peer(f, &c, unr);
+    assert_int_equal(c.free_now, 0);
+    /* Lifetime drops free at once anywhere. */
+    struct drop_state *dr = f->drop;
+    f->drop = (struct drop_state *)(uintptr_t)1;
+    memset(unr, 0, (size_t)f->nnodes + 1);
+    dist_set_peer(f, &c, unr);
+    f->drop = dr;
+    c.min_wire = 2074;
+    assert_int_equal(c.free_now, 1);
+    assert_int_equal(dist_credit_width(f, &c), 30000 + 7000);
+    /* An adapter's sink frees at once. */
+    c.p = down;
+    dist_set_peer(f, &c, unr);
+    c.min_wire = 2074;
+    assert_int_equal(c.free_now, 1);
+    assert_int_equal(dist_credit_width(f, &c), 30000 + 7000);
+    free(unr);
+    ts_free(s);
+    free(s);
+}
+
 /* The "cut cable has no delay" refusal frees what it had made (it leaked the port maps and
  * the cut-port table before). Needs the MPI build's dist_attach (no MPI_Init: rank 0 of 1,
  * the partition handed in splits the switches in two). */
@@ -365,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_replay_credits_cleared),
         cmocka_unit_test(test_replay_rx),
         cmocka_unit_test(test_attach_zero_delay),
+        cmocka_unit_test(test_credit_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
