@@ -448,8 +448,20 @@ struct flow {
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
+/* A flow's next message event kept at its adapter (hca.c, "message events"). */
+struct msg_event {
+    simtime_t t;
+    evseq_t seq;
+    struct flow *fl;
+};
+
 struct hca_port {
     uint32_t ring[VL_SLOTS];   /* a ready flow per VL (round-robin ring head), FLOW_NIL if none */
+    /* The flows' message events of this port (hca.c, "message events"): those in the event
+     * queue (armed, a stack whose top is the earliest) and the later ones, a binary heap by
+     * (time, scheduling number); each keeps the scheduling number taken when it was drawn. */
+    struct msg_event *armed, *mheap;
+    uint32_t narmed, carmed, nheap, cheap;
     struct pktq ctrl;          /* control packets (CNPs, ACKs): priority path */
     simtime_t inject_free;     /* the injection limit's server is free from then */
     struct pktq sinkq;         /* packets whose tail has arrived, waiting to be consumed */
@@ -666,6 +678,8 @@ struct fabric {
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
+    int msg_direct;          /* tests: flows' message events straight into the event queue,
+                              * not kept at their adapters (hca.c, "message events") */
     /* The measured period's counter snapshots (period.h), taken before the first event at or
      * after period_next. */
     struct period *period;
@@ -796,6 +810,8 @@ void flow_start(struct fabric *f, struct flow *fl);
 void flow_message(struct fabric *f, struct flow *fl);
 void flow_wake(struct fabric *f, struct flow *fl);
 void flow_stop(struct fabric *f, struct flow *fl);
+/* A flow's message event left the event queue (hca.c, "message events"): before flow_message. */
+void flow_message_left(struct fabric *f, struct flow *fl);
 /* Bring the flow's queue_area up to now; called before its count of waiting messages changes
  * (engine.c calls it before discarding them at the end of the run). */
 void flow_queue_account(struct fabric *f, struct flow *fl);
