@@ -1,7 +1,9 @@
 /* bench_fabric.c: runs scenarios and reports the simulator's speed: events/s, packet-hops/s
  * (packet transmissions on links per wall second, and per CPU second of the run, the figure to
  * quote on a shared machine), simulated seconds per wall second, wall time and peak resident
- * memory. Usage: bench_fabric SCENARIO [-s key=value]... ; one line per
+ * memory. Usage: bench_fabric SCENARIO [-s key=value]... [--retry-all] (every stalled output
+ * tried again at every read end, without switch.c's skip of tries that change nothing: the
+ * instructions that skip saves, bench/isolation.md); one line per
  * scenario, and a machine-readable line starting with "BENCH". Results are not written. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include "config/scenario.h"
 #include "fabric/build.h"
 #include "fabric/engine.h"
+#include "fabric/swarch.h"
 
 static double now_s(void)
 {
@@ -31,14 +34,17 @@ static double cpu_s(void)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_fabric SCENARIO [-s section.key=value]...\n");
+        fprintf(stderr, "usage: bench_fabric SCENARIO [-s section.key=value]... [--retry-all]\n");
         return 2;
     }
     char **over = calloc((size_t)argc, sizeof *over);
     int nover = 0;
-    for (int i = 2; i + 1 < argc; i += 2)
-        if (!strcmp(argv[i], "-s"))
-            over[nover++] = argv[i + 1];
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--retry-all"))
+            switch_retry_skip_set(0); /* every stalled output tried again (switch.c) */
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            over[nover++] = argv[++i];
+    }
     struct ibn_err e;
     struct scenario sc;
     struct topo t;

@@ -17,13 +17,15 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ibnetsim qos admit TOPO [-e ENGINE] [--scheme hop|sm|sum|probe] [--cap F]\n"
+            "usage: ibnetsim qos admit TOPO [-e ENGINE] [--roots R | -a FILE]\n"
+            "                          [--scheme hop|sm|sum|probe] [--cap F]\n"
             "                          [-m cesy|cenre] [--no-repack] [--vls 4] [--mtu BYTES]\n"
             "                          [--stop-fails N] [--requests N] [--dynamic RATE HOLD_S]\n"
             "                          [--deadline TIME] [--read-ports N] [--input-packets N]\n"
             "                          [--seed N] [--dump FILE]\n\n"
             "Runs seed 001's request process on TOPO (a file or gen:NAME[:ARGS], e.g.\n"
-            "gen:irregular:switches=16,link=2.5Gb/s) routed by ENGINE (default updn), with\n"
+            "gen:irregular:switches=16,link=2.5Gb/s) routed by ENGINE (default updn; a chain\n"
+            "such as ftree,updn as OpenSM's routing_engine), with\n"
             "Table 2's SLs (0-9, distances 2..64, their bandwidth ranges, SL i on VL i) and\n"
             "admission control: hop (seed 001, hop by hop with rollback; default), sm (seed\n"
             "001's subnet manager), sum (seed 000's per-SL probe, p + s_sl < bw_sl with\n"
@@ -38,6 +40,13 @@ static void usage(FILE *f)
             "seed 001's multiplexed crossbar: 1), --input-packets N what an input holds over\n"
             "its data VLs (default 60: 15 VLs of 4 packets); docs/qos.md \"The hop bound\".\n"
             "--vls 4 is CESY's 4-VL variant (16 and 64).\n"
+            "The roots of updn and updn_tree are a run's topology.roots and root_guid_file:\n"
+            "--roots R (switch names, aliases, lid:N or node GUIDs, comma-separated, or\n"
+            "best3: the best of three candidate roots), -a FILE or --root_guid_file FILE\n"
+            "(OpenSM's root_guid_file: one GUID a line, # comments). Without them updn takes\n"
+            "OpenSM's automatic choice, which finds no root on seed 001's irregular networks\n"
+            "and falls back to minhop, as OpenSM does; the routing line says which routes\n"
+            "were used. Give the run's keys to admit on the run's routes.\n"
             "Prints connections per SL, refusals by cause and by hop, the mean reservation on\n"
             "adapter and switch ports (Table 3's rows) and the setup latency; --dump writes\n"
             "every port's qos_vlarb_high.\n");
@@ -45,7 +54,7 @@ static void usage(FILE *f)
 
 int cmd_qos_admit(int argc, char **argv)
 {
-    const char *topo_spec = NULL, *engine = "updn", *dump = NULL;
+    const char *topo_spec = NULL, *engine = "updn", *dump = NULL, *roots = NULL, *root_file = NULL;
     struct cac_cfg c;
     cac_cfg_defaults(&c);
     struct conn_gen g;
@@ -65,6 +74,11 @@ int cmd_qos_admit(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-e") && more)
             engine = argv[++i];
+        else if (!strcmp(a, "--roots") && more)
+            roots = argv[++i];
+        else if ((!strcmp(a, "-a") || !strcmp(a, "--root_guid_file") ||
+                  !strcmp(a, "--root-guid-file")) && more)
+            root_file = argv[++i];
         else if (!strcmp(a, "--scheme") && more) {
             a = argv[++i];
             int k = 0;
@@ -170,6 +184,24 @@ int cmd_qos_admit(int argc, char **argv)
         fprintf(stderr, "ibnetsim qos admit: --dynamic needs --requests N\n");
         return 2;
     }
+    if (roots && root_file) {
+        fprintf(stderr, "ibnetsim qos admit: give --roots or --root_guid_file, not both (as a "
+                "run's topology.roots and root_guid_file)\n");
+        return 2;
+    }
+    if (roots && !*roots) {
+        fprintf(stderr, "ibnetsim qos admit: --roots expects switch names or GUIDs separated by "
+                "commas, or best3\n");
+        return 2;
+    }
+    if (root_file) { /* the engine reads it (file:line errors); here only whether it opens */
+        FILE *rf = fopen(root_file, "r");
+        if (!rf) {
+            fprintf(stderr, "ibnetsim qos admit: --root_guid_file: cannot open %s\n", root_file);
+            return 2;
+        }
+        fclose(rf);
+    }
     g.seed = seed;
     struct ibn_err e;
     struct topo t;
@@ -179,7 +211,7 @@ int cmd_qos_admit(int argc, char **argv)
         return 2;
     }
     topo_arg_warnings(&t);
-    struct route_opts ro = { .seed = seed };
+    struct route_opts ro = { .seed = seed, .roots = roots ? roots : root_file };
     if (route_compute(&t, engine, &ro, &l, &e)) {
         fprintf(stderr, "ibnetsim qos admit: %s\n", e.msg);
         topo_free(&t);
@@ -196,19 +228,21 @@ int cmd_qos_admit(int argc, char **argv)
         return 2;
     }
     struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     if (conn_run(&a, &g, &cs, &e)) {
         fprintf(stderr, "ibnetsim qos admit: %s\n", e.msg);
         rc = 2;
         goto out;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     struct qmetrics m;
     qmetrics_compute(&a, &m);
     printf("topology %s, routing %s, scheme %s, %s, cap %.3g, %s\n", t.source ? t.source : topo_spec, engine,
            cac_scheme_name[c.scheme], c.method == QOS_CESY ? "CESY" : "CENRE", c.cap,
            g.mode == CONN_FILL ? "fill until refused" : "dynamic");
+    if (l.note[0]) /* the roots taken, or a fallback to minhop */
+        printf("routes: %s\n", l.note);
     if (c.read_ports > 0)
         printf("hop bound: the table plus the crossbar (%d read port%s per switch input, %d packets "
                "an input holds)\n", c.read_ports, c.read_ports == 1 ? "" : "s", c.in_pkts);

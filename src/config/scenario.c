@@ -32,8 +32,8 @@ const struct param sim_params[] = {
     { "sample_interval", P_TIME, SOFF(sample_interval), "1 ms",
       "interval of the time series (flows.csv, ports.csv); 0 = none", NULL, 0, 0 },
     { "drain_limit", P_TIME, SOFF(drain_limit), "1 s",
-      "after the run, how long the fabric may take to deliver what is in flight before the run "
-      "is declared stuck", NULL, 0, 0 },
+      "after the measured run (duration, or until_delivered's end), how long the fabric may take "
+      "to deliver what is in flight before the run is declared stuck", NULL, 0, 0 },
     { "stall_limit", P_TIME, SOFF(stall_limit), "10 ms",
       "a run in which packets are in flight but none has moved on a link, reached a sink or been "
       "dropped for this long is declared stuck there and then (a deadlock), instead of at the "

@@ -268,6 +268,7 @@ void eventq_place_far_(struct eventq *q, uint32_t s)
 {
     struct eventkey k = slot_key(q, s);
     if (k.t >> q->shift <= q->cur) {
+        q->est_pops++;
         front_insert(q, k);
     } else {
         keys_push(&q->over, &q->nover, &q->capover, k);
@@ -322,14 +323,16 @@ static unsigned log2_floor(uint64_t x)
     return x ? 63u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
-/* Every ESTIMATE_EVERY removals (or as many as are pending, if more): the width that puts
+/* Every ESTIMATE_EVERY events served (or as many as are pending, if more; counted as they
+ * enter the front, checked when it empties): the width that puts
  * TARGET_PER_BUCKET events in a bucket, and the wheel length that covers WHEEL_COVER times
  * the pending events' mean look-ahead (n / rate, by Little's law). Rebuild when either is
  * off by more than a factor of two. Returns whether it rebuilt. */
 static int adapt(struct eventq *q, simtime_t now)
 {
     uint64_t pops = q->est_pops, span = (uint64_t)(now - q->est_t0);
-    q->est_pops = 0;
+    q->est_pops = 0; /* the next estimate counts from here */
+    q->est_t0 = now;
     if (span == 0) /* a burst at one instant says nothing about the spacing */
         return 0;
     unsigned shift = log2_floor(span * TARGET_PER_BUCKET / pops);
@@ -380,6 +383,7 @@ static void advance(struct eventq *q)
         }
         q->nfront = k;
         q->nwheel -= k;
+        q->est_pops += k;
         struct eventkey *f = q->front;
         while (s != SLOT_NIL) {
             f[--k] = slot_key(q, s);
@@ -388,6 +392,7 @@ static void advance(struct eventq *q)
     }
     if (ob == next) {
         while (q->nover && q->over[0].t >> q->shift == next) {
+            q->est_pops++;
             front_append(q, q->over[0]);
             heap_remove_top(q->over, --q->nover);
         }
@@ -411,12 +416,12 @@ static void advance(struct eventq *q)
     }
 }
 
+/* The front has just been emptied at time t and events remain. */
 void eventq_after_pop_(struct eventq *q, simtime_t t)
 {
     if (q->est_pops >= ESTIMATE_EVERY && q->est_pops >= q->n && adapt(q, t))
         return;
-    if (!q->nfront && q->n)
-        advance(q);
+    advance(q);
 }
 
 /* ---- the binary heap of keys over payload slots, for the comparison ---- */

@@ -136,7 +136,8 @@ struct eventq {
     unsigned shift, nbits;  /* bucket width 2^shift ps, 2^nbits buckets */
     uint64_t cur;           /* absolute number of the bucket being served */
     size_t nwheel;          /* events in the wheel */
-    /* Density estimate: removals and the time of the first since the last estimate. */
+    /* Density estimate: events that entered the front (about the removals) since the last
+     * estimate, and the time the count started. */
     uint64_t est_pops;
     simtime_t est_t0;
     uint64_t rebuilds;      /* statistics */
@@ -220,15 +221,14 @@ static inline void eventq_push(struct eventq *q, simtime_t t, uint8_t type, void
     eventq_push_seq_on(q, q->origin, t, evseq_make(q->now, (*q->ocur)++), type, obj, a, b);
 }
 /* Remove the earliest event into *out, and make its handler the current origin; returns 0
- * when the queue is empty. Out of line: the next bucket once the front is empty, and every
- * EVENTQ_ESTIMATE_EVERY removals the density estimate (which may rebuild the queue). */
+ * when the queue is empty. Out of line: the next bucket once the front is empty, and there,
+ * once EVENTQ_ESTIMATE_EVERY events have entered the front since the last one, the density
+ * estimate (which may rebuild the queue). */
 static inline int eventq_pop(struct eventq *q, struct event *out)
 {
     if (!q->n)
         return 0;
     uint32_t s = q->front[q->fhead].slot;
-    if (++q->fhead == q->nfront)
-        q->fhead = q->nfront = 0;
     struct event_payload *pl = &q->slot[s];
     out->t = pl->t;
     out->seq = pl->seq;
@@ -244,10 +244,11 @@ static inline int eventq_pop(struct eventq *q, struct event *out)
     pl->next = q->free_slot;
     q->free_slot = s;
     q->n--;
-    if (q->est_pops++ == 0)
-        q->est_t0 = out->t;
-    if (q->est_pops >= EVENTQ_ESTIMATE_EVERY || (!q->nfront && q->n))
-        eventq_after_pop_(q, out->t);
+    if (++q->fhead == q->nfront) { /* the front is empty: the next bucket, if any */
+        q->fhead = q->nfront = 0;
+        if (q->n)
+            eventq_after_pop_(q, out->t);
+    }
     return 1;
 }
 /* The front holds the earliest event whenever the queue is not empty. */

@@ -519,6 +519,7 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
             s->rr = xcalloc(np * (size_t)f->nvs, sizeof *s->rr);
             s->reads = xcalloc(np, 1);
             s->stalled = xcalloc((size_t)s->words, sizeof *s->stalled);
+            s->rbusy = xcalloc((size_t)s->words, sizeof *s->rbusy);
         } else {
             n = xcalloc(1, sizeof *n);
         }
@@ -730,6 +731,15 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         if (rc)
             return -1;
     }
+    /* Each flow has at most one message event pending, kept at its adapter port (hca.c,
+     * "message events"): the ports' heaps are sized now, not on the hot path. */
+    for (uint32_t i = 0; i < f->nflows; i++)
+        f->flows[i].src->hca->cheap++;
+    for (uint32_t i = 0; i < f->nflows; i++) {
+        struct hca_port *h = f->flows[i].src->hca;
+        if (h->cheap && !h->mheap)
+            h->mheap = xmalloc((size_t)h->cheap * sizeof *h->mheap);
+    }
     if (transport_init(f, e))
         return -1;
     if (drop_init(f, e))
@@ -857,6 +867,10 @@ void fabric_free(struct fabric *f)
         if (!n)
             continue;
         for (int p = 0; p <= n->nports; p++) {
+            if (n->port[p].hca) {
+                free(n->port[p].hca->armed);
+                free(n->port[p].hca->mheap);
+            }
             free(n->port[p].hca);
             if (n->port[p].cret != n->port[p].cret_inline)
                 free(n->port[p].cret);
@@ -874,6 +888,7 @@ void fabric_free(struct fabric *f)
             free(s->rr);
             free(s->reads);
             free(s->stalled);
+            free(s->rbusy);
             free(s->sl2vl);
             islip_free(s);
         }

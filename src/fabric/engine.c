@@ -250,6 +250,33 @@ void fabric_until_reached(struct fabric *f)
     eventq_set_origin(&f->q, o);
 }
 
+/* Events that the end of the measured run made void: handling them would change nothing, so
+ * they are not handled at all (not counted, the clock not moved to them), and the time the run
+ * stopped (summary.json's run.stopped_at_s) is that of its last real event. They are the
+ * sources' own events left behind by the end: a message of a flow the end stopped (scheduled
+ * before a rule such as simulation.until_delivered moved the end earlier, or a first message
+ * drawn past the end by a flow's start), a flow's start or
+ * stop after the end (end_of_run stopped every flow), the duration's END after a rule's, and a
+ * time-series sample past the end (a duration-ended run never schedules one: the series stop
+ * at the measured end either way). */
+#define EV_MAY_BE_VOID(type)                                                                       \
+    ((1u << (type)) & (1u << EV_FLOW_START | 1u << EV_FLOW_MSG | 1u << EV_FLOW_STOP |             \
+                       1u << EV_SAMPLE | 1u << EV_END))
+
+static inline int event_void(const struct fabric *f, const struct event *ev)
+{
+    if (!f->ended)
+        return 0;
+    switch (ev->type) {
+    case EV_FLOW_MSG:
+        return !((const struct flow *)ev->obj)->active;
+    case EV_SAMPLE:
+        return ev->t > f->end;
+    default: /* EV_FLOW_START, EV_FLOW_STOP, EV_END */
+        return 1;
+    }
+}
+
 static inline __attribute__((always_inline)) void dispatch(struct fabric *f, const struct event *ev,
                                                            const struct fabric_observer *obs)
 {
@@ -288,6 +315,7 @@ static inline __attribute__((always_inline)) void dispatch(struct fabric *f, con
         flow_start(f, ev->obj);
         break;
     case EV_FLOW_MSG:
+        flow_message_left(f, ev->obj);
         flow_message(f, ev->obj);
         break;
     case EV_FLOW_WAKE:
@@ -422,6 +450,8 @@ static void run_windows(struct fabric *f, const struct fabric_observer *obs, str
             uint32_t h = f->q.origin;
             if (h != fab && d->part[h] != d->rank)
                 continue; /* set up for another rank's node: that rank handles it */
+            if (EV_MAY_BE_VOID(ev.type) && event_void(f, &ev))
+                continue;
             f->now = ev.t;
             f->now_seq = ev.seq;
             if (h != fab || d->rank == 0) {
@@ -495,8 +525,12 @@ int fabric_run(struct fabric *f, const struct fabric_observer *obs, struct run_r
             break;
         }
         eventq_pop(&f->q, &ev);
-        if (__builtin_expect(ev.type == EV_END && f->ended, 0))
-            continue; /* the duration's end after until_delivered ended the run: nothing */
+        if (__builtin_expect(EV_MAY_BE_VOID(ev.type), 0)) {
+            if (event_void(f, &ev))
+                continue;
+            if (ev.type == EV_END) /* the end may be a rule's (until_delivered): the drain's */
+                limit = f->end + f->drain_limit; /* limit counts from it */
+        }
         if (ev.t >= f->period_next)
             reach_period(f, ev.t, obs);
         f->now = ev.t;

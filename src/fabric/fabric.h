@@ -183,12 +183,15 @@ struct sw {
                               * current arbitration */
     uint8_t fast;            /* the common set-up that switch.c's fast path serves (VOQs, one
                               * data VL, ...: switch_prepare) */
+    uint8_t fast_in;         /* and arrivals too: no adaptive routing, late cut-through or loss */
     uint32_t read_tag;       /* set by an architecture's dequeue: handed back to its read_done */
     uint64_t *req;           /* [out][slot] bitset of inputs with a head packet for (out, slot) */
     uint32_t *req_slots;     /* [out] bit `slot` set while req[out][slot] is not empty: an
                               * arbitration visits only those slots (and the ones waiting) */
     uint16_t *rr;            /* [out][slot] last input served */
     uint8_t *reads;          /* [in] read ports in use */
+    uint64_t *rbusy;         /* bitset of inputs whose read ports are all in use (reads[in] >=
+                              * read_ports), kept only when read ports can bind */
     uint64_t *stalled;       /* bitset of outputs that skipped an input for a busy read port */
     struct sw_drop *drop;    /* selective dropping's registers (drop.h), NULL when off */
     const struct adapt_policy *adapt; /* adaptive output choice (adapt.h), NULL when off */
@@ -445,8 +448,20 @@ struct flow {
 };
 
 /* Adapter-side state of a port: flows ready per VL, the control path, injection and sink. */
+/* A flow's next message event kept at its adapter (hca.c, "message events"). */
+struct msg_event {
+    simtime_t t;
+    evseq_t seq;
+    struct flow *fl;
+};
+
 struct hca_port {
     uint32_t ring[VL_SLOTS];   /* a ready flow per VL (round-robin ring head), FLOW_NIL if none */
+    /* The flows' message events of this port (hca.c, "message events"): those in the event
+     * queue (armed, a stack whose top is the earliest) and the later ones, a binary heap by
+     * (time, scheduling number); each keeps the scheduling number taken when it was drawn. */
+    struct msg_event *armed, *mheap;
+    uint32_t narmed, carmed, nheap, cheap;
     struct pktq ctrl;          /* control packets (CNPs, ACKs): priority path */
     simtime_t inject_free;     /* the injection limit's server is free from then */
     struct pktq sinkq;         /* packets whose tail has arrived, waiting to be consumed */
@@ -649,6 +664,7 @@ struct fabric {
     uint64_t events_by_type[32];
     size_t peak_pending;     /* largest number of pending events */
     uint64_t hops;           /* packet transmissions on links */
+    uint8_t no_fast;         /* tests: every switch served by the general code (switch_prepare) */
     volatile int *interrupt; /* set asynchronously to stop the run (polled every 2^14 events) */
     /* Packet capture (stats/capture.h): called for each packet that starts on a link with an
      * end marked WATCH_CAPTURE. */
@@ -662,6 +678,8 @@ struct fabric {
     char **warn;             /* what a user should know about this run (fabric_warn) */
     int nwarn;
     int ended;               /* sources have stopped */
+    int msg_direct;          /* tests: flows' message events straight into the event queue,
+                              * not kept at their adapters (hca.c, "message events") */
     /* The measured period's counter snapshots (period.h), taken before the first event at or
      * after period_next. */
     struct period *period;
@@ -792,6 +810,8 @@ void flow_start(struct fabric *f, struct flow *fl);
 void flow_message(struct fabric *f, struct flow *fl);
 void flow_wake(struct fabric *f, struct flow *fl);
 void flow_stop(struct fabric *f, struct flow *fl);
+/* A flow's message event left the event queue (hca.c, "message events"): before flow_message. */
+void flow_message_left(struct fabric *f, struct flow *fl);
 /* Bring the flow's queue_area up to now; called before its count of waiting messages changes
  * (engine.c calls it before discarding them at the end of the run). */
 void flow_queue_account(struct fabric *f, struct flow *fl);

@@ -458,6 +458,79 @@ double flow_source_queue_mean(const struct fabric *f, const struct flow *fl)
     return area / (double)(f->end - f->warmup);
 }
 
+/* ---- message events ----
+ * A CBR connection always has its next message drawn, as an event far ahead (seed 001's
+ * Table 3: 628,034 flows, one pending message event each, most beyond the calendar queue's
+ * wheel, in its overflow heap). An adapter port keeps its flows' message events itself and
+ * puts into the event queue only the earliest (and any drawn earlier than those already
+ * there): each keeps the scheduling number taken when it was drawn, so it leaves the queue
+ * exactly where it would have, and the events are the same in the same order. Invariant:
+ * every event in the port's heap comes after the top of its armed stack, which is in the
+ * event queue; when that leaves, the next earliest is armed. */
+
+static inline int msg_before(const struct msg_event *x, const struct msg_event *y)
+{
+    return x->t != y->t ? x->t < y->t : x->seq < y->seq;
+}
+
+static void msg_arm(struct fabric *f, struct hca_port *h, const struct msg_event *m)
+{
+    if (h->narmed == h->carmed) { /* rarely: a few armed at a time (each a new earliest) */
+        h->carmed = h->carmed ? 2 * h->carmed : 4;
+        h->armed = xrealloc(h->armed, (size_t)h->carmed * sizeof *h->armed);
+    }
+    h->armed[h->narmed++] = *m;
+    eventq_push_seq_on(&f->q, f->q.origin, m->t, m->seq, EV_FLOW_MSG, m->fl, 0, 0);
+}
+
+/* The flow's next message at time t: its scheduling number now, as fabric_schedule would. */
+static void msg_schedule(struct fabric *f, struct flow *fl, simtime_t t)
+{
+    struct hca_port *h = fl->src->hca;
+    struct msg_event m = { t, eventq_reserve_seq(&f->q), fl };
+    if (!h->narmed || msg_before(&m, &h->armed[h->narmed - 1]) || f->msg_direct) {
+        msg_arm(f, h, &m);
+        return;
+    }
+    if (h->nheap == h->cheap) /* sized at build: one per flow of the port */
+        ibn_panic("adapter port %s: more message events than flows", fl->src->node->name);
+    uint32_t i = h->nheap++;
+    while (i > 0) {
+        uint32_t up = (i - 1) / 2;
+        if (!msg_before(&m, &h->mheap[up]))
+            break;
+        h->mheap[i] = h->mheap[up];
+        i = up;
+    }
+    h->mheap[i] = m;
+}
+
+/* The flow's armed message event left the event queue (the earliest armed of its port): arm
+ * the heap's earliest while it comes before what is still armed. */
+void flow_message_left(struct fabric *f, struct flow *fl)
+{
+    struct hca_port *h = fl->src->hca;
+    h->narmed--;
+    while (h->nheap && (!h->narmed || msg_before(&h->mheap[0], &h->armed[h->narmed - 1]))) {
+        struct msg_event top = h->mheap[0], last = h->mheap[--h->nheap];
+        uint32_t i = 0, n = h->nheap;
+        for (;;) {
+            uint32_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && msg_before(&h->mheap[c + 1], &h->mheap[c]))
+                c++;
+            if (!msg_before(&h->mheap[c], &last))
+                break;
+            h->mheap[i] = h->mheap[c];
+            i = c;
+        }
+        if (n)
+            h->mheap[i] = last;
+        msg_arm(f, h, &top);
+    }
+}
+
 void flow_start(struct fabric *f, struct flow *fl)
 {
     if (f->ended || f->now >= fl->stop)
@@ -471,7 +544,7 @@ void flow_start(struct fabric *f, struct flow *fl)
         return;
     }
     draw_next(f, fl, &fl->next_draw);
-    fabric_schedule(f, f->now + fl->next_draw.gap, EV_FLOW_MSG, fl, 0, 0);
+    msg_schedule(f, fl, f->now + fl->next_draw.gap);
 }
 
 void flow_stop(struct fabric *f, struct flow *fl)
@@ -538,7 +611,7 @@ void flow_message(struct fabric *f, struct flow *fl)
     draw_next(f, fl, &fl->next_draw);
     simtime_t t = f->now + fl->next_draw.gap;
     if (t < fl->stop && t < f->end)
-        fabric_schedule(f, t, EV_FLOW_MSG, fl, 0, 0);
+        msg_schedule(f, fl, t);
 }
 
 /* Start the flow's next message (queued, or a new one of a saturating source) as `cur`, of

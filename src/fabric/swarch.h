@@ -135,6 +135,11 @@ static inline void sw_stall(struct sw *s, int out)
 {
     s->stalled[out >> 6] |= 1ULL << (out & 63);
 }
+/* Tests: retry_stalled (switch.c) skips the tries of stalled outputs that could change nothing
+ * (every requesting input's read ports busy, no credits due, nothing to wake); 0 turns the skip
+ * off, 1 (the default) on. switch_retry_skipped: the tries skipped in this process so far. */
+void switch_retry_skip_set(int on);
+unsigned long long switch_retry_skipped(void);
 /* switch.c's pieces that the iSLIP scheduler (islip.c) shares. sw_pick_input: round robin over
  * the inputs requesting (out, slot) with a free read port and a head that fits `credits`,
  * starting after the last one served; -1 if none (*credit_blocked, *read_blocked say why).

@@ -56,10 +56,44 @@ static inline void enqueue_fast(struct fabric *f, struct sw *s, int in, uint32_t
     }
 }
 
+/* switch_arrive for a fast switch without adaptive routing, late cut-through or loss, for a
+ * routable unicast packet: the same state changes in the same order. Returns 0, having changed
+ * nothing, for a packet the general code must take (multicast, no route). */
+static inline int arrive_fast(struct fabric *f, struct sw *s, struct port *in, struct packet *p,
+                              uint32_t pidx)
+{
+    unsigned lid = p->dst_lid;
+    if (lid_is_mcast((int)lid) || lid > (unsigned)s->max_lid)
+        return 0;
+    int out = s->lft[lid];
+    if (out < 1 || out > s->n.nports || !s->n.port[out].peer)
+        return 0;
+    struct port *op = &s->n.port[out];
+    int in_num = in->num;
+    p->in_port = (uint8_t)in_num;
+    p->out_port = (uint8_t)out;
+    if (p->vl == VL15)
+        p->out_vl = VL15;
+    else if (s->sl2vl)
+        p->out_vl = s->sl2vl[((size_t)in_num * (size_t)(s->n.nports + 1) + (size_t)out) * 16 + p->sl];
+    else
+        p->out_vl = f->set.sl2vl[p->sl];
+    enqueue_fast(f, s, in_num, pidx);
+    if (f->hooks.on_enqueue)
+        f->hooks.on_enqueue(f, in, op, p);
+    if (port_busy(f, op))
+        port_need_done(f, op);
+    else
+        switch_try_send(f, s, out);
+    return 1;
+}
+
 void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 {
     struct sw *s = node_sw(in->node);
     struct packet *p = pkt(&f->pool, pidx);
+    if (s->fast_in && arrive_fast(f, s, in, p, pidx))
+        return;
     if (lid_is_mcast(p->dst_lid)) { /* replicated per the MFT */
         if (s->arch->mcast && s->mc && p->vl != VL15) { /* by the architecture (arch_pipe) */
             p->in_port = (uint8_t)in->num;
@@ -168,8 +202,52 @@ static inline int pick_input(struct fabric *f, struct sw *s, int out, int slot, 
 
 static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr);
 
+/* Whether trying stalled output `out` again now would change nothing but mark it stalled again:
+ * every input requesting it on every slot has all its read ports in use (so pick_input skips
+ * each without looking at its head or the credits), no slot waits for credits without a
+ * request (arbitrate would end that wait), no credit return is due to be absorbed, and
+ * port_watch_credits would find its watch already set up. switch_try_send under these
+ * conditions reaches exactly that end; skipping it keeps results byte-identical and saves most
+ * of the cost of retry_stalled, which a design with one read port per input (ccfit, fbicm)
+ * calls at every read end. Anything else (a busy or unwired port, multicast, iSLIP, a
+ * distributed run's cut port, a transmission ended but not yet cleared) takes the full path. */
+static inline int retry_is_noop(const struct fabric *f, const struct sw *s, int out)
+{
+    const struct port *op = &s->n.port[out];
+    if (s->mc || s->islip || op->tx_busy || !op->peer || (op->watch & WATCH_CUT) || !op->credit_watch)
+        return 0;
+    if (op->cret_n && (op->cret_next <= f->now || !op->cret[op->cret_head].woken))
+        return 0;
+    uint32_t req = s->req_slots[out];
+    if (!req || (op->waiting & ~req))
+        return 0;
+    for (; req; req &= req - 1) {
+        const uint64_t *bits = sw_req((struct sw *)s, f, out, __builtin_ctz(req));
+        for (int w = 0; w < s->words; w++)
+            if (bits[w] & ~s->rbusy[w])
+                return 0;
+    }
+    return 1;
+}
+
+/* The skip is on unless a test turns it off to check that it changes nothing
+ * (switch_retry_skip_set); retry_skips counts the tries it saved in this process. */
+static int retry_skip_on = 1;
+static unsigned long long retry_skips;
+
+void switch_retry_skip_set(int on)
+{
+    retry_skip_on = on;
+}
+
+unsigned long long switch_retry_skipped(void)
+{
+    return retry_skips;
+}
+
 /* Give every stalled output another chance. Each word is taken and cleared before its outputs
- * are tried, since an output that still cannot send marks itself stalled again. */
+ * are tried, since an output that still cannot send marks itself stalled again (one whose try
+ * would change nothing is only marked again: retry_is_noop). */
 static void retry_stalled(struct fabric *f, struct sw *s)
 {
     for (int w = 0; w < s->words; w++) {
@@ -178,7 +256,11 @@ static void retry_stalled(struct fabric *f, struct sw *s)
         while (bits) {
             int o = w * 64 + __builtin_ctzll(bits);
             bits &= bits - 1;
-            switch_try_send(f, s, o);
+            if (retry_skip_on && retry_is_noop(f, s, o)) {
+                s->stalled[w] |= 1ULL << (o & 63);
+                retry_skips++;
+            } else
+                switch_try_send(f, s, o);
         }
     }
 }
@@ -279,7 +361,8 @@ static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot
      * frees a read port, the bits above are 1 + the input slot for the architecture. */
     uint32_t rd = 0;
     if (s->read_ports < s->n.nports) {
-        s->reads[in]++;
+        if (++s->reads[in] >= s->read_ports)
+            s->rbusy[in >> 6] |= 1ULL << (in & 63);
         rd = 1;
     }
     if (s->arch->read_done)
@@ -374,9 +457,10 @@ void switch_prepare(struct fabric *f)
         if (!f->nodes[i]->is_switch)
             continue;
         struct sw *s = node_sw(f->nodes[i]);
-        s->fast = s->arch == &sw_arch_voq && f->nvs == 2 && s->words == 1 &&
+        s->fast = !f->no_fast && s->arch == &sw_arch_voq && f->nvs == 2 && s->words == 1 &&
                   s->read_ports >= s->n.nports && s->speedup == 1.0 && !s->drop && !s->mc &&
                   !s->islip && !s->arch->departed && !s->arch->read_done;
+        s->fast_in = s->fast && !s->adapt && !s->cut_through_late && !f->loss_on;
     }
 }
 
@@ -387,6 +471,14 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
         return;
     op->tx_busy = 0;
     port_absorb_credits(f, op);
+    if (s->fast && !s->req[(size_t)out * 2 + 1]) { /* a fast switch has no multicast or iSLIP */
+        int work = arbitrate_fast(f, s, out);
+        if (!op->tx_busy)
+            port_watch_credits(f, op, work);
+        else if (s->req[(size_t)out * 2] | s->req[(size_t)out * 2 + 1])
+            port_need_done(f, op);
+        return;
+    }
     if (s->mc && mcast_output(f, s, out)) { /* owned by a synchronous multicast packet */
         if (s->retry) {
             s->retry = 0;
@@ -397,14 +489,6 @@ void switch_try_send(struct fabric *f, struct sw *s, int out)
     if (s->islip) { /* slotted: the output waits for the next matching (islip.c) */
         if (sw_has_request(f, s, out))
             islip_request(f, s);
-        return;
-    }
-    if (s->fast && !s->req[(size_t)out * 2 + 1]) {
-        int work = arbitrate_fast(f, s, out);
-        if (!op->tx_busy)
-            port_watch_credits(f, op, work);
-        else if (s->req[(size_t)out * 2] | s->req[(size_t)out * 2 + 1])
-            port_need_done(f, op);
         return;
     }
     int work = arbitrate(f, s, out);
@@ -430,8 +514,10 @@ int sw_has_request(const struct fabric *f, struct sw *s, int out)
 void switch_read_done(struct fabric *f, struct port *in, uint32_t what)
 {
     struct sw *s = node_sw(in->node);
-    if (what & 1)
+    if (what & 1) {
         s->reads[in->num]--;
+        s->rbusy[in->num >> 6] &= ~(1ULL << (in->num & 63));
+    }
     if (what >> 1)
         s->arch->read_done(f, s, in->num, (what >> 1) - 1);
     retry_stalled(f, s);

@@ -80,7 +80,7 @@ static int table_pick(const struct vlarb_entry *e, int n, uint8_t *pos, int32_t 
     return -1;
 }
 
-int vlarb_pick(const struct vlarb_table *t, struct vlarb_state *s, uint32_t ready)
+int vlarb_pick_(const struct vlarb_table *t, struct vlarb_state *s, uint32_t ready)
 {
     if (ready & (1u << 15))
         return 15;
@@ -100,20 +100,4 @@ int vlarb_pick(const struct vlarb_table *t, struct vlarb_state *s, uint32_t read
         return table_pick(t->low, t->nlow, &s->lo_pos, &s->lo_left, ready);
     }
     return -1;
-}
-
-void vlarb_charge(const struct vlarb_table *t, struct vlarb_state *s, int vl, uint32_t bytes)
-{
-    if (vl == 15)
-        return;
-    uint32_t charged = (bytes + 63u) / 64u * 64u;
-    if (s->last_high) {
-        s->hi_left -= (int32_t)charged;
-        if (s->hi_bytes < UINT32_MAX - charged)
-            s->hi_bytes += charged;
-    } else {
-        s->lo_left -= (int32_t)charged;
-        s->hi_bytes = 0; /* a low-priority packet went: the high-priority budget starts again */
-    }
-    (void)t;
 }

@@ -37,9 +37,37 @@ int vlarb_parse_entries(const char *text, struct vlarb_entry *out, uint8_t *n, c
 void vlarb_state_init(struct vlarb_state *s);
 
 /* Choose a VL among `ready` (bit v set: VL v has a packet that may be sent now; bit 15 is
- * VL15). Returns the VL, or -1 when no ready VL is in any table with a non-zero weight. */
-int vlarb_pick(const struct vlarb_table *t, struct vlarb_state *s, uint32_t ready);
+ * VL15). Returns the VL, or -1 when no ready VL is in any table with a non-zero weight.
+ * Inline: the common case, no high-priority table and the current low-priority entry going
+ * on (it has weight left and its VL is ready), which is what vlarb_pick_ decides then (the
+ * entry itself makes the low table "have" a ready VL); everything else out of line. */
+int vlarb_pick_(const struct vlarb_table *t, struct vlarb_state *s, uint32_t ready);
+static inline int vlarb_pick(const struct vlarb_table *t, struct vlarb_state *s, uint32_t ready)
+{
+    if (!(ready & (1u << 15)) && t->nhigh == 0 && s->lo_pos < t->nlow && s->lo_left > 0) {
+        const struct vlarb_entry *e = &t->low[s->lo_pos];
+        if (e->weight && (ready >> e->vl & 1)) {
+            s->last_high = 0;
+            return e->vl;
+        }
+    }
+    return vlarb_pick_(t, s, ready);
+}
 /* Account for a packet of `bytes` sent on the VL that vlarb_pick returned. */
-void vlarb_charge(const struct vlarb_table *t, struct vlarb_state *s, int vl, uint32_t bytes);
+static inline void vlarb_charge(const struct vlarb_table *t, struct vlarb_state *s, int vl, uint32_t bytes)
+{
+    (void)t;
+    if (vl == 15)
+        return;
+    uint32_t charged = (bytes + 63u) / 64u * 64u;
+    if (s->last_high) {
+        s->hi_left -= (int32_t)charged;
+        if (s->hi_bytes < UINT32_MAX - charged)
+            s->hi_bytes += charged;
+    } else {
+        s->lo_left -= (int32_t)charged;
+        s->hi_bytes = 0; /* a low-priority packet went: the high-priority budget starts again */
+    }
+}
 
 #endif

@@ -115,6 +115,10 @@ int repro_s003_fig5(struct repro_table *t, struct ibn_err *e);
  * its load times its source link's rate; admitted[k] for stream k + 1, *nstreams set. */
 int repro_s003_f4_admit(int setup, const char *const *over, int nover, int *admitted,
                         int *nstreams, struct ibn_err *e);
+/* Seed 003 Fig. 5's admission A (probe, cap 1) of the streams RT1..RT25 of fig5-mesh5x5.cfg,
+ * loaded with `over` and then repro_set_overrides' (as its runs are), each asking for its
+ * mean rate (its load times its source link's rate, or its rate); admitted[k] for RTk+1. */
+int repro_s003_f5_admit(const char *const *over, int nover, int admitted[25], struct ibn_err *e);
 void repro_print(FILE *out, const struct repro_table *t);
 /* "N of M evidence rows within tolerance; ..." */
 void repro_print_summary(FILE *out, const struct repro_table *t);

@@ -562,6 +562,7 @@ int repro_isolation_t3n1r(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_t3n2r(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_trees(struct repro_table *t, struct ibn_err *e);
 int repro_isolation_small(struct repro_table *t, struct ibn_err *e);
+int repro_isolation_cmp(struct repro_table *t, struct ibn_err *e);
 
 const struct repro repro_list[] = {
     { "s1", "seed 002 Papers I/III scenario 1 with CC on vs off (victim, contributor shares)", run_s1 },
@@ -629,5 +630,7 @@ const struct repro repro_list[] = {
       repro_isolation_trees },
     { "isolation-small", "isolation's part small alone: Paper V configurations #1 and #2",
       repro_isolation_small },
+    { "isolation-cmp", "isolation's part cmp alone: every switch architecture x {no CC, IB CC} on "
+      "Paper VI pattern #2, 64 nodes, seed 1", repro_isolation_cmp },
     { NULL, NULL, NULL },
 };

@@ -35,9 +35,9 @@
  *   IPDPS 2010 = the thesis's Paper III, whose Table I gives CCTI_Timer 150 (x 1.024 us),
  *   Marking_Rate 1 (Paper II's reading: each eligible packet marked with probability 1/2),
  *   Threshold 15, Packet_Size 8, CCTI_Increase 1, CCTI_Limit 127 and the CCT
- *   cct[i] = i^2 x 7 / 106^2 us (digest 002a section 5.5). The scenarios take the CCT (the
- *   formula default) and Paper V's CCTI_Timer 8 and marking 0.85. The sensitivity study with
- *   Paper III's two values, taken, not fitted (`ibnetsim repro isolation-t3n1 -s
+ *   cct[i] = i^2 x 7 / 106^2 us (digest 002a section 5.5). Until 2026-11-24 the scenarios took
+ *   the CCT (the formula default) with Paper V's CCTI_Timer 8 and marking 0.85. The sensitivity
+ *   study with Paper III's two values, taken, not fitted (`ibnetsim repro isolation-t3n1 -s
  *   cc.ccti_timer=150 -s cc.mark_probability=-1 -s cc.marking_rate=1 -s isolation.marking=0.5`):
  *   expected before running (2026-11-24): a timer 19 times longer lets each CCTI fall 19 times
  *   slower, so the hot sources stay throttled longer and IB-ITh dissolves the trees at least as
@@ -47,7 +47,14 @@
  *   Outcome (2026-11-24, 5 seeds on 64 nodes, 2 on 256; docs/isolation.md): as expected, the
  *   gain over IB-ITh is 4.8 % (64 nodes) and 197 % (256), the others move a few points; EcoCC's
  *   HPQs free (its time-average ports out of HPQs 4.6 against 22.7 on 64 nodes) and every
- *   trend row holds on both networks. Not yet the scenarios' default (docs/isolation.md).
+ *   trend row holds on both networks. Since 2026-11-24 Paper III's values are the Paper VI
+ *   scenarios' default (scenarios/seed002/paper6-pattern2-*.cfg; Paper V's are the overrides
+ *   -s cc.ccti_timer=8 -s cc.mark_probability=0.85 -s cc.marking_rate=0 -s
+ *   isolation.marking=0.85) and every row of parts t3n1, t3n2, t3n1r, t3n2r and cmp uses them.
+ * - What "average gain" is made of (info rows, for the 256-node misses, docs/isolation.md): the
+ *   other definition, the ratio of the mean throughputs minus 1 (.rom over (1, 3] ms,
+ *   .rom_whole over 0-4 ms), and every technique's normalized throughput over (1, 3] ms and its
+ *   smallest 20 us sample there (p6.nN.thr.X, p6.nN.floor.X).
  * - Paper VI's orderings (trend rows, mean throughput over (1, 3] ms, every seed's difference):
  *   EcoCC > HFDI, EcoCC > 1VL, IB-ITh > 1VL, VOQnet >= EcoCC (when VOQnet exists); HFDI runs out
  *   of HPQs more than EcoCC (time-average ports with no free HPQ).
@@ -99,6 +106,24 @@ static double mean_total(const struct repro_series *s, double from, double to)
             n++;
         }
     return n ? sum / n : 0;
+}
+
+/* The other reading of "average gain" (digest 002b section 7 Paper VI item 13; stats/gain.h):
+ * the ratio of the mean throughputs, sum thr_A / sum thr_B - 1, over the samples in (from, to]. */
+static double gain_rom(const struct repro_series *a, const struct repro_series *b, double from, double to)
+{
+    double mb = mean_total(b, from, to);
+    return mb > 0 ? mean_total(a, from, to) / mb - 1 : 0;
+}
+
+/* The smallest sample of the total throughput in (from, to] (a baseline's floor). */
+static double min_total(const struct repro_series *s, double from, double to)
+{
+    double m = INFINITY;
+    for (int k = 0; k < s->nsamples; k++)
+        if (s->t[k] > from && s->t[k] <= to + 1e-12 && total(s, k) < m)
+            m = total(s, k);
+    return isfinite(m) ? m : 0;
 }
 
 static double gain(const struct repro_series *a, const struct repro_series *b, double from, double to)
@@ -240,6 +265,37 @@ static int paper6(struct repro_table *t, int nodes, int nseeds, int random, stru
         snprintf(claim, sizeof claim, "the same over the hot burst only, (1, 2] ms (Paper VI gives no "
                  "interval; paper %s)", ptext[net - 1][b]);
         repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, u, nseeds, "%", 0);
+        for (int q = 0; q < nseeds; q++) {
+            v[q] = 100 * gain_rom(&s[idx[TECO][q]], &s[idx[b][q]], 1e-3, 3e-3);
+            w[q] = 100 * gain_rom(&s[idx[TECO][q]], &s[idx[b][q]], 0, 4e-3);
+        }
+        snprintf(id, sizeof id, "%s.n%d.ecocc_vs_%s.rom", t3, net, t6name[b]);
+        snprintf(claim, sizeof claim, "the ratio of the mean throughputs over (1, 3] ms minus 1 (the other "
+                 "definition of 'average gain'; paper %s)", ptext[net - 1][b]);
+        repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, v, nseeds, "%", 0);
+        snprintf(id, sizeof id, "%s.n%d.ecocc_vs_%s.rom_whole", t3, net, t6name[b]);
+        snprintf(claim, sizeof claim, "the ratio of the mean throughputs over the whole run, 0-4 ms, minus 1 "
+                 "(paper %s)", ptext[net - 1][b]);
+        repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, w, nseeds, "%", 0);
+    }
+    /* Every technique's normalized throughput over (1, 3] ms and its smallest 20 us sample in it
+     * (info: what the gains are made of). */
+    double cap = nodes * 40.0 * 2048.0 / 2074.0;
+    for (int k = 0; k < NT6; k++) {
+        if (!have[k])
+            continue;
+        char id[48], claim[224];
+        for (int q = 0; q < nseeds; q++) {
+            v[q] = mean_total(&s[idx[k][q]], 1e-3, 3e-3) / cap;
+            w[q] = min_total(&s[idx[k][q]], 1e-3, 3e-3) / cap;
+        }
+        snprintf(id, sizeof id, "%s.n%d.thr.%s", p6, net, t6name[k]);
+        snprintf(claim, sizeof claim, "%s's normalized throughput over (1, 3] ms (the uniform load alone is "
+                 "0.75)", t6name[k]);
+        repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, v, nseeds, "", 0);
+        snprintf(id, sizeof id, "%s.n%d.floor.%s", p6, net, t6name[k]);
+        snprintf(claim, sizeof claim, "%s's smallest normalized 20 us sample in (1, 3] ms", t6name[k]);
+        repro_add_reps(t, REPRO_INFO, id, claim, "-", NAN, w, nseeds, "", 0);
     }
     /* Orderings. */
     static const int ord[][2] = { { TECO, THFDI }, { TECO, T1VL }, { TITH, T1VL }, { TVOQNET, TECO } };
@@ -513,4 +569,8 @@ int repro_isolation_trees(struct repro_table *t, struct ibn_err *e)
 int repro_isolation_small(struct repro_table *t, struct ibn_err *e)
 {
     return repro_isolation_part("small", t, e);
+}
+int repro_isolation_cmp(struct repro_table *t, struct ibn_err *e)
+{
+    return repro_isolation_part("cmp", t, e);
 }

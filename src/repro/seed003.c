@@ -216,13 +216,6 @@ static const char *const f5_id[F5_NSCH] = { "none", "a", "c", "ac" };
 static const double f5_load[F5_NLOADS] = { 0.2, 0.4, 0.6, 0.8 };
 enum { SL_BE = 0, SL_RT = 1, SL_CTL = 2 };
 
-/* Stream k's destination (1-based hosts), as scenarios/seed003/fig5-mesh5x5.cfg lists them. */
-static int rt_dest(int k)
-{
-    int d = ((k - 1) * 7 + 5) % 25 + 1;
-    return d == k ? k % 25 + 1 : d;
-}
-
 static int topo_node_named(const struct topo *t, const char *name)
 {
     for (int i = 0; i < t->nnodes; i++)
@@ -231,17 +224,31 @@ static int topo_node_named(const struct topo *t, const char *name)
     return -1;
 }
 
-/* Admission control A: the probe scheme (src/qos/admit.c, seed 003 section 4.1) over the
- * streams in order, each asking for its mean rate b on every output link of its route (the
- * adapter's and the switches'), a link admitting while its reservations stay within its rate. */
-static int f5_admit(double b, int admitted[NRT], struct ibn_err *e)
+/* The probe admission (src/qos/admit.c, seed 003 section 4.1: scheme probe, cap 1.0 of each
+ * link) of the streams PREFIX1..PREFIXn of scenarios/<file>, in that order, on the scenario the
+ * runs see: the file with the run's own overrides `over` and then `ibnetsim repro -s`'s
+ * (repro_load), its topology and routes (scenario_topology). Each stream asks, on every
+ * output link of its route (the adapter's and the switches'), for its mean payload rate: its
+ * `load` times its source link's rate, or else its `rate`. A stream missing from the file, not
+ * between two hosts of the topology, or without a rate is an error. */
+static int probe_streams(const char *file, const char *prefix, int n, const char *const *over,
+                         int nover, int *admitted, struct ibn_err *e)
 {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, file);
+    struct scenario sc;
+    if (repro_load(path, over, nover, &sc, e)) {
+        scenario_free(&sc);
+        return -1;
+    }
     struct topo t;
     struct lfts l;
-    if (topo_generate("mesh", "dims=5x5,hosts=1,link=1.6Gb/s", 1, &t, e))
-        return -1;
-    if (route_compute(&t, "dor", NULL, &l, e)) {
+    memset(&t, 0, sizeof t);
+    memset(&l, 0, sizeof l);
+    if (scenario_topology(&sc, &t, &l, e)) {
+        lfts_free(&l);
         topo_free(&t);
+        scenario_free(&sc);
         return -1;
     }
     struct cac_cfg c;
@@ -250,25 +257,46 @@ static int f5_admit(double b, int admitted[NRT], struct ibn_err *e)
     c.cap = 1.0;
     struct cac a;
     int rc = cac_init(&a, &t, &l, &c, e);
-    for (int k = 1; k <= NRT && !rc; k++) {
-        char sn[16], dn[16];
-        snprintf(sn, sizeof sn, "H%d", k);
-        snprintf(dn, sizeof dn, "H%d", rt_dest(k));
-        struct cac_req r = { topo_node_named(&t, sn), topo_node_named(&t, dn), SL_RT, b, 0 };
-        if (r.src < 0 || r.dst < 0) {
-            rc = ibn_err_set(e, "s003: the 5x5 mesh has no %s or %s", sn, dn);
+    for (int k = 0; k < n && !rc; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "%s%d", prefix, k + 1);
+        const struct flow_desc *fd = NULL;
+        for (int i = 0; i < sc.nflows && !fd; i++)
+            if (!strcmp(sc.flows[i].name, name))
+                fd = &sc.flows[i];
+        struct cac_req r = { -1, -1, fd ? (int)fd->sl : 0, 0, 0 };
+        if (fd) {
+            r.src = topo_node_named(&t, fd->src);
+            r.dst = topo_node_named(&t, fd->dst);
+        }
+        if (r.src >= 0 && r.dst >= 0)
+            r.bw = fd->load > 0 ? fd->load * topo_port_rate_bps(&t, r.src, 1) : fd->arr.rate_bps;
+        if (r.src < 0 || r.dst < 0 || !(r.bw > 0)) {
+            rc = ibn_err_set(e, "s003: %s has no stream %s between two hosts with a load or rate",
+                             file, name);
+            cac_free(&a);
             break;
         }
         struct cac_conn conn;
         int hop;
         simtime_t lat;
-        admitted[k - 1] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
+        admitted[k] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
     }
     if (!rc)
         cac_free(&a);
     lfts_free(&l);
     topo_free(&t);
+    scenario_free(&sc);
     return rc;
+}
+
+/* Admission control A of Fig. 5: the streams RT1..RT25 of fig5-mesh5x5.cfg through
+ * probe_streams. Until 2026-11-24 the 5x5 mesh (1.6 Gb/s, dimension order) was built here and
+ * every stream asked for b whatever the scenario said, so that `repro -s` changed the runs but
+ * not which streams they had (test_repro_s003_admit checks both). */
+int repro_s003_f5_admit(const char *const *over, int nover, int admitted[NRT], struct ibn_err *e)
+{
+    return probe_streams(FIG5, "RT", NRT, over, nover, admitted, e);
 }
 
 struct f5_point {
@@ -355,14 +383,8 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
     for (int li = 0; li < F5_NLOADS; li++) {
         double b = 0.8 * f5_load[li] * 1.6e9;
         int adm[NRT];
-        if (f5_admit(b, adm, e)) {
-            free(jobs);
-            return -1;
-        }
         accepted[li] = 0;
-        for (int k = 0; k < NRT; k++)
-            accepted[li] += adm[k];
-        for (int sch = 0; sch < F5_NSCH; sch++) {
+        for (int sch = 0; sch < F5_NSCH; sch++) { /* F5_NONE first: it gives admission's loads */
             int c = li * F5_NSCH + sch, no = 0;
             const char *over[40];
             for (int k = 0; k < NRT; k++) {
@@ -377,6 +399,14 @@ static int fig5(struct repro_table *t, struct ibn_err *e)
             }
             snprintf(text[c][NRT], sizeof text[c][NRT], "flows.BE.load=%.3f", 0.2 * f5_load[li]);
             over[no++] = text[c][NRT];
+            if (sch == F5_NONE) { /* the admission sees the loads A's runs get (the same) */
+                if (repro_s003_f5_admit(over, no, adm, e)) {
+                    free(jobs);
+                    return -1;
+                }
+                for (int k = 0; k < NRT; k++)
+                    accepted[li] += adm[k];
+            }
             if (sch == F5_C || sch == F5_AC)
                 for (int i = 0; i < 5; i++)
                     over[no++] = cc_over[i];
@@ -421,8 +451,10 @@ static int f5vl_admitted(char *const *over, int no, int *accepted, struct ibn_er
     char path[1024];
     snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, FIG5VL);
     struct scenario sc;
-    if (scenario_load(path, over, no, &sc, e))
+    if (repro_load(path, (const char *const *)over, no, &sc, e)) { /* with repro -s, as its runs */
+        scenario_free(&sc);
         return -1;
+    }
     struct topo t;
     struct lfts l;
     int rc = scenario_topology(&sc, &t, &l, e);
@@ -554,60 +586,8 @@ int repro_s003_f4_admit(int setup, const char *const *over, int nover, int *admi
                         int *nstreams, struct ibn_err *e)
 {
     const struct f4_setup *su = &f4_setups[setup];
-    char path[1024];
-    snprintf(path, sizeof path, "%s/scenarios/%s", IBN_SOURCE_DIR, su->file);
-    struct scenario sc;
-    if (repro_load(path, over, nover, &sc, e)) {
-        scenario_free(&sc);
-        return -1;
-    }
-    struct topo t;
-    struct lfts l;
-    memset(&t, 0, sizeof t);
-    memset(&l, 0, sizeof l);
-    if (scenario_topology(&sc, &t, &l, e)) {
-        lfts_free(&l);
-        topo_free(&t);
-        scenario_free(&sc);
-        return -1;
-    }
-    struct cac_cfg c;
-    cac_cfg_defaults(&c);
-    c.scheme = CAC_PROBE;
-    c.cap = 1.0;
-    struct cac a;
-    int rc = cac_init(&a, &t, &l, &c, e);
     *nstreams = 8 * su->per;
-    for (int k = 0; k < 8 * su->per && !rc; k++) {
-        char name[16];
-        snprintf(name, sizeof name, "V%d", k + 1);
-        const struct flow_desc *fd = NULL;
-        for (int i = 0; i < sc.nflows && !fd; i++)
-            if (!strcmp(sc.flows[i].name, name))
-                fd = &sc.flows[i];
-        struct cac_req r = { -1, -1, fd ? (int)fd->sl : 0, 0, 0 };
-        if (fd) {
-            r.src = topo_node_named(&t, fd->src);
-            r.dst = topo_node_named(&t, fd->dst);
-        }
-        if (r.src < 0 || r.dst < 0 || fd->load <= 0) {
-            rc = ibn_err_set(e, "s003: %s has no stream %s between two hosts with a load", su->file,
-                             name);
-            cac_free(&a);
-            break;
-        }
-        r.bw = fd->load * topo_port_rate_bps(&t, r.src, 1);
-        struct cac_conn conn;
-        int hop;
-        simtime_t lat;
-        admitted[k] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
-    }
-    if (!rc)
-        cac_free(&a);
-    lfts_free(&l);
-    topo_free(&t);
-    scenario_free(&sc);
-    return rc;
+    return probe_streams(su->file, "V", 8 * su->per, over, nover, admitted, e);
 }
 
 enum { F4_NONE, F4_AC, F4_NSCH };

@@ -94,47 +94,6 @@ static int find_roots_by_min_hop(const struct topo *t, const struct hoptab *h, c
     return nroots;
 }
 
-/* OpenSM's root_guid_file: one switch GUID (or any name topo_resolve takes) per line, '#'
- * comments. Returns the entries separated by commas, or NULL with e set. */
-static char *read_root_file(FILE *f, const char *path, struct ibn_err *e)
-{
-    size_t cap = 256, len = 0;
-    char *list = xmalloc(cap), *line = NULL;
-    size_t lcap = 0;
-    int lineno = 0;
-    list[0] = 0;
-    while (getline(&line, &lcap, f) >= 0) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *save = NULL;
-        for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
-            if (strchr(tok, ',')) {
-                free(line), free(list);
-                return ibn_err_at(e, path, lineno, "expected one switch GUID per line, as "
-                                  "OpenSM's root_guid_file has (0x0008f10500200b50), got \"%s\"",
-                                  tok), NULL;
-            }
-            size_t n = strlen(tok);
-            if (len + n + 2 > cap) {
-                cap = 2 * (len + n + 2);
-                list = xrealloc(list, cap);
-            }
-            if (len)
-                list[len++] = ',';
-            memcpy(list + len, tok, n + 1);
-            len += n;
-        }
-    }
-    free(line);
-    if (!len) {
-        free(list);
-        return ibn_err_at(e, path, 0, "the root GUID file names no switch"), NULL;
-    }
-    return list;
-}
-
 static int resolve_roots(const struct topo *t, const struct hoptab *h, const char *text,
                          char *root, struct ibn_err *e)
 {
@@ -159,6 +118,41 @@ static int resolve_roots(const struct topo *t, const struct hoptab *h, const cha
     return n;
 }
 
+/* OpenSM's root_guid_file: one switch GUID (or any name topo_resolve takes) per line, '#'
+ * comments; marks root[]. Returns the number of roots, or -1 with e set as FILE:LINE: what is
+ * wrong (a line with a comma, a GUID of no switch) or FILE: it names no switch. */
+static int read_root_file(const struct topo *t, const struct hoptab *h, FILE *f, const char *path,
+                          char *root, struct ibn_err *e)
+{
+    char *line = NULL;
+    size_t lcap = 0;
+    int lineno = 0, n = 0;
+    while (getline(&line, &lcap, f) >= 0) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+            if (strchr(tok, ',')) {
+                free(line);
+                return ibn_err_at(e, path, lineno, "expected one switch GUID per line, as "
+                                  "OpenSM's root_guid_file has (0x0008f10500200b50), got \"%s\"",
+                                  tok);
+            }
+            if (resolve_roots(t, h, tok, root, e) < 0) {
+                free(line);
+                return ibn_err_prefix(e, "%s:%d: ", path, lineno);
+            }
+            n++;
+        }
+    }
+    free(line);
+    if (!n)
+        return ibn_err_at(e, path, 0, "the root GUID file names no switch");
+    return n;
+}
+
 /* roots = a file (OpenSM's root_guid_file) or a comma-separated list. */
 static int parse_roots(const struct topo *t, const struct hoptab *h, const char *text, char *root,
                        struct ibn_err *e)
@@ -166,14 +160,8 @@ static int parse_roots(const struct topo *t, const struct hoptab *h, const char 
     FILE *rf = strchr(text, ',') ? NULL : fopen(text, "r");
     if (!rf)
         return resolve_roots(t, h, text, root, e);
-    char *s = read_root_file(rf, text, e);
+    int n = read_root_file(t, h, rf, text, root, e);
     fclose(rf);
-    if (!s)
-        return -1;
-    int n = resolve_roots(t, h, s, root, e);
-    free(s);
-    if (n < 0)
-        ibn_err_prefix(e, "%s: ", text);
     return n;
 }
 

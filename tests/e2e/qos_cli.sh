@@ -60,4 +60,41 @@ expect "admit: bad deadline" '--deadline' -- qos admit gen:single_switch --deadl
 check "admit: the table-only hop bound by default, the crossbar's with --read-ports" 'grep -q "hop bound: the table alone" "$tmp/xb0" && grep -q "hop bound: the table plus the crossbar (1 read port per switch input, 60 packets" "$tmp/xb1"'
 check "admit --read-ports: switch ports at shorter distances refuse for table entries (none without)" '! grep -q "table-entries" "$tmp/xb0" && grep -q "refused by cause:.*table-entries" "$tmp/xb1"'
 expect "admit: bad read ports" '--read-ports expects a count' -- qos admit gen:single_switch --read-ports x
+# qos admit's roots: the keys of a run (topology.roots, root_guid_file). Without them updn's
+# automatic choice finds no root on these irregular networks and falls back to minhop (said on
+# the routes line); with the run's roots = "best3" it admits exactly what a run of the same
+# network and roots admits before its traffic (summary.json's connections.accepted). On 6
+# switches the two routes admit different counts (on 4 and 5 the same).
+irr='gen:irregular:switches=6,link=2.5Gb/s'
+"$bin" qos admit "$irr" --stop-fails 300 > "$tmp/r0"
+"$bin" qos admit "$irr" --stop-fails 300 --roots best3 > "$tmp/r3"
+check "admit without roots: the fallback to minhop is said" 'grep -q "^routes: updn: no root switch found; fell back to minhop" "$tmp/r0"'
+check "admit --roots best3: up*/down* from the best root" 'grep -q "^routes: updn: best of three roots: " "$tmp/r3"'
+cat > "$tmp/conn.cfg" <<'CFG'
+simulation = { duration = "1 us"; warmup = "0 ms"; seed = 1; };
+topology = { generator = "irregular"; args = "switches=6,link=2.5Gb/s"; routing = "updn"; roots = "best3"; };
+fabric = { vls = 15; mtu = 256; };
+switch = { buffer = "1 KiB"; };
+hca = { buffer = "1 KiB"; };
+output = { flow_series = false; port_series = false; progress = "never"; };
+connections = { process = "fill"; stop_fails = 300; sls = "table2"; packet = "256 B"; };
+CFG
+"$bin" run "$tmp/conn.cfg" -o "$tmp/conn" -q 2>"$tmp/err"
+run_acc=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["connections"]["accepted"])' "$tmp/conn/summary.json")
+adm_acc=$(sed -n 's/^requests [0-9]*, accepted \([0-9]*\),.*/\1/p' "$tmp/r3")
+adm_acc0=$(sed -n 's/^requests [0-9]*, accepted \([0-9]*\),.*/\1/p' "$tmp/r0")
+check "admit --roots best3 admits what the run admits ($adm_acc, run $run_acc; minhop routes $adm_acc0)" '[ -n "$adm_acc" ] && [ "$adm_acc" = "$run_acc" ] && [ "$adm_acc0" != "$run_acc" ]'
+g2=$("$bin" topo switches "$irr" | awk '$1 == "S2" { print $3 }')
+printf '# OpenSM root_guid_file\n%s\n' "$g2" > "$tmp/roots.guids"
+"$bin" qos admit "$irr" --stop-fails 300 -a "$tmp/roots.guids" > "$tmp/ra"
+"$bin" qos admit "$irr" --stop-fails 300 --root_guid_file "$tmp/roots.guids" > "$tmp/rb"
+"$bin" qos admit "$irr" --stop-fails 300 --roots S2 > "$tmp/rs"
+nocpu() { grep -v "s of CPU" "$1"; } # all but the line with the CPU time
+check "admit -a FILE (OpenSM's root_guid_file) roots at S2, as --roots S2" 'grep -q "^routes: updn: 1 root: S2$" "$tmp/ra" && diff <(nocpu "$tmp/ra" | grep -v ^routes) <(nocpu "$tmp/rs" | grep -v ^routes) >/dev/null && diff <(nocpu "$tmp/ra") <(nocpu "$tmp/rb") >/dev/null'
+printf '%s\n\n0x00000000000000ff\n' "$g2" > "$tmp/bad.guids"
+expect "admit: a GUID of no switch in the root file, with its line" 'bad.guids:3: root "0x00000000000000ff" is not a switch' -- qos admit "$irr" -a "$tmp/bad.guids"
+expect "admit: a root that is no switch" 'root "H1" is not a switch' -- qos admit "$irr" --roots H1
+expect "admit: both roots and a root file" 'give --roots or --root_guid_file, not both' -- qos admit "$irr" --roots S1 -a "$tmp/roots.guids"
+expect "admit: a root file that does not open" 'cannot open' -- qos admit "$irr" -a "$tmp/none.guids"
+expect "admit: roots for an engine without roots" 'takes no roots' -- qos admit "$irr" -e minhop --roots S1
 exit $((fails > 0))

@@ -120,7 +120,7 @@ g1=$("$bin" topo switches $ft | awk '$1 == "S1_3" { print $3 }')
 printf '# the spines\n%s\n%s   # the second\n' "$g0" "$g1" > "$work/roots.guids"
 expect 0 "updn: 2 roots: S1_2, S1_3" "$bin" route compute $ft -e updn --roots "$work/roots.guids" -o /dev/null
 printf '%s\n0x00000000000000ff\n' "$g0" > "$work/bad.guids"
-expect 2 'bad.guids: root "0x00000000000000ff" is not a switch' "$bin" route compute $ft -e updn --roots "$work/bad.guids" -o /dev/null
+expect 2 'bad.guids:2: root "0x00000000000000ff" is not a switch' "$bin" route compute $ft -e updn --roots "$work/bad.guids" -o /dev/null
 printf 'topology = { generator = "fattree"; args = "ports=8,levels=2"; routing = "updn"; root_guid_file = "roots.guids"; };\nsimulation = { duration = "50 us"; };\nflows = ( { name = "F"; src = "H1"; dst = "H9"; kind = "saturate"; } );\n' > "$work/rg.cfg"
 expect 0 "" "$bin" run "$work/rg.cfg" -o "$work/rg" -q
 grep -q '"note": "updn: 2 roots: S1_2, S1_3"' "$work/rg/summary.json" || failed "root_guid_file in a scenario: $(grep -o '"note[^}]*' "$work/rg/summary.json")"

@@ -1,8 +1,9 @@
-/* test_repro_s003_admit.c: seed 003 Fig. 4's admission (repro s003, src/repro/seed003.c) sees
- * the scenario its runs see, `ibnetsim repro -s` overrides included (issue 13 item 4: before
- * 2026-11-24 it loaded the file without them and built its own 1.6 Gb/s switch, so a user's -s
- * changed the runs but not which streams admission let in). Without -s it admits what the
- * former code admitted (the rows do not move). */
+/* test_repro_s003_admit.c: seed 003 Fig. 4's and Fig. 5's admission (repro s003,
+ * src/repro/seed003.c) see the scenario their runs see, `ibnetsim repro -s` overrides included
+ * (issue 13: before 2026-11-24 Fig. 4's loaded the file without them and built its own
+ * 1.6 Gb/s switch, and Fig. 5's built its own 5x5 mesh and gave every stream the load's rate,
+ * so a user's -s changed the runs but not which streams admission let in). Without -s each
+ * admits what the former code admitted (the rows do not move). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,11 +150,139 @@ static void test_user_override_reaches_admission(void **st)
     repro_set_overrides(NULL, 0);
 }
 
+/* ---- Fig. 5 ---- */
+
+static const double f5_loads[4] = { 0.2, 0.4, 0.6, 0.8 };
+
+/* The former Fig. 5 admission, written out: the 5x5 mesh of 1.6 Gb/s links built apart,
+ * dimension order, probe at cap 1, stream k from Hk to the fixed permutation below, every
+ * stream asking for b. */
+static int former5(double b, int adm[25])
+{
+    struct ibn_err e;
+    struct topo t;
+    struct lfts l;
+    assert_int_equal(topo_generate("mesh", "dims=5x5,hosts=1,link=1.6Gb/s", 1, &t, &e), 0);
+    assert_int_equal(route_compute(&t, "dor", NULL, &l, &e), 0);
+    struct cac_cfg c;
+    cac_cfg_defaults(&c);
+    c.scheme = CAC_PROBE;
+    c.cap = 1.0;
+    struct cac a;
+    assert_int_equal(cac_init(&a, &t, &l, &c, &e), 0);
+    int n = 0;
+    for (int k = 1; k <= 25; k++) {
+        int d = ((k - 1) * 7 + 5) % 25 + 1;
+        d = d == k ? k % 25 + 1 : d;
+        char sn[16], dn[16];
+        snprintf(sn, sizeof sn, "H%d", k);
+        snprintf(dn, sizeof dn, "H%d", d);
+        struct cac_req r = { node_named(&t, sn), node_named(&t, dn), 1, b, 0 };
+        assert_true(r.src >= 0 && r.dst >= 0);
+        struct cac_conn conn;
+        int hop;
+        simtime_t lat;
+        adm[k - 1] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
+        n += adm[k - 1];
+    }
+    cac_free(&a);
+    lfts_free(&l);
+    topo_free(&t);
+    return n;
+}
+
+/* The overrides the reproduction gives Fig. 5's runs without admission (seed003.c, fig5()):
+ * every stream at the mean rate b, best effort at 0.2 x load. */
+static int f5_overrides(int li, char text[26][64], const char **over)
+{
+    double b = 0.8 * f5_loads[li] * 1.6e9;
+    for (int k = 0; k < 25; k++) {
+        snprintf(text[k], 64, "flows.RT%d.rate=%.6f Gb/s", k + 1, b / 1e9);
+        over[k] = text[k];
+    }
+    snprintf(text[25], 64, "flows.BE.load=%.3f", 0.2 * f5_loads[li]);
+    over[25] = text[25];
+    return 26;
+}
+
+static int count(const int *adm, int n)
+{
+    int c = 0;
+    for (int k = 0; k < n; k++)
+        c += adm[k];
+    return c;
+}
+
+static void test_f5_defaults_unchanged(void **st)
+{
+    (void)st;
+    repro_set_overrides(NULL, 0);
+    int total = 0;
+    for (int li = 0; li < 4; li++) {
+        char text[26][64];
+        const char *over[26];
+        int no = f5_overrides(li, text, over), adm[25], old[25];
+        struct ibn_err e;
+        if (repro_s003_f5_admit(over, no, adm, &e))
+            fail_msg("%s", e.msg);
+        int nold = former5(0.8 * f5_loads[li] * 1.6e9, old);
+        for (int k = 0; k < 25; k++)
+            assert_int_equal(adm[k], old[k]);
+        assert_int_equal(count(adm, 25), nold);
+        total += nold;
+    }
+    /* Not every load admits every stream, else the comparison would say little. */
+    assert_true(total < 100);
+}
+
+/* A user's -s reaches Fig. 5's admission: the streams' rates, the topology's links, and a
+ * missing stream is an error. */
+static void test_f5_user_override_reaches_admission(void **st)
+{
+    (void)st;
+    char text[26][64];
+    const char *over[26];
+    int no = f5_overrides(0, text, over), adm[25], base[25];
+    struct ibn_err e;
+    repro_set_overrides(NULL, 0);
+    if (repro_s003_f5_admit(over, no, base, &e))
+        fail_msg("%s", e.msg);
+    int n0 = count(base, 25);
+
+    assert_int_equal(n0, 25); /* at load 0.2 every stream fits */
+
+    /* RT1 (H1 to H6) at the whole 1.6 Gb/s link, and RT11 sent to H6 as well: RT1 is admitted
+     * (it asks first), RT11 is refused on H6's link, and the others are as before. */
+    static const char *const rt1[2] = { "flows.RT1.rate=1.6 Gb/s", "flows.RT11.dst=H6" };
+    repro_set_overrides(rt1, 2);
+    if (repro_s003_f5_admit(over, no, adm, &e))
+        fail_msg("%s", e.msg);
+    assert_int_equal(adm[0], 1);
+    assert_int_equal(adm[10], 0);
+    assert_int_equal(count(adm, 25), 24);
+
+    /* Links of a quarter of the rate: fewer streams fit (the former code kept 1.6 Gb/s). */
+    static const char *const slow[1] = { "topology.args=dims=5x5,hosts=1,link=0.4Gb/s" };
+    repro_set_overrides(slow, 1);
+    if (repro_s003_f5_admit(over, no, adm, &e))
+        fail_msg("%s", e.msg);
+    assert_true(count(adm, 25) < n0);
+
+    /* A 4x4 mesh has no H17..H25: an error naming the stream, not streams left out. */
+    static const char *const small[1] = { "topology.args=dims=4x4,hosts=1,link=1.6Gb/s" };
+    repro_set_overrides(small, 1);
+    assert_int_not_equal(repro_s003_f5_admit(over, no, adm, &e), 0);
+    assert_non_null(strstr(e.msg, "has no stream RT"));
+    repro_set_overrides(NULL, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_unchanged),
         cmocka_unit_test(test_user_override_reaches_admission),
+        cmocka_unit_test(test_f5_defaults_unchanged),
+        cmocka_unit_test(test_f5_user_override_reaches_admission),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

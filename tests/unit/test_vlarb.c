@@ -121,12 +121,68 @@ static void test_parse_errors(void **st)
     assert_int_equal(vlarb_parse_entries("0-4", e, &n, why, sizeof why), -1);
 }
 
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* The inline fast path of vlarb_pick (no high table, the current low entry going on) decides
+ * exactly as the general vlarb_pick_: the same VL and the same state after every pick and
+ * charge, over random tables (zero weights, repeated VLs, high tables or none, entries
+ * changed under a running state), ready masks and packet sizes. */
+static void test_fast_pick_matches(void **st)
+{
+    (void)st;
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+#define RND() xorshift(&x)
+    int fast_hits = 0;
+    for (int round = 0; round < 400; round++) {
+        struct vlarb_table t;
+        memset(&t, 0, sizeof t);
+        t.limit_high = (uint8_t)(RND() % 3 == 0 ? VLARB_UNBOUNDED : RND() % 4);
+        t.nhigh = (uint8_t)(RND() % 2 ? 0 : RND() % 4);
+        t.nlow = (uint8_t)(RND() % 5);
+        for (int i = 0; i < t.nhigh; i++)
+            t.high[i] = (struct vlarb_entry){ (uint8_t)(RND() % 4), (uint8_t)(RND() % 4 == 0 ? 0 : RND() % 8) };
+        for (int i = 0; i < t.nlow; i++)
+            t.low[i] = (struct vlarb_entry){ (uint8_t)(RND() % 4), (uint8_t)(RND() % 4 == 0 ? 0 : RND() % 8) };
+        struct vlarb_state a, b;
+        vlarb_state_init(&a);
+        vlarb_state_init(&b);
+        for (int k = 0; k < 200; k++) {
+            if (k % 50 == 49) /* the table changes under a running state (live QoS tables) */
+                for (int i = 0; i < t.nlow; i++)
+                    t.low[i].weight = (uint8_t)(RND() % 3 == 0 ? 0 : RND() % 8);
+            if (k % 70 == 69)
+                t.nlow = (uint8_t)(RND() % 5);
+            uint32_t ready = (uint32_t)(RND() % 16) | (RND() % 16 == 0 ? 1u << 15 : 0);
+            uint32_t bytes = 26 + (uint32_t)(RND() % 600);
+            struct vlarb_state before = a;
+            int va = vlarb_pick(&t, &a, ready), vb = vlarb_pick_(&t, &b, ready);
+            assert_int_equal(va, vb);
+            assert_memory_equal(&a, &b, sizeof a);
+            if (va >= 0 && va != 15 && t.nhigh == 0 && before.lo_left > 0)
+                fast_hits++;
+            if (va >= 0) {
+                vlarb_charge(&t, &a, va, bytes);
+                vlarb_charge(&t, &b, vb, bytes);
+            }
+        }
+    }
+    assert_true(fast_hits > 1000); /* the fast path was taken often */
+#undef RND
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_weights_share), cmocka_unit_test(test_overrun_finishes_entry),
         cmocka_unit_test(test_unready_vl_skipped), cmocka_unit_test(test_vl15_first),
         cmocka_unit_test(test_high_limit), cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_fast_pick_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
