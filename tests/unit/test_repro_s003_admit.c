@@ -31,6 +31,30 @@ static int node_named(const struct topo *t, const char *name)
     return -1;
 }
 
+/* The former admissions' fabric: a generated topology routed by one engine, and the probe
+ * scheme at cap 1 on it. */
+static void probe_fabric(const char *gen, const char *args, const char *engine, struct topo *t,
+                         struct lfts *l, struct cac *a)
+{
+    struct ibn_err e;
+    assert_int_equal(topo_generate(gen, args, 1, t, &e), 0);
+    assert_int_equal(route_compute(t, engine, NULL, l, &e), 0);
+    struct cac_cfg c;
+    cac_cfg_defaults(&c);
+    c.scheme = CAC_PROBE;
+    c.cap = 1.0;
+    assert_int_equal(cac_init(a, t, l, &c, &e), 0);
+}
+
+/* Whether the probe admits request r (1) or refuses it (0). */
+static int probe_admits(struct cac *a, const struct cac_req *r)
+{
+    struct cac_conn conn;
+    int hop;
+    simtime_t lat;
+    return cac_admit(a, r, &conn, &hop, &lat) == CAC_OK;
+}
+
 /* The former admission, written out: the file without overrides, the 1.6 Gb/s switch built
  * apart, minhop, probe at cap 1, every stream asking for share x 1.6 Gb/s. */
 static int former(int setup, double share, int *adm)
@@ -42,14 +66,8 @@ static int former(int setup, double share, int *adm)
     assert_int_equal(scenario_load(path, NULL, 0, &sc, &e), 0);
     struct topo t;
     struct lfts l;
-    assert_int_equal(topo_generate("single_switch", "ports=8,link=1.6Gb/s", 1, &t, &e), 0);
-    assert_int_equal(route_compute(&t, "minhop", NULL, &l, &e), 0);
-    struct cac_cfg c;
-    cac_cfg_defaults(&c);
-    c.scheme = CAC_PROBE;
-    c.cap = 1.0;
     struct cac a;
-    assert_int_equal(cac_init(&a, &t, &l, &c, &e), 0);
+    probe_fabric("single_switch", "ports=8,link=1.6Gb/s", "minhop", &t, &l, &a);
     int n = 0;
     for (int k = 0; k < 8 * per[setup]; k++) {
         char name[16];
@@ -61,10 +79,7 @@ static int former(int setup, double share, int *adm)
         assert_non_null(fd);
         struct cac_req r = { node_named(&t, fd->src), node_named(&t, fd->dst), (int)fd->sl,
                              share * 1.6e9, 0 };
-        struct cac_conn conn;
-        int hop;
-        simtime_t lat;
-        adm[k] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
+        adm[k] = probe_admits(&a, &r);
         n += adm[k];
     }
     cac_free(&a);
@@ -159,17 +174,10 @@ static const double f5_loads[4] = { 0.2, 0.4, 0.6, 0.8 };
  * stream asking for b. */
 static int former5(double b, int adm[25])
 {
-    struct ibn_err e;
     struct topo t;
     struct lfts l;
-    assert_int_equal(topo_generate("mesh", "dims=5x5,hosts=1,link=1.6Gb/s", 1, &t, &e), 0);
-    assert_int_equal(route_compute(&t, "dor", NULL, &l, &e), 0);
-    struct cac_cfg c;
-    cac_cfg_defaults(&c);
-    c.scheme = CAC_PROBE;
-    c.cap = 1.0;
     struct cac a;
-    assert_int_equal(cac_init(&a, &t, &l, &c, &e), 0);
+    probe_fabric("mesh", "dims=5x5,hosts=1,link=1.6Gb/s", "dor", &t, &l, &a);
     int n = 0;
     for (int k = 1; k <= 25; k++) {
         int d = ((k - 1) * 7 + 5) % 25 + 1;
@@ -179,10 +187,7 @@ static int former5(double b, int adm[25])
         snprintf(dn, sizeof dn, "H%d", d);
         struct cac_req r = { node_named(&t, sn), node_named(&t, dn), 1, b, 0 };
         assert_true(r.src >= 0 && r.dst >= 0);
-        struct cac_conn conn;
-        int hop;
-        simtime_t lat;
-        adm[k - 1] = cac_admit(&a, &r, &conn, &hop, &lat) == CAC_OK;
+        adm[k - 1] = probe_admits(&a, &r);
         n += adm[k - 1];
     }
     cac_free(&a);
