@@ -232,7 +232,7 @@ static inline __attribute__((always_inline)) uint32_t offer(struct fabric *f, st
 }
 
 /* Round robin among the queues of `in` offering (out, slot), after the last served. */
-static int pick(struct fabric *f, struct isol_sw *x, int in, int out, int slot, int *b, uint32_t *h)
+static inline __attribute__((always_inline)) int pick(struct fabric *f, struct isol_sw *x, int in, int out, int slot, int *b, uint32_t *h)
 {
     if (!x->nactive[in]) { /* no isolation queue in use: only the base queue can offer */
         *h = offer(f, x, in, 0, out, slot, b);
@@ -270,7 +270,7 @@ static void note(struct fabric *f, struct sw *s, struct isol_sw *x, int out)
 static void settle(struct fabric *f, struct sw *s, struct isol_sw *x)
 {
     for (int i = 0; i < x->ntouch; i++) {
-        int in = x->touch[i].in, out = x->touch[i].out, slot = x->touch[i].slot, b;
+        int in = x->touch[i].in, out = x->touch[i].out, slot = x->touch[i].slot, b = 0;
         uint32_t h;
         int any = pick(f, x, in, out, slot, &b, &h) >= 0;
         uint64_t was = sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1;
@@ -484,6 +484,8 @@ static void post(struct fabric *f, struct sw *s, struct isol_sw *x, int in, int 
         const struct packet *p = pkt(&f->pool, h);
         if (!is_data(p))
             return;
+        if (!x->nactive[in] && !x->nol[p->out_port])
+            return; /* no own line to match, no line from downstream to allocate from */
         int l = match_own(x, in, p);
         if (l < 0)
             l = alloc_from_out(f, x, in, p);
@@ -647,7 +649,7 @@ uint32_t isol_head(struct fabric *f, struct sw *s, int in, int out, int slot)
 uint32_t isol_dequeue(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
     struct isol_sw *x = X(s);
-    int b, pos;
+    int b = 0, pos;
     uint32_t h;
     if (x->hit_ok && x->hit_in == in && x->hit_out == out && x->hit_slot == slot) {
         pos = x->hit_pos; /* isol_head's pick, nothing changed since */
