@@ -177,6 +177,39 @@ static void test_fecn_cnp_becn_accounting(void **st)
     ts_free(&s);
 }
 
+/* cc.threshold = 0: the switch side is off, so the switch hooks (occupancy counts, congestion
+ * state, marking) are not installed at all, while the adapters' are (an isolation switch marks
+ * by itself and the adapters throttle: docs/isolation.md). The congested two-into-H3 case then
+ * marks nothing and sends no CNP; with the default threshold it marks (the hooks are there). */
+static void test_threshold_zero_no_switch_hooks(void **st)
+{
+    (void)st;
+    for (int thr0 = 0; thr0 < 2; thr0++) {
+        struct testsim s;
+        two_into_h3(&s, 2 * PS_PER_MS, "64 KiB", 0);
+        struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+        if (thr0)
+            set(d, "threshold", "0");
+        run_cc(&s, d);
+        if (thr0) {
+            assert_null(s.f.hooks.on_enqueue);
+            assert_null(s.f.hooks.on_dequeue);
+            assert_null(s.f.hooks.on_depart);
+            assert_int_equal(marks_total(&s), 0);
+            assert_int_equal(cnp_total(&s), 0);
+        } else {
+            assert_non_null(s.f.hooks.on_enqueue);
+            assert_non_null(s.f.hooks.on_dequeue);
+            assert_non_null(s.f.hooks.on_depart);
+            assert_true(marks_total(&s) > 0);
+        }
+        assert_non_null(s.f.hooks.on_receive);
+        assert_non_null(s.f.hooks.on_source_send);
+        cc_desc_free(&ibcc_plugin, d);
+        ts_free(&s);
+    }
+}
+
 /* cnp_interval: the destination answers at most one FECN per interval per source queue pair;
  * the others are counted as paced, and every CNP still comes back as one BECN. Two contributors
  * into H3 for 5 ms with 50 us: at most 5 ms / 50 us + 1 = 101 CNPs each, far fewer than their
@@ -697,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_pool_growth_during_cnp),
         cmocka_unit_test(test_bad_settings),
         cmocka_unit_test(test_dist_walk),
+        cmocka_unit_test(test_threshold_zero_no_switch_hooks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
