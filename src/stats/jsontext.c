@@ -13,21 +13,17 @@
 
 #define JT_MAX_DEPTH 1000
 
-int jtext_put(struct jtext *t, const char *s, size_t n)
+/* Room for n more bytes and the terminating zero. */
+int jtext_grow_(struct jtext *t, size_t n)
 {
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (t->len + n + 1 > cap)
-            cap *= 2;
-        char *p = realloc(t->s, cap);
-        if (!p)
-            return -1;
-        t->s = p;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = 0;
+    size_t cap = t->cap ? t->cap : 4096;
+    while (t->len + n + 1 > cap)
+        cap *= 2;
+    char *p = realloc(t->s, cap);
+    if (!p)
+        return -1;
+    t->s = p;
+    t->cap = cap;
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #define IBN_JSONTEXT_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -25,7 +26,16 @@ struct jtext {
 int jtext_dump(struct jtext *t, const json_t *j, size_t flags, int indent);
 
 /* Appends n bytes. Returns 0 or -1 (out of memory). */
-int jtext_put(struct jtext *t, const char *s, size_t n);
+int jtext_grow_(struct jtext *t, size_t n);
+static inline int jtext_put(struct jtext *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap && jtext_grow_(t, n))
+        return -1;
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = 0;
+    return 0;
+}
 
 void jtext_free(struct jtext *t);
 
