@@ -830,6 +830,13 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         .table_flows = table_flows,
         .destroy = ibcc_destroy,
     };
+    if (c->thr_hi < 0) {
+        /* No threshold: update() returns at once, so no output ever enters the congestion
+         * state and the occupancy counts it would compare are read by nothing; the switch
+         * hooks would change nothing (an isolation design marks by itself: fabric/isol.c). */
+        f->hooks.on_enqueue = f->hooks.on_dequeue = NULL;
+        f->hooks.on_depart = NULL;
+    }
     return 0;
 }
 

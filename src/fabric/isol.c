@@ -125,6 +125,11 @@ struct isol_sw {
     uint16_t *rr;           /* [in] last queue position served (0 base, 1..L own) */
     uint16_t *cong;         /* [out] root lines above High */
     uint64_t *kick;         /* outputs to wake after the operation */
+    int nkick;              /* bits set in kick (0: nothing to flush) */
+    /* The last pick isol_head made, which isol_dequeue reuses when it asks for the same
+     * (in, out, slot) with nothing changed in between (every change clears `hit_ok`). */
+    int hit_ok, hit_in, hit_out, hit_slot, hit_pos, hit_b;
+    uint32_t hit_h;
     int arb_out;            /* output being arbitrated (inside dequeue), else -1 */
     int ntouch;
     struct { int16_t in, out; uint8_t slot; } touch[TOUCH_MAX];
@@ -199,7 +204,7 @@ static void touch_head(struct fabric *f, struct isol_sw *x, int in, uint32_t h)
 
 /* The packet queue position `pos` of input `in` offers for (out, slot), or PKT_NIL; *b gets the
  * base queue it is in (position 0). */
-static uint32_t offer(struct fabric *f, struct isol_sw *x, int in, int pos, int out, int slot, int *b)
+static inline __attribute__((always_inline)) uint32_t offer(struct fabric *f, struct isol_sw *x, int in, int pos, int out, int slot, int *b)
 {
     if (pos == 0) {
         if (x->k->base == ISOL_BASE_VOQ) {
@@ -227,15 +232,16 @@ static uint32_t offer(struct fabric *f, struct isol_sw *x, int in, int pos, int 
 }
 
 /* Round robin among the queues of `in` offering (out, slot), after the last served. */
-static int pick(struct fabric *f, struct isol_sw *x, int in, int out, int slot, int *b, uint32_t *h)
+static inline __attribute__((always_inline)) int pick(struct fabric *f, struct isol_sw *x, int in, int out, int slot, int *b, uint32_t *h)
 {
     if (!x->nactive[in]) { /* no isolation queue in use: only the base queue can offer */
         *h = offer(f, x, in, 0, out, slot, b);
         return *h != PKT_NIL ? 0 : -1;
     }
-    int n = x->L + 1;
+    int n = x->L + 1, pos = x->rr[in];
     for (int i = 1; i <= n; i++) {
-        int pos = (x->rr[in] + i) % n;
+        if (++pos == n) /* (rr + i) mod n: rr < n */
+            pos = 0;
         *h = offer(f, x, in, pos, out, slot, b);
         if (*h != PKT_NIL)
             return pos;
@@ -256,6 +262,7 @@ static void note(struct fabric *f, struct sw *s, struct isol_sw *x, int out)
         s->retry = 1;
     } else {
         x->kick[out >> 6] |= 1ULL << (out & 63);
+        x->nkick = 1;
     }
 }
 
@@ -263,7 +270,7 @@ static void note(struct fabric *f, struct sw *s, struct isol_sw *x, int out)
 static void settle(struct fabric *f, struct sw *s, struct isol_sw *x)
 {
     for (int i = 0; i < x->ntouch; i++) {
-        int in = x->touch[i].in, out = x->touch[i].out, slot = x->touch[i].slot, b;
+        int in = x->touch[i].in, out = x->touch[i].out, slot = x->touch[i].slot, b = 0;
         uint32_t h;
         int any = pick(f, x, in, out, slot, &b, &h) >= 0;
         uint64_t was = sw_req(s, f, out, slot)[in >> 6] >> (in & 63) & 1;
@@ -279,6 +286,9 @@ static void settle(struct fabric *f, struct sw *s, struct isol_sw *x)
 
 static void flush_kicks(struct fabric *f, struct sw *s, struct isol_sw *x, int skip)
 {
+    if (!x->nkick)
+        return;
+    x->nkick = 0;
     int words = s->words;
     for (int w = 0; w < words; w++) {
         uint64_t bits = x->kick[w];
@@ -474,6 +484,8 @@ static void post(struct fabric *f, struct sw *s, struct isol_sw *x, int in, int 
         const struct packet *p = pkt(&f->pool, h);
         if (!is_data(p))
             return;
+        if (!x->nactive[in] && !x->nol[p->out_port])
+            return; /* no own line to match, no line from downstream to allocate from */
         int l = match_own(x, in, p);
         if (l < 0)
             l = alloc_from_out(f, x, in, p);
@@ -592,6 +604,7 @@ static void detect_voq(struct fabric *f, struct sw *s, struct isol_sw *x, int in
 int isol_enqueue(struct fabric *f, struct sw *s, int in, uint32_t pidx)
 {
     struct isol_sw *x = X(s);
+    x->hit_ok = 0;
     const struct packet *p = pkt(&f->pool, pidx);
     int b = x->k->base == ISOL_BASE_VOQ ? p->out_port * x->nvs + fabric_slot(f, p->out_vl)
                                        : fabric_slot(f, p->vl);
@@ -619,18 +632,33 @@ int isol_enqueue(struct fabric *f, struct sw *s, int in, uint32_t pidx)
 
 uint32_t isol_head(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
-    int b;
+    struct isol_sw *x = X(s);
+    int b = 0;
     uint32_t h;
-    pick(f, X(s), in, out, slot, &b, &h);
+    int pos = pick(f, x, in, out, slot, &b, &h);
+    x->hit_ok = 1;
+    x->hit_in = in;
+    x->hit_out = out;
+    x->hit_slot = slot;
+    x->hit_pos = pos;
+    x->hit_b = b;
+    x->hit_h = h;
     return h;
 }
 
 uint32_t isol_dequeue(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
     struct isol_sw *x = X(s);
-    int b;
+    int b = 0, pos;
     uint32_t h;
-    int pos = pick(f, x, in, out, slot, &b, &h);
+    if (x->hit_ok && x->hit_in == in && x->hit_out == out && x->hit_slot == slot) {
+        pos = x->hit_pos; /* isol_head's pick, nothing changed since */
+        b = x->hit_b;
+        h = x->hit_h;
+    } else {
+        pos = pick(f, x, in, out, slot, &b, &h);
+    }
+    x->hit_ok = 0;
     if (pos < 0)
         ibn_panic("isol: switch %s input %d has no packet for output %d", s->n.name, in, out);
     x->rr[in] = (uint16_t)pos;
@@ -702,6 +730,7 @@ static void linked_changed(struct fabric *f, struct sw *s, struct isol_sw *x, in
 void isol_on_msg(struct fabric *f, struct sw *s, int out, const struct sw_msg *m)
 {
     struct isol_sw *x = X(s);
+    x->hit_ok = 0;
     int i = find_oline(x, out, m->line);
     switch (m->type) {
     case ISOL_ALLOC: {
