@@ -38,8 +38,8 @@
  * The last copy is the packet itself; it leaves the input VL buffer then and its credits go
  * back as its tail crosses. By default multicast heads are served like unicast ones, by the
  * inputs' round robin and each input's WRR. With multicast.xbar_priority, the seed's priority of
- * multicast over unicast in reserving crossbar outputs: the multicast heads of idle inputs go
- * first, in FCFS order (mcast_before: by injection at the source under sync with sync_order =
+ * multicast over unicast data in reserving crossbar outputs: after the VL15 (control) heads, which
+ * keep the highest priority, the multicast heads of idle inputs go first, in FCFS order (mcast_before: by injection at the source under sync with sync_order =
  * source), and a sync head that cannot cross reserves its outputs against younger heads and
  * unicast packets (mc_priority). With FCFS by arrival at each switch that reservation
  * deadlocks Fig. 10's networks, as in the other designs (docs/multicast.md).
@@ -360,18 +360,91 @@ static void mc_priority(struct fabric *f, struct sw *s, uint64_t *resv)
     }
 }
 
+/* Whether the unicast head of (in, slot) may cross now: its crossbar output free and not reserved
+ * by a multicast head (resv), and room for it in its output VL buffer. */
+static int uni_ready(struct fabric *f, struct pipe_state *st, const struct packet *p, const uint64_t *resv)
+{
+    int os = fabric_slot(f, p->out_vl);
+    return !st->xbar_busy[p->out_port] && !(resv[p->out_port >> 6] >> (p->out_port & 63) & 1) &&
+           st->out_used[(size_t)p->out_port * (size_t)f->nvs + (size_t)os] + p->wire_bytes <= st->out_cap;
+}
+
+/* The unicast head of input in's VL vl crosses to its output VL buffer. */
+static void uni_cross(struct fabric *f, struct sw *s, int in, int vl)
+{
+    struct pipe_state *st = ps(s);
+    int slot = fabric_slot(f, vl);
+    struct port *ip = &s->n.port[in];
+    uint32_t pidx = pktq_pop(inq(st, f, in, slot), &f->pool);
+    if (!inq(st, f, in, slot)->n)
+        st->in_mask[in] &= (uint16_t)~(1u << slot);
+    struct packet *p = pkt(&f->pool, pidx);
+    vlarb_charge(ip->vlarb, &st->arb[in], vl, p->wire_bytes);
+    int out = p->out_port, os = fabric_slot(f, p->out_vl);
+    struct port *op = &s->n.port[out];
+    simtime_t tx = byterate_time(op->rate, p->wire_bytes);
+    if (s->speedup != 1.0)
+        tx = (simtime_t)((double)tx / s->speedup + 0.999);
+    simtime_t xe = f->now + tx;
+    if (xe < p->t_tail)
+        xe = p->t_tail; /* the tail cannot cross before it has arrived */
+    st->in_busy[in] = 1;
+    st->xbar_busy[out] = 1;
+    st->out_used[(size_t)out * (size_t)f->nvs + (size_t)os] += p->wire_bytes;
+    st->rr = in;
+    st->xfers++;
+    /* The input VL buffer frees as the tail crosses: its credits go upstream. */
+    port_return_credits(f, ip, slot, p->credits, xe);
+    /* Head in the output buffer after t4, offered to the link after t5; the tail follows. */
+    p->t_tail = xe + st->t[3] + st->t[4];
+    simtime_t ready_t = f->now + st->t[3] + st->t[4];
+    struct pktq *q = outq(st, f, out, os);
+    pktq_push(q, &f->pool, pidx);
+    if (f->hooks.on_enqueue)
+        f->hooks.on_enqueue(f, ip, op, p);
+    if (ready_t == f->now) {
+        if (++st->nready[(size_t)out * (size_t)f->nvs + (size_t)os] == 1) {
+            sw_req_set(s, f, out, os, in);
+            sw_kick(f, s, out);
+        }
+    } else {
+        fabric_schedule(f, ready_t, EV_ARCH, op, pidx, EVK_READY);
+    }
+    fabric_schedule(f, xe, EV_ARCH, ip, (uint32_t)out, EVK_XFER_DONE);
+}
+
+/* With xbar_priority, before the multicast heads: the VL15 (subnet management, control) heads
+ * of the idle inputs, in round-robin order. The seed's priority of multicast is over unicast
+ * *data*; control keeps the highest priority everywhere (seed 004: control on VL15, served
+ * first), and without this pass multicast heads took the crossbar outputs ahead of it. */
+static void vl15_first(struct fabric *f, struct sw *s, const uint64_t *resv)
+{
+    struct pipe_state *st = ps(s);
+    int slot = fabric_slot(f, VL15);
+    for (int k = 1; k <= st->np; k++) {
+        int in = (st->rr + k) % st->np;
+        if (st->in_busy[in] || !(st->in_mask[in] >> slot & 1))
+            continue;
+        const struct packet *p = pkt(&f->pool, inq(st, f, in, slot)->head);
+        if (!lid_is_mcast(p->dst_lid) && uni_ready(f, st, p, resv))
+            uni_cross(f, s, in, VL15);
+    }
+}
+
 /* Start every crossbar transfer that may start now: each idle input in round-robin order picks,
  * by its WRR among its VLs, a head packet whose crossbar output is free and whose output VL
- * buffer has room for it (a multicast head: mc_ready's outputs; with xbar_priority the
- * multicast heads went first, in mc_priority, and unicast packets keep off the outputs they
- * reserved). */
+ * buffer has room for it (a multicast head: mc_ready's outputs; with xbar_priority the VL15
+ * heads went first, then the multicast heads, in mc_priority, and unicast packets keep off the
+ * outputs they reserved). */
 static void xbar_run(struct fabric *f, struct sw *s)
 {
     struct pipe_state *st = ps(s);
     uint64_t resv[4] = { 0, 0, 0, 0 };
     int prio = f->mc && f->mc->xbar_prio;
-    if (prio)
+    if (prio) {
+        vl15_first(f, s, resv);
         mc_priority(f, s, resv);
+    }
     for (int k = 1; k <= st->np; k++) {
         int in = (st->rr + k) % st->np;
         if (st->in_busy[in] || !st->in_mask[in])
@@ -389,9 +462,7 @@ static void xbar_run(struct fabric *f, struct sw *s)
                     ready |= 1u << fabric_slot_vl(f, slot);
                 continue;
             }
-            int os = fabric_slot(f, p->out_vl);
-            if (!st->xbar_busy[p->out_port] && !(resv[p->out_port >> 6] >> (p->out_port & 63) & 1) &&
-                st->out_used[(size_t)p->out_port * (size_t)f->nvs + (size_t)os] + p->wire_bytes <= st->out_cap)
+            if (uni_ready(f, st, p, resv))
                 ready |= 1u << fabric_slot_vl(f, slot);
         }
         if (!ready)
@@ -408,42 +479,7 @@ static void xbar_run(struct fabric *f, struct sw *s)
             mc_cross(f, s, in, slot, go);
             continue;
         }
-        uint32_t pidx = pktq_pop(inq(st, f, in, slot), &f->pool);
-        if (!inq(st, f, in, slot)->n)
-            st->in_mask[in] &= (uint16_t)~(1u << slot);
-        struct packet *p = pkt(&f->pool, pidx);
-        vlarb_charge(ip->vlarb, &st->arb[in], vl, p->wire_bytes);
-        int out = p->out_port, os = fabric_slot(f, p->out_vl);
-        struct port *op = &s->n.port[out];
-        simtime_t tx = byterate_time(op->rate, p->wire_bytes);
-        if (s->speedup != 1.0)
-            tx = (simtime_t)((double)tx / s->speedup + 0.999);
-        simtime_t xe = f->now + tx;
-        if (xe < p->t_tail)
-            xe = p->t_tail; /* the tail cannot cross before it has arrived */
-        st->in_busy[in] = 1;
-        st->xbar_busy[out] = 1;
-        st->out_used[(size_t)out * (size_t)f->nvs + (size_t)os] += p->wire_bytes;
-        st->rr = in;
-        st->xfers++;
-        /* The input VL buffer frees as the tail crosses: its credits go upstream. */
-        port_return_credits(f, ip, slot, p->credits, xe);
-        /* Head in the output buffer after t4, offered to the link after t5; the tail follows. */
-        p->t_tail = xe + st->t[3] + st->t[4];
-        simtime_t ready_t = f->now + st->t[3] + st->t[4];
-        struct pktq *q = outq(st, f, out, os);
-        pktq_push(q, &f->pool, pidx);
-        if (f->hooks.on_enqueue)
-            f->hooks.on_enqueue(f, ip, op, p);
-        if (ready_t == f->now) {
-            if (++st->nready[(size_t)out * (size_t)f->nvs + (size_t)os] == 1) {
-                sw_req_set(s, f, out, os, in);
-                sw_kick(f, s, out);
-            }
-        } else {
-            fabric_schedule(f, ready_t, EV_ARCH, op, pidx, EVK_READY);
-        }
-        fabric_schedule(f, xe, EV_ARCH, ip, (uint32_t)out, EVK_XFER_DONE);
+        uni_cross(f, s, in, vl);
     }
 }
 

@@ -322,7 +322,8 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
     deadline_init(&fl->st.deadlines);
     int kind = fl->arr.d.kind;
     if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE) {
-        /* Seed 003's rule: the deadline advances one frame period per frame, reset after a miss. */
+        /* Seed 003's rule: the deadline advances one frame period per frame, reset after a miss.
+         * flow_start sets the first deadline from the first frame's generation time. */
         fl->st.has_deadlines = 1;
         vdl_init(&fl->st.vdl, fl->start, (simtime_t)(fl->arr.period_ps + 0.5));
     } else if (fl->arr.d.deadline > 0) {

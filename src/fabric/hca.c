@@ -544,6 +544,15 @@ void flow_start(struct fabric *f, struct flow *fl)
         return;
     }
     draw_next(f, fl, &fl->next_draw);
+    int kind = fl->arr.d.kind;
+    if (fl->st.has_deadlines && (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)) {
+        /* Seed 003's rule counts from the first frame's generation (digest 003 gap 16), which
+         * the random phase puts up to one period after the flow's start. */
+        vdl_init(&fl->st.vdl, f->now + fl->next_draw.gap, fl->st.vdl.period);
+        if (fl->mc_vdl)
+            for (int k = 0; k < f->mc->g[fl->mgroup].nmembers; k++)
+                fl->mc_vdl[k] = fl->st.vdl;
+    }
     msg_schedule(f, fl, f->now + fl->next_draw.gap);
 }
 

@@ -48,8 +48,9 @@ const struct param mcast_params[] = {
       "head goes when all its outputs are free at once, oldest first by arrival "
       "(docs/multicast.md)", sync_order_names, 0, 0 },
     { "xbar_priority", P_BOOL, OFF(xbar_priority), "false",
-      "switch.arch = pipe: seed 004's priority of multicast packets over unicast ones in "
-      "reserving crossbar outputs: multicast heads go first, oldest first (FCFS as sync_order "
+      "switch.arch = pipe: seed 004's priority of multicast packets over unicast data in "
+      "reserving crossbar outputs: after VL15 (control) heads, which stay first, multicast heads "
+      "go first, oldest first (FCFS as sync_order "
       "says for sync, by arrival otherwise), and under sync a head that cannot cross yet reserves "
       "its outputs against younger multicast heads and every unicast packet (false: heads served "
       "by the inputs' round robin and WRR like unicast ones)", NULL, 0, 0 },

@@ -72,7 +72,9 @@ double deadline_dmp(const struct deadline_acc *a);     /* 0 without frames */
 void deadline_merge(struct deadline_acc *into, const struct deadline_acc *from);
 simtime_t deadline_dmt(const struct deadline_acc *a);  /* mean lateness, 0 without misses */
 
-/* Video deadline rule (seeds 003 and 004): deadline[0] = stream start + period;
+/* Video deadline rule (seeds 003 and 004): deadline[0] = first frame's generation + period
+ * (digest 003 gap 16; the fabric calls vdl_init when the flow draws its first frame, after
+ * its random phase);
  * deadline[k] = deadline[k-1] + period if frame k-1 met its deadline, arrival[k-1] + period
  * if it missed. The papers' period is 33.3 ms (VIDEO_DEADLINE_PERIOD). */
 #define VIDEO_DEADLINE_PERIOD ((simtime_t)33300 * PS_PER_US)

@@ -11,6 +11,7 @@
 #include "fabric/period.h"
 #include "fabric/swarch.h"
 #include "fabric/transport.h"
+#include "stats/jsontext.h"
 
 double flow_throughput_gbps(const struct fabric *f, const struct flow *fl)
 {
@@ -788,9 +789,15 @@ json_t *results_summary(struct fabric *f, const struct run_report *r, json_t *se
 
 /* Writes one JSON value's text, formatted in memory and written at once (the same bytes as
  * json_dumpf, which hands the stream every token separately: fwrite was a third of its cost),
- * each line after the first indented by `indent` more spaces. */
-static void put_json(FILE *fp, const json_t *j, size_t flags, int indent)
+ * each line after the first indented by `indent` more spaces. jsontext.c writes it; json_dumps
+ * only what that leaves to jansson. buf is the caller's scratch text, kept between calls. */
+static void put_json(FILE *fp, struct jtext *buf, const json_t *j, size_t flags, int indent)
 {
+    buf->len = 0;
+    if (!jtext_dump(buf, j, flags, indent)) {
+        fwrite(buf->s, 1, buf->len, fp);
+        return;
+    }
     char *text = json_dumps(j, flags);
     if (!text) {
         json_dumpf(j, fp, flags); /* out of memory: token by token (no indent: only at depth 0) */
@@ -841,7 +848,13 @@ int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn
         dv[k].key = a && json_is_array(a) && !json_array_size(a) ? dv[k].key : NULL;
         nd += dv[k].key != NULL;
     }
-    char *text = nd ? json_dumps(j, flags) : NULL;
+    struct jtext buf = { 0 };
+    char *text = NULL;
+    if (nd && !jtext_dump(&buf, j, flags, 0)) {
+        text = buf.s; /* the root's text; buf starts anew for the elements */
+        buf = (struct jtext){ 0 };
+    } else if (nd)
+        text = json_dumps(j, flags);
     for (int k = 0; text && k < 2; k++)
         if (dv[k].key && !(dv[k].at = strstr(text, dv[k].key))) { /* not where it should be */
             free(text);
@@ -856,7 +869,8 @@ int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn
                 while ((x = deferred_next(f, k, &i, &p)))
                     json_array_append_new(a, x);
         }
-        put_json(o->fp, j, flags, 0);
+        put_json(o->fp, &buf, j, flags, 0);
+        jtext_free(&buf);
         return out_close(o, e);
     }
     /* The text up to each empty member, then its elements one at a time, in the bytes
@@ -874,7 +888,7 @@ int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn
         json_t *x;
         while ((x = deferred_next(f, k, &i, &p))) {
             fputs(any ? ",\n    " : "\n    ", o->fp);
-            put_json(o->fp, x, flags, 4);
+            put_json(o->fp, &buf, x, flags, 4);
             json_decref(x);
             any = 1;
         }
@@ -883,6 +897,7 @@ int results_write_json(json_t *j, struct fabric *f, const char *path, struct ibn
     }
     fputs(from, o->fp);
     free(text);
+    jtext_free(&buf);
     return out_close(o, e);
 }
 

@@ -54,16 +54,20 @@ static const char *const misses[] = {
     "f4.dmt.ac.l80", "f4.dmp.ac.flat", "f4.dmp.none_higher.l60", "f4.dmp.none_higher.l70",
     "f4.dmt.none_higher.l60", "f4.dmt.none_higher.l70", "f4.be.orders.l60", "f4.be.orders.l70",
     "f4.be.orders.l80", "f4.ctl.smaller.l60", "f4.ctl.smaller.l70", "f4.ctl.smaller.l80",
-    /* the same with 16 smaller streams per host: nothing refused, frames miss as often */
-    "f4s16.dmp.ac.l60", "f4s16.dmp.ac.l70", "f4s16.dmp.ac.l80", "f4s16.dmt.ac.l60",
+    /* the same with 16 smaller streams per host: nothing refused, frames miss as often (at
+     * 0.6, 0.016 +- 0.007 since the deadlines count from each stream's first frame, 2026-11-28:
+     * within the tolerance, no longer listed) */
+    "f4s16.dmp.ac.l70", "f4s16.dmp.ac.l80", "f4s16.dmt.ac.l60",
     "f4s16.dmt.ac.l70", "f4s16.dmt.ac.l80", "f4s16.dmp.ac.flat", "f4s16.dmp.none_higher.l60",
     "f4s16.dmp.none_higher.l70", "f4s16.dmp.none_higher.l80", "f4s16.dmt.none_higher.l60",
     "f4s16.dmt.none_higher.l70", "f4s16.dmt.none_higher.l80", "f4s16.be.orders.l60",
     "f4s16.be.orders.l70", "f4s16.be.orders.l80", "f4s16.ctl.smaller.l60",
     "f4s16.ctl.smaller.l70", "f4s16.ctl.smaller.l80",
-    /* 11 real-time VLs, 1,024 MPEG-2-rate streams (the digest's defaults): DMP as the paper's,
-     * but the few late frames are late by 0.3-0.9 ms, not 0.04; no stream is refused, so A,C
-     * and No A, No C are alike for real time (and for control at 0.6 and 0.8) */
+    /* 11 real-time VLs, 1,024 MPEG-2-rate streams (the digest's defaults): no frame misses its
+     * deadline at all (DMP 0, within the tolerance of 0.002; DMT undefined, so its rows miss)
+     * since the deadlines count from each stream's first frame (2026-11-28; before, a stream's
+     * random phase cut its frames' budget and gave DMP 0.0014-0.004, DMT 0.3-0.9 ms); no stream
+     * is refused, so A,C and No A, No C are alike for real time (and for control) */
     "f4vl.dmt.ac.l60", "f4vl.dmt.ac.l70", "f4vl.dmt.ac.l80", "f4vl.dmp.none_higher.l60",
     "f4vl.dmp.none_higher.l70", "f4vl.dmp.none_higher.l80", "f4vl.dmt.none_higher.l60",
     "f4vl.dmt.none_higher.l70", "f4vl.dmt.none_higher.l80", "f4vl.be.orders.l60",

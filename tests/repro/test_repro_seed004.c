@@ -66,7 +66,7 @@ static const char *const misses[] = {
     /* 9 path bits: no longer worse than SPF for real time, far from the paper's gains */
     "fig7-lfu-rt-ct", "fig7-credit-be", "fig8-mpdrop-dmp", "fig8-credit-be",
     "fig9-rt-28", "fig9-ct-28", "fig9-be-28", "fig9-be-20-up", "fig9-rt-ct-20-down",
-    "fig10a-dmp",     /* not below 1 on every network (docs/multicast.md, Fig. 10 reproduction) */
+    "fig10a-dmp",     /* no frame late under replicated unicast: undefined (docs/seed004.md 3) */
     "fig10d-control", /* not below 1 on every network */
     "fig10f-log-best", /* multicast latency falls as its VL's weight grows: linear (n) beats
                         * 1 + ln n (docs/multicast.md, Bandwidth and VL allocation) */

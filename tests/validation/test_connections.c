@@ -3,7 +3,8 @@
  * VL buffers, multiplexed crossbar): admission builds per-port tables, the fabric uses them,
  * every admitted connection's CBR traffic is delivered (delivered = injected, invariants hold)
  * and every packet arrives within its connection's guaranteed bound (seed 001 Fig. 7's claim);
- * refusals add up by cause and by hop; no port reserves above cap x C; the dynamic process
+ * refusals add up by cause and by hop; no port reserves above cap x C; on every port each
+ * guaranteed VL's entries are at most its distance apart (cyclically); the dynamic process
  * releases connections; live connections (requests during the run) change the port tables as
  * they come and go and keep every guarantee; a connection offering 30x its reservation (more
  * than its link) leaves every connection of the
@@ -28,6 +29,32 @@ static const char *base =
     "fabric = { vls = 15; mtu = 256; };\n"
     "switch = { buffer = \"1 KiB\"; read_ports = 1; };\n"
     "hca = { buffer = \"1 KiB\"; };\n";
+
+/* The installed high table's entries of VL v (weight > 0), and the largest cyclic distance
+ * between two consecutive ones (64 with one entry; 65 with none). */
+static int high_entries(const struct vlarb_table *vt, int v)
+{
+    int n = 0;
+    for (int i = 0; i < vt->nhigh; i++)
+        n += vt->high[i].vl == v && vt->high[i].weight;
+    return n;
+}
+
+static int high_max_gap(const struct vlarb_table *vt, int v)
+{
+    int first = -1, last = -1, gap = 0;
+    for (int i = 0; i < vt->nhigh; i++)
+        if (vt->high[i].vl == v && vt->high[i].weight) {
+            if (first < 0)
+                first = i;
+            else if (i - last > gap)
+                gap = i - last;
+            last = i;
+        }
+    if (first < 0)
+        return 65;
+    return first + vt->nhigh - last > gap ? first + vt->nhigh - last : gap;
+}
 
 static void run(struct scenario_run *r, const char *conns)
 {
@@ -118,6 +145,11 @@ static void test_fill_delivers_on_time(void **st)
             struct vlarb_entry want[64];
             qport_high_table(q, want);
             assert_memory_equal(vt->high, want, sizeof want);
+            for (int v = 0; v < 16; v++) /* the distance each VL serves holds on the port */
+                if (q->vl[v].dist) {
+                    assert_int_equal(high_entries(vt, v), q->vl[v].entries);
+                    assert_true(high_max_gap(vt, v) <= q->vl[v].dist);
+                }
             for (int i = 0; i < vt->nlow; i++) /* guaranteed VLs are not in the low table */
                 assert_true(vt->low[i].vl != 0 && vt->low[i].vl != 5 && vt->low[i].vl != 9);
         }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "../support/sim.h"
 
@@ -77,6 +78,57 @@ static void test_video_meets_frame_deadlines(void **st)
     ts_free(&s);
 }
 
+/* Seed 003's deadline rule counts from each stream's first frame (digest 003 gap 16), not from
+ * the flow's start: with a random phase the first frame comes up to one period after the start,
+ * and every frame still has a whole period. Three streams of fixed 2 MB frames (8.4 ms each on
+ * a 2 Gb/s SDR link, 72 % of it) from H1 to H2, over four seeds (twelve random phases): even
+ * three frames posted together are through in about 25 ms, inside the 33.3 ms period, so no
+ * frame may miss. Deadlines counted from the flow's start gave a stream whose phase falls in
+ * the last 8 ms or more of the period a first frame with only (period - phase) to go, and,
+ * after that miss, every later latency record a miss too. The next deadline after the run is
+ * checked exactly too (first frame + (frames + 1) periods; the old rule was one phase short). */
+static void test_video_deadline_from_first_frame(void **st)
+{
+    (void)st;
+    static const char *names[3] = { "V1", "V2", "V3" };
+    uint64_t frames = 0, missed = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        struct testsim s;
+        ts_init_line(&s, "1xSDR", "1xSDR", 25 * PS_PER_NS);
+        s.d.seed = seed;
+        s.d.end = 1000 * PS_PER_MS;
+        s.d.drain_limit = 1000 * PS_PER_MS;
+        char why[128];
+        for (int i = 0; i < 3; i++) {
+            struct flow_desc *fd = ts_flow(&s, names[i], "H1", "H2", "video", NULL, NULL, 0, 0);
+            fd->arr.random_phase = 1;
+            if (param_set(params_find(arrival_params, "i_size"), &fd->arr, "2000000 B", why, sizeof why) ||
+                param_set(params_find(arrival_params, "p_size"), &fd->arr, "2000000 B", why, sizeof why) ||
+                param_set(params_find(arrival_params, "b_size"), &fd->arr, "2000000 B", why, sizeof why) ||
+                param_set(params_find(arrival_params, "frame_dist"), &fd->arr, "fixed", why, sizeof why))
+                fail_msg("%s", why);
+        }
+        ts_run(&s);
+        for (int i = 0; i < 3; i++) {
+            struct flow *fl = ts_find(&s, names[i]);
+            printf("  seed %llu %s: phase %.3f ms, %llu frames, %llu missed\n",
+                   (unsigned long long)seed, names[i], (double)fl->arr.phase / PS_PER_MS,
+                   (unsigned long long)fl->st.deadlines.frames,
+                   (unsigned long long)fl->st.deadlines.missed);
+            frames += fl->st.deadlines.frames;
+            missed += fl->st.deadlines.missed;
+            /* No frame missed, so the next deadline is the first frame's time plus one period
+             * per frame seen plus one. */
+            simtime_t want = fl->start + fl->arr.phase + (simtime_t)(fl->st.vdl.frame + 1) * fl->st.vdl.period;
+            assert_true(fl->arr.phase > 0);
+            assert_true(llabs((long long)(fl->st.vdl.next - want)) <= (long long)fl->st.vdl.frame + 1);
+        }
+        ts_free(&s);
+    }
+    assert_true(frames >= 12 * 29);
+    assert_int_equal(missed, 0);
+}
+
 static void test_host_rates_add_up(void **st)
 {
     (void)st;
@@ -103,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_jitter_and_deadlines_met),
         cmocka_unit_test(test_deadlines_missed_exactly),
         cmocka_unit_test(test_video_meets_frame_deadlines),
+        cmocka_unit_test(test_video_deadline_from_first_frame),
         cmocka_unit_test(test_host_rates_add_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
