@@ -325,7 +325,11 @@ static int add_flow(struct fabric *f, const struct flow_desc *d, const struct ds
         /* Seed 003's rule: the deadline advances one frame period per frame, reset after a miss.
          * flow_start sets the first deadline from the first frame's generation time. */
         fl->st.has_deadlines = 1;
-        vdl_init(&fl->st.vdl, fl->start, (simtime_t)(fl->arr.period_ps + 0.5));
+        /* Rounded up: consecutive frames are at most this far apart (the generator rounds
+         * k x period_ps to the ps), so a frame as late as the one before it, after a miss,
+         * does not miss by a rounding picosecond. */
+        simtime_t period = (simtime_t)ceil(fl->arr.period_ps);
+        vdl_init(&fl->st.vdl, fl->start, period, fl->arr.d.deadline ? fl->arr.d.deadline : period);
     } else if (fl->arr.d.deadline > 0) {
         fl->st.has_deadlines = 1;
     }

@@ -205,7 +205,6 @@ struct sw {
 /* A message waiting at its flow. */
 struct msg {
     simtime_t created;
-    simtime_t deadline;
     uint32_t bytes;
     uint16_t dst_lid;
     uint8_t ftype;           /* video frames: 'I', 'P', 'B'; 0 otherwise */

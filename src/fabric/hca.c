@@ -547,8 +547,9 @@ void flow_start(struct fabric *f, struct flow *fl)
     int kind = fl->arr.d.kind;
     if (fl->st.has_deadlines && (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)) {
         /* Seed 003's rule counts from the first frame's generation (digest 003 gap 16), which
-         * the random phase puts up to one period after the flow's start. */
-        vdl_init(&fl->st.vdl, f->now + fl->next_draw.gap, fl->st.vdl.period);
+         * the random phase puts up to one period after the flow's start; the first frame's
+         * slack is the draw's relative deadline (the `deadline` key, else one period). */
+        vdl_init(&fl->st.vdl, f->now + fl->next_draw.gap, fl->st.vdl.period, fl->next_draw.deadline);
         if (fl->mc_vdl)
             for (int k = 0; k < f->mc->g[fl->mgroup].nmembers; k++)
                 fl->mc_vdl[k] = fl->st.vdl;
@@ -582,7 +583,6 @@ void flow_message(struct fabric *f, struct flow *fl)
     if (!fl->active)
         return;
     uint32_t bytes = fl->next_draw.bytes;
-    simtime_t deadline = fl->next_draw.deadline;
     int measured = f->now >= f->warmup;
     /* Replicated unicast: the message once per member but the source. */
     int copies = fl->pattern == 4 ? fl->ndset - (fl->dset_self >= 0) : 1;
@@ -597,7 +597,6 @@ void flow_message(struct fabric *f, struct flow *fl)
         } else {
             struct msg *m = &fl->mq[(fl->qhead + fl->qn) % fl->qcap];
             m->created = f->now;
-            m->deadline = deadline ? f->now + deadline : 0;
             m->bytes = bytes;
             m->ftype = fl->next_draw.frame_type;
             m->tries = 0;
@@ -647,7 +646,6 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
         if (dst < 0)
             return 0;
         fl->cur.created = f->now;
-        fl->cur.deadline = 0;
         fl->cur.ftype = 0;
         fl->cur.tries = 0;
         fl->cur.posted = f->now;

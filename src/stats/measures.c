@@ -161,10 +161,10 @@ simtime_t deadline_dmt(const struct deadline_acc *a)
     return a->missed ? (simtime_t)(a->miss_ps / (double)a->missed + 0.5) : 0;
 }
 
-void vdl_init(struct video_deadline *v, simtime_t start, simtime_t period)
+void vdl_init(struct video_deadline *v, simtime_t start, simtime_t period, simtime_t first)
 {
     v->period = period;
-    v->next = start + period;
+    v->next = start + first;
     v->frame = 0;
 }
 

@@ -72,9 +72,9 @@ double deadline_dmp(const struct deadline_acc *a);     /* 0 without frames */
 void deadline_merge(struct deadline_acc *into, const struct deadline_acc *from);
 simtime_t deadline_dmt(const struct deadline_acc *a);  /* mean lateness, 0 without misses */
 
-/* Video deadline rule (seeds 003 and 004): deadline[0] = first frame's generation + period
+/* Video deadline rule (seeds 003 and 004): deadline[0] = first frame's generation + first
  * (digest 003 gap 16; the fabric calls vdl_init when the flow draws its first frame, after
- * its random phase);
+ * its random phase); first is the flow's `deadline` key, the papers' one period when unset;
  * deadline[k] = deadline[k-1] + period if frame k-1 met its deadline, arrival[k-1] + period
  * if it missed. The papers' period is 33.3 ms (VIDEO_DEADLINE_PERIOD). */
 #define VIDEO_DEADLINE_PERIOD ((simtime_t)33300 * PS_PER_US)
@@ -83,7 +83,7 @@ struct video_deadline {
     simtime_t next;      /* deadline of the next frame */
     uint64_t frame;      /* frames seen */
 };
-void vdl_init(struct video_deadline *v, simtime_t start, simtime_t period);
+void vdl_init(struct video_deadline *v, simtime_t start, simtime_t period, simtime_t first);
 /* The arrival (delivery of the last byte) of the next frame: checks it against the current
  * deadline, counts it in `acc` if given, and advances the deadline. Returns 1 on a miss. */
 int vdl_frame(struct video_deadline *v, simtime_t arrival, struct deadline_acc *acc);

@@ -53,8 +53,9 @@ const struct param arrival_params[] = {
       "(and video starts at a uniform position in the GOP); false: at once, GOP from its start",
       NULL, 0, 0 },
     { "deadline", P_TIME, OFF(deadline), "0 s",
-      "relative deadline given to every message (0 = none; for video and trace 0 means one "
-      "frame period, 1/fps)", NULL, 0, 0 },
+      "relative deadline given to every message (0 = none); for video and trace the first "
+      "frame's slack in seed 003's rule, later frames one period apart (0 = one frame period, "
+      "1/fps)", NULL, 0, 0 },
     { "onoff_dist", P_ENUM, OFF(onoff_dist), "exponential",
       "onoff: law of ON and OFF period lengths (exponential or pareto)", onoff_dist_names, 0, 0 },
     { "on_mean", P_TIME, OFF(on_mean), "10 ms", "onoff: mean ON period", NULL, 0, 0 },

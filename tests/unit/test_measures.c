@@ -130,7 +130,7 @@ static void test_deadlines(void **state)
     /* video rule with the papers' 33.3 ms: frames at 30, 70, 100, 136.6, 180 ms from start 0 */
     struct video_deadline v;
     deadline_init(&a);
-    vdl_init(&v, 0, VIDEO_DEADLINE_PERIOD);
+    vdl_init(&v, 0, VIDEO_DEADLINE_PERIOD, VIDEO_DEADLINE_PERIOD);
     const simtime_t ms = PS_PER_MS;
     assert_int_equal(vdl_frame(&v, 30 * ms, &a), 0);     /* deadline 33.3: met */
     assert_int_equal(v.next, 666 * ms / 10);
@@ -151,9 +151,16 @@ static void test_deadlines(void **state)
     NEAR(deadline_dmp(&all), 0.4);
     assert_int_equal(deadline_dmt(&all), 675 * ms / 100);
     /* a stream starting later */
-    vdl_init(&v, 5 * ms, 10 * ms);
+    vdl_init(&v, 5 * ms, 10 * ms, 10 * ms);
     assert_int_equal(vdl_frame(&v, 16 * ms, NULL), 1);
     assert_int_equal(v.next, 26 * ms);
+    /* a playout delay of 25 ms on a 10 ms frame clock: the first deadline is 25 ms after the
+     * first frame, later ones advance by the period, a miss restarts one period after it */
+    vdl_init(&v, 5 * ms, 10 * ms, 25 * ms);
+    assert_int_equal(v.next, 30 * ms);
+    assert_int_equal(vdl_frame(&v, 29 * ms, NULL), 0);   /* deadline 30: met */
+    assert_int_equal(vdl_frame(&v, 41 * ms, NULL), 1);   /* deadline 40: late */
+    assert_int_equal(v.next, 51 * ms);
 }
 
 int main(void)

@@ -129,6 +129,51 @@ static void test_video_deadline_from_first_frame(void **st)
     assert_int_equal(missed, 0);
 }
 
+/* A video flow's `deadline` key is the first frame's slack (a playout delay) in seed 003's rule;
+ * later deadlines still advance one frame period. One stream of fixed 2 MB frames on a 2 Gb/s
+ * SDR link (about 8.4 ms each, alone on the link): with 20 ms no frame misses and the next
+ * deadline after the run is start + 20 ms + one period per frame seen; with 5 ms the first
+ * frame misses and no other does: each later frame is as late after its generation as the one
+ * before, and its deadline, reset to that arrival + one period, is no earlier than its own
+ * generation's distance (until 2026-11-28 the key was ignored, and the period was rounded to
+ * the nearest ps below the frame clock's, so every other frame after a miss missed by 1 ps). */
+static void video_with_deadline(const char *deadline, uint64_t *missed, struct testsim *s)
+{
+    ts_init_line(s, "1xSDR", "1xSDR", 25 * PS_PER_NS);
+    s->d.end = 500 * PS_PER_MS;
+    s->d.drain_limit = 500 * PS_PER_MS;
+    char why[128];
+    struct flow_desc *fd = ts_flow(s, "V", "H1", "H2", "video", NULL, NULL, 0, 0);
+    if (param_set(params_find(arrival_params, "i_size"), &fd->arr, "2000000 B", why, sizeof why) ||
+        param_set(params_find(arrival_params, "p_size"), &fd->arr, "2000000 B", why, sizeof why) ||
+        param_set(params_find(arrival_params, "b_size"), &fd->arr, "2000000 B", why, sizeof why) ||
+        param_set(params_find(arrival_params, "frame_dist"), &fd->arr, "fixed", why, sizeof why) ||
+        param_set(params_find(arrival_params, "deadline"), &fd->arr, deadline, why, sizeof why))
+        fail_msg("%s", why);
+    ts_run(s);
+    *missed = ts_find(s, "V")->st.deadlines.missed;
+}
+
+static void test_video_deadline_key(void **st)
+{
+    (void)st;
+    struct testsim s;
+    uint64_t missed;
+    video_with_deadline("20 ms", &missed, &s);
+    struct flow *fl = ts_find(&s, "V");
+    printf("  deadline 20 ms: %llu frames, %llu missed\n", (unsigned long long)fl->st.deadlines.frames,
+           (unsigned long long)missed);
+    assert_true(fl->st.deadlines.frames >= 14);
+    assert_int_equal(missed, 0);
+    simtime_t want = fl->start + 20 * PS_PER_MS + (simtime_t)fl->st.vdl.frame * fl->st.vdl.period;
+    assert_true(llabs((long long)(fl->st.vdl.next - want)) <= (long long)fl->st.vdl.frame + 1);
+    ts_free(&s);
+    video_with_deadline("5 ms", &missed, &s);
+    printf("  deadline 5 ms: %llu missed\n", (unsigned long long)missed);
+    assert_int_equal(missed, 1);
+    ts_free(&s);
+}
+
 static void test_host_rates_add_up(void **st)
 {
     (void)st;
@@ -156,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_deadlines_missed_exactly),
         cmocka_unit_test(test_video_meets_frame_deadlines),
         cmocka_unit_test(test_video_deadline_from_first_frame),
+        cmocka_unit_test(test_video_deadline_key),
         cmocka_unit_test(test_host_rates_add_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
