@@ -634,6 +634,7 @@ static void add_dmt(struct repro_table *t, enum repro_kind kind, const char *id,
         struct repro_row *r = &t->rows[t->n - 1];
         r->ours = NAN;
         r->ok = 0;
+        r->nrep = n; /* the seeds run, none of which gave a value */
         snprintf(r->basis, sizeof r->basis, "no frame missed: DMT undefined");
         return;
     }
