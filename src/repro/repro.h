@@ -110,6 +110,8 @@ int repro_seed003_part(struct repro_table *t, const char *part, struct ibn_err *
 int repro_s003_fig3(struct repro_table *t, struct ibn_err *e);
 int repro_s003_fig4(struct repro_table *t, struct ibn_err *e);
 int repro_s003_fig5(struct repro_table *t, struct ibn_err *e);
+/* `repro seed004`'s Fig. 10 rows alone (the multicast schemes and Fig. 10f's policies). */
+int repro_s004_fig10(struct repro_table *t, struct ibn_err *e);
 /* Seed 003 Fig. 4's admission (probe, cap 1) of setup 0, 1 or 2's streams V1..: the scenario
  * loaded with `over` and then repro_set_overrides' (as its runs are), each stream asking for
  * its load times its source link's rate; admitted[k] for stream k + 1, *nstreams set. */

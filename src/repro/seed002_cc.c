@@ -616,6 +616,8 @@ const struct repro repro_list[] = {
     { "seed004", "seed 004: Figs. 4/5 worked example, path bits, HLL, dropping vs SPF deadlock, "
       "Fig. 7/9 best-effort claims on generated 15-node networks, Figs. 7-9 with the MPEG-2 mix "
       "(15 and 30 nodes, 3 generated topologies), Fig. 10 multicast schemes", repro_seed004 },
+    { "seed004-fig10", "seed004's Fig. 10 rows alone (multicast schemes, Fig. 10f's policies)",
+      repro_s004_fig10 },
     { "isolation", "seed 002 Papers V/VI: Table 3 gains of EcoCC (64 and 256 nodes), the orderings of "
       "CCFIT / EcoCC / HFDI / IB CC / 1Q, every architecture x CC on one fabric", repro_seed002_isolation },
     { "isolation-t3n1", "isolation's part t3n1 alone: Paper VI Table 3 and orderings, 64 nodes",

@@ -703,16 +703,72 @@ static double rt_dmp(const struct repro_series *s)
     return frames > 0 ? missed / frames : 0;
 }
 
+/* Fig. 10a-e's rows from the four schemes' runs on NT networks (u: per network, unicast, sync,
+ * async, central in that order); `sw` names the switch in the claims, `sfx` ends the row ids. */
+static void fig10_scheme_rows(struct repro_table *t, const struct repro_series *out, int nt,
+                              const char *sw, const char *sfx)
+{
+    enum { NTMAX = 3 };
+    double worst[NTMAX], sync_async[NTMAX], central[NTMAX], dmp[NTMAX], be[NTMAX], ctl[NTMAX];
+    for (int k = 0; k < nt; k++) {
+        const struct repro_series *u = &out[k * 4], *sy = &out[k * 4 + 1], *as = &out[k * 4 + 2],
+                                  *ce = &out[k * 4 + 3];
+        double hw = (sy->mcast_lat_us + as->mcast_lat_us + ce->mcast_lat_us) / 3;
+        worst[k] = hw > 0 ? u->mcast_lat_us / hw : 0;
+        sync_async[k] = as->mcast_lat_us > 0 ? sy->mcast_lat_us / as->mcast_lat_us : 0;
+        double best = fmin(sy->mcast_lat_us, as->mcast_lat_us);
+        central[k] = best > 0 ? ce->mcast_lat_us / best : 0;
+        double d_u = rt_dmp(u), d_hw = (rt_dmp(sy) + rt_dmp(as) + rt_dmp(ce)) / 3;
+        dmp[k] = d_u > 0 ? d_hw / d_u : NAN; /* no frame late under replicated unicast: undefined */
+        double b_hw = (class_latency(sy, "BE") + class_latency(as, "BE") + class_latency(ce, "BE")) / 3;
+        be[k] = class_latency(u, "BE") > 0 ? b_hw / class_latency(u, "BE") : 0;
+        double c_hw = (class_latency(sy, "CTL") + class_latency(as, "CTL") + class_latency(ce, "CTL")) / 3;
+        ctl[k] = class_latency(u, "CTL") > 0 ? c_hw / class_latency(u, "CTL") : 0;
+        fprintf(stderr, "seed004 fig10 %s network %d: multicast latency (us) unicast %.1f, sync %.1f, "
+                "async %.1f, central %.1f\n", sw, k + 1, u->mcast_lat_us, sy->mcast_lat_us,
+                as->mcast_lat_us, ce->mcast_lat_us);
+    }
+    char where[400], claim[700], id[48];
+    snprintf(where, sizeof where, "(generated 15-switch networks, topology seeds 1-3: Fig. 6 is not "
+             "printed; 30 %% load, RT:BE 70:30, 20 %% of RT multicast to 3 groups of 2 or 4; a VL "
+             "per real-time stream, multicast on VL 10 of its own; SPF with HV 8 dropping; sync "
+             "reserves outputs FCFS by injection at the source; %s)", sw);
+#define ID(base) (snprintf(id, sizeof id, "%s%s", base, sfx), id)
+    snprintf(claim, sizeof claim, "Fig. 10c: replicated unicast worst: its multicast latency / the "
+             "mean of the three switch schemes' %s", where);
+    repro_add_trend(t, ID("fig10c-unicast-worst"), claim, "> 1", worst, nt, "ratio", 1, INFINITY);
+    snprintf(claim, sizeof claim, "Fig. 10c: synchronous about equal to asynchronous replication: "
+             "multicast latency sync / async (counter and one-packet buffer per input VL; about "
+             "equal read as within 0.8-1.25) %s", where);
+    repro_add_trend(t, ID("fig10c-sync-eq-async"), claim, "~1", sync_async, nt, "ratio", 0.8, 1.25);
+    snprintf(claim, sizeof claim, "Fig. 10c: asynchronous with a central buffer slightly best: "
+             "multicast latency central / the better of sync and async %s", where);
+    repro_add_trend(t, ID("fig10c-central-best"), claim, "< 1", central, nt, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10a: switch replication lowers the real-time DMP: mean DMP "
+             "of the three switch schemes / replicated unicast's (unicast RT streams; multicast "
+             "streams have no deadline measure; undefined, and not holding, where replicated "
+             "unicast misses no frame) %s", where);
+    repro_add_trend(t, ID("fig10a-dmp"), claim, "< 1", dmp, nt, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10e: replication helps best effort: mean best-effort latency "
+             "of the switch schemes / replicated unicast's %s", where);
+    repro_add_trend(t, ID("fig10e-best-effort"), claim, "< 1", be, nt, "ratio", -INFINITY, 1);
+    snprintf(claim, sizeof claim, "Fig. 10d: replication helps control traffic: mean control "
+             "latency of the switch schemes / replicated unicast's %s", where);
+    repro_add_trend(t, ID("fig10d-control"), claim, "< 1", ctl, nt, "ratio", -INFINITY, 1);
+#undef ID
+}
+
 /* Fig. 10: the four multicast schemes on generated 15-node networks (topology seeds 1-3; the
- * paper's network is not printed), scenarios/seed004/fig10.cfg. */
+ * paper's network is not printed), scenarios/seed004/fig10.cfg, on two switches: fig10.cfg's
+ * input-queued switch (rows fig10a-e) and the seed's own 5-stage pipelined switch with Table 1's
+ * 4200-byte output VL buffers (switch.arch = pipe, as the Fig. 7-9 mix runs; rows ending -pipe). */
 static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
 {
-    enum { NT = 3, NS = 4, NP = 4 };
+    enum { NT = 3, NS = 4, NP = 4, NSW = 2 };
     static const char *const schemes[NS] = { "multicast.scheme=unicast", "multicast.scheme=sync",
                                              "multicast.scheme=async", "multicast.scheme=central" };
-    /* Fig. 10f's policies with asynchronous replication, on the seed's own switch: the 5-stage
-     * pipelined switch with Table 1's 4200-byte output VL buffers (switch.arch = pipe, as the
-     * Fig. 7-9 mix runs; its stage 3 reserves crossbar outputs). Policy 1: no VL of their own,
+    /* Fig. 10f's policies with asynchronous replication, on the pipelined switch (its stage 3
+     * reserves crossbar outputs). Policy 1: no VL of their own,
      * the three multicast flows on the real-time VLs 0, 3 and 6 (sharing them with unicast
      * streams; the VL 10 entry then idles), and "for [policy] 1, we give multicast traffic
      * higher priority over unicast traffic in reserving the output VLs ... multicast traffic can
@@ -729,19 +785,24 @@ static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
     const char *const policy[NP][4] = {
         { "multicast.xbar_priority=true", "flows.MC1.sl=0", "flows.MC2.sl=3", "flows.MC3.sl=6" },
         { NULL }, { pol3, NULL }, { pol4, NULL } };
-    struct repro_job jobs[NT * (NS + NP)];
+    enum { NJ = NSW * NT * NS + NT * NP };
+    struct repro_job jobs[NJ];
     memset(jobs, 0, sizeof jobs);
-    for (int k = 0; k < NT; k++)
-        for (int m = 0; m < NS; m++) {
-            struct repro_job *j = &jobs[k * NS + m];
-            j->file = "seed004/fig10.cfg";
-            j->over[0] = schemes[m];
-            j->nover = 1;
-            snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
-        }
+    for (int w = 0; w < NSW; w++)
+        for (int k = 0; k < NT; k++)
+            for (int m = 0; m < NS; m++) {
+                struct repro_job *j = &jobs[(w * NT + k) * NS + m];
+                j->file = "seed004/fig10.cfg";
+                j->over[j->nover++] = schemes[m];
+                if (w == 1) {
+                    j->over[j->nover++] = "switch.arch=pipe";
+                    j->over[j->nover++] = "switch.out_buffer=4200 B";
+                }
+                snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
+            }
     for (int k = 0; k < NT; k++)
         for (int q = 0; q < NP; q++) {
-            struct repro_job *j = &jobs[NT * NS + k * NP + q];
+            struct repro_job *j = &jobs[NSW * NT * NS + k * NP + q];
             j->file = "seed004/fig10.cfg";
             j->over[0] = "multicast.scheme=async";
             j->over[1] = "switch.arch=pipe";
@@ -751,12 +812,12 @@ static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
                 j->over[j->nover++] = policy[q][i];
             snprintf(j->seed, sizeof j->seed, "simulation.seed=%d", k + 1);
         }
-    struct repro_series out[NT * (NS + NP)];
-    if (repro_run_jobs(jobs, NT * (NS + NP), out, e))
+    struct repro_series out[NJ];
+    if (repro_run_jobs(jobs, NJ, out, e))
         return -1;
     double pol1[NT], pol_log[NT];
     for (int k = 0; k < NT; k++) {
-        const struct repro_series *p = &out[NT * NS + k * NP]; /* p[q]: policy q + 1 */
+        const struct repro_series *p = &out[NSW * NT * NS + k * NP]; /* p[q]: policy q + 1 */
         double sep = fmin(p[1].mcast_lat_us, fmin(p[2].mcast_lat_us, p[3].mcast_lat_us));
         pol1[k] = sep > 0 ? p[0].mcast_lat_us / sep : 0;
         double other = fmin(p[1].mcast_lat_us, p[2].mcast_lat_us);
@@ -767,61 +828,30 @@ static int fig10_multicast(struct repro_table *t, struct ibn_err *e)
                 class_latency(&p[0], "RT"), class_latency(&p[1], "RT"), class_latency(&p[2], "RT"),
                 class_latency(&p[3], "RT"));
     }
-    double worst[NT], sync_async[NT], central[NT], dmp[NT], be[NT], ctl[NT];
-    for (int k = 0; k < NT; k++) {
-        const struct repro_series *u = &out[k * NS], *sy = &out[k * NS + 1], *as = &out[k * NS + 2],
-                                  *ce = &out[k * NS + 3];
-        double hw = (sy->mcast_lat_us + as->mcast_lat_us + ce->mcast_lat_us) / 3;
-        worst[k] = hw > 0 ? u->mcast_lat_us / hw : 0;
-        sync_async[k] = as->mcast_lat_us > 0 ? sy->mcast_lat_us / as->mcast_lat_us : 0;
-        double best = fmin(sy->mcast_lat_us, as->mcast_lat_us);
-        central[k] = best > 0 ? ce->mcast_lat_us / best : 0;
-        double d_u = rt_dmp(u), d_hw = (rt_dmp(sy) + rt_dmp(as) + rt_dmp(ce)) / 3;
-        dmp[k] = d_u > 0 ? d_hw / d_u : NAN; /* no frame late under replicated unicast: undefined */
-        double b_hw = (class_latency(sy, "BE") + class_latency(as, "BE") + class_latency(ce, "BE")) / 3;
-        be[k] = class_latency(u, "BE") > 0 ? b_hw / class_latency(u, "BE") : 0;
-        double c_hw = (class_latency(sy, "CTL") + class_latency(as, "CTL") + class_latency(ce, "CTL")) / 3;
-        ctl[k] = class_latency(u, "CTL") > 0 ? c_hw / class_latency(u, "CTL") : 0;
-    }
-    for (int i = 0; i < NT * (NS + NP); i++)
+    fig10_scheme_rows(t, out, NT, "the input-queued switch", "");
+    fig10_scheme_rows(t, out + NT * NS, NT, "the pipelined switch with output VL buffers", "-pipe");
+    for (int i = 0; i < NJ; i++)
         repro_series_free(&out[i]);
     const char *where = "(generated 15-switch networks, topology seeds 1-3: Fig. 6 is not printed; "
                         "30 % load, RT:BE 70:30, 20 % of RT multicast to 3 groups of 2 or 4; "
                         "a VL per real-time stream, multicast on VL 10 of its own; SPF with HV 8 "
-                        "dropping; sync reserves outputs FCFS by injection at the source)";
+                        "dropping; the pipelined switch with output VL buffers)";
     char claim[600];
-    snprintf(claim, sizeof claim, "Fig. 10c: replicated unicast worst: its multicast latency / the "
-             "mean of the three switch schemes' %s", where);
-    repro_add_trend(t, "fig10c-unicast-worst", claim, "> 1", worst, NT, "ratio", 1, INFINITY);
-    snprintf(claim, sizeof claim, "Fig. 10c: synchronous about equal to asynchronous replication: "
-             "multicast latency sync / async (counter and one-packet buffer per input VL; about "
-             "equal read as within 0.8-1.25) %s", where);
-    repro_add_trend(t, "fig10c-sync-eq-async", claim, "~1", sync_async, NT, "ratio", 0.8, 1.25);
-    snprintf(claim, sizeof claim, "Fig. 10c: asynchronous with a central buffer slightly best: "
-             "multicast latency central / the better of sync and async %s", where);
-    repro_add_trend(t, "fig10c-central-best", claim, "< 1", central, NT, "ratio", -INFINITY, 1);
-    snprintf(claim, sizeof claim, "Fig. 10a: switch replication lowers the real-time DMP: mean DMP "
-             "of the three switch schemes / replicated unicast's (unicast RT streams; multicast "
-             "streams have no deadline measure; undefined, and not holding, where replicated "
-             "unicast misses no frame) %s", where);
-    repro_add_trend(t, "fig10a-dmp", claim, "< 1", dmp, NT, "ratio", -INFINITY, 1);
-    snprintf(claim, sizeof claim, "Fig. 10e: replication helps best effort: mean best-effort latency "
-             "of the switch schemes / replicated unicast's %s", where);
-    repro_add_trend(t, "fig10e-best-effort", claim, "< 1", be, NT, "ratio", -INFINITY, 1);
-    snprintf(claim, sizeof claim, "Fig. 10d: replication helps control traffic: mean control "
-             "latency of the switch schemes / replicated unicast's %s", where);
-    repro_add_trend(t, "fig10d-control", claim, "< 1", ctl, NT, "ratio", -INFINITY, 1);
     snprintf(claim, sizeof claim, "Fig. 10f: at higher load policy 1 (multicast shares the VLs and "
              "is ahead of all unicast in reserving outputs) beats separate VLs: async multicast "
              "latency, policy 1 (multicast flows on real-time VLs 0, 3, 6, xbar_priority) / the best "
              "of policies 2-4 (VL 10, weight x1, x n, x (1 + ln n), n = 10/3; the 6:5 split not "
-             "reproduced); the pipelined switch with output VL buffers %s", where);
+             "reproduced) %s", where);
     repro_add_trend(t, "fig10f-policy1-best", claim, "< 1", pol1, NT, "ratio", -INFINITY, 1);
     snprintf(claim, sizeof claim, "Fig. 10f: the logarithmic allocation (4) is the best of the "
-             "separate-VL policies: multicast latency policy 4 / the better of 2 and 3; the "
-             "pipelined switch with output VL buffers %s", where);
+             "separate-VL policies: multicast latency policy 4 / the better of 2 and 3 %s", where);
     repro_add_trend(t, "fig10f-log-best", claim, "< 1", pol_log, NT, "ratio", -INFINITY, 1);
     return 0;
+}
+
+int repro_s004_fig10(struct repro_table *t, struct ibn_err *e)
+{
+    return fig10_multicast(t, e);
 }
 
 int repro_seed004(struct repro_table *t, struct ibn_err *e)
