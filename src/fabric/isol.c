@@ -87,8 +87,9 @@ struct iline {
     int16_t out;       /* output towards the root */
     int16_t oline;     /* output CAM line at `out` it is linked to; -1 at the root */
     uint16_t ndst;
+    struct pktq q;     /* own queue (CFQ / HPQ); before dst, so that what the crossbar's offers
+                        * read (active, out, oline, q.head) shares one cache line */
     uint16_t dst[SW_MSG_DESTS];
-    struct pktq q;     /* own queue (CFQ / HPQ) */
 };
 
 struct oline {
