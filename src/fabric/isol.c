@@ -274,7 +274,7 @@ static void note(struct fabric *f, struct sw *s, struct isol_sw *x, int out)
 }
 
 /* Make the request bits of the touched (in, out, slot) true. */
-static void settle(struct fabric *f, struct sw *s, struct isol_sw *x)
+static void settle_(struct fabric *f, struct sw *s, struct isol_sw *x)
 {
     for (int i = 0; i < x->ntouch; i++) {
         int in = x->touch[i].in, out = x->touch[i].out, slot = x->touch[i].slot, b = 0;
@@ -289,6 +289,13 @@ static void settle(struct fabric *f, struct sw *s, struct isol_sw *x)
         }
     }
     x->ntouch = 0;
+}
+
+/* settle_ without a call when nothing was touched (an enqueue behind other packets). */
+static inline void settle(struct fabric *f, struct sw *s, struct isol_sw *x)
+{
+    if (x->ntouch)
+        settle_(f, s, x);
 }
 
 static void flush_kicks(struct fabric *f, struct sw *s, struct isol_sw *x, int skip)

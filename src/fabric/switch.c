@@ -281,6 +281,8 @@ unsigned long long switch_retry_skipped(void)
  * would change nothing is only marked again: retry_is_noop). */
 static void retry_stalled(struct fabric *f, struct sw *s)
 {
+    if (s->words == 1 && !s->stalled[0])
+        return; /* nothing stalled (the loop below would find the same) */
     for (int w = 0; w < s->words; w++) {
         uint64_t bits = s->stalled[w];
         s->stalled[w] = 0;
