@@ -164,18 +164,49 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
 
 /* Round robin over the inputs requesting (out, slot), starting after the last one served.
  * Returns the input, or -1; sets *credit_blocked when a candidate lacked credits and
- * *read_blocked when one lacked a free read port. */
-static inline int pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
-                             int *credit_blocked, int *read_blocked)
+ * *read_blocked when one lacked a free read port. `exact` (a constant): *read_blocked says
+ * whether an input before the one returned lacked a read port (iSLIP's grant reads it after a
+ * pick); otherwise (arbitrate, which reads it only when no slot found an input, i.e. after a
+ * full scan of every slot) it says whether any requesting input lacks one, and the inputs
+ * whose read ports are all busy are masked out with the bitset rbusy (equal to reads[in] >=
+ * read_ports) instead of being tested one by one: the same inputs are asked for their heads
+ * in the same order, so the result is the same. */
+static inline __attribute__((always_inline)) int pick_input_(struct fabric *f, struct sw *s, int out, int slot,
+                                                             int32_t credits, int *credit_blocked,
+                                                             int *read_blocked, const int exact)
 {
     const uint64_t *bits = sw_req(s, f, out, slot);
     int n = s->n.nports + 1, last = s->rr[(size_t)out * (size_t)f->nvs + (size_t)slot];
     int is15 = slot == f->set.nvls;
+    if (!exact && s->words == 1) {
+        uint64_t all = bits[0], busy = all & s->rbusy[0];
+        if (busy)
+            *read_blocked = 1;
+        uint64_t b = all & ~busy, after = b & (~1ULL << last), order[2] = { after, b & ~after };
+        for (int pass = 0; pass < 2; pass++) {
+            for (uint64_t w = order[pass]; w; w &= w - 1) {
+                int i = __builtin_ctzll(w);
+                uint32_t h = s->arch->head(f, s, i, out, slot);
+                if (h == PKT_NIL)
+                    ibn_panic("switch %s: request bit set for input %d output %d with no packet",
+                              s->n.name, i, out);
+                if (is15 || pkt(&f->pool, h)->credits <= credits)
+                    return i;
+                *credit_blocked = 1;
+            }
+        }
+        return -1;
+    }
+    if (!exact) {
+        for (int w = 0; w < s->words; w++)
+            if (bits[w] & s->rbusy[w])
+                *read_blocked = 1;
+    }
     /* Inputs after the last one served, then from the start up to it: set bits in order. */
     for (int pass = 0; pass < 2; pass++) {
         int from = pass == 0 ? last + 1 : 0, to = pass == 0 ? n : last + 1;
         for (int i = from; i < to;) {
-            uint64_t w = bits[i >> 6] >> (i & 63);
+            uint64_t w = (exact ? bits[i >> 6] : bits[i >> 6] & ~s->rbusy[i >> 6]) >> (i & 63);
             if (!w) {
                 i = ((i >> 6) + 1) << 6;
                 continue;
@@ -183,7 +214,7 @@ static inline int pick_input(struct fabric *f, struct sw *s, int out, int slot, 
             i += __builtin_ctzll(w);
             if (i >= to)
                 break;
-            if (s->reads[i] >= s->read_ports) {
+            if (exact && s->reads[i] >= s->read_ports) {
                 *read_blocked = 1;
             } else {
                 uint32_t h = s->arch->head(f, s, i, out, slot);
@@ -250,6 +281,8 @@ unsigned long long switch_retry_skipped(void)
  * would change nothing is only marked again: retry_is_noop). */
 static void retry_stalled(struct fabric *f, struct sw *s)
 {
+    if (s->words == 1 && !s->stalled[0])
+        return; /* nothing stalled (the loop below would find the same) */
     for (int w = 0; w < s->words; w++) {
         uint64_t bits = s->stalled[w];
         s->stalled[w] = 0;
@@ -299,7 +332,7 @@ static int arbitrate(struct fabric *f, struct sw *s, int out)
             continue;
         }
         work = 1;
-        int i = pick_input(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked);
+        int i = pick_input_(f, s, out, slot, op->vl[slot].credits, &credit_blocked, &read_blocked, 0);
         if (i >= 0) {
             cand[slot] = i;
             ready |= 1u << fabric_slot_vl(f, slot);
@@ -379,7 +412,7 @@ static inline void send_packet(struct fabric *f, struct sw *s, int out, int slot
 int sw_pick_input(struct fabric *f, struct sw *s, int out, int slot, int32_t credits,
                   int *credit_blocked, int *read_blocked)
 {
-    return pick_input(f, s, out, slot, credits, credit_blocked, read_blocked);
+    return pick_input_(f, s, out, slot, credits, credit_blocked, read_blocked, 1);
 }
 
 void sw_send(struct fabric *f, struct sw *s, int out, int slot, int in, int vl, int move_rr)
