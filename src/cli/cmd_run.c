@@ -17,6 +17,7 @@
 #include "dist/dist.h"
 #include "dist/partition.h"
 #include "cc/cc.h"
+#include "cli/distexe.h"
 #include "cli/resdir.h"
 #include "core/output.h"
 #include "fabric/build.h"
@@ -467,6 +468,7 @@ static int run_ranks(int argc, char **argv, long ranks)
     av[n++] = "--oversubscribe";
     if (geteuid() == 0)
         av[n++] = "--allow-run-as-root";
+    int exe = n; /* the executable's place: after --allow-run-as-root or not */
     av[n++] = "/proc/self/exe";
     av[n++] = "run";
     for (int i = 1; i < argc; i++) {
@@ -477,17 +479,23 @@ static int run_ranks(int argc, char **argv, long ranks)
         av[n++] = argv[i];
     }
     av[n] = NULL;
-    if (!dist_built()) {
-        fprintf(stderr, "ibnetsim run: --ranks: this ibnetsim was built without MPI "
-                "(libopenmpi-dev; scripts/deps.sh installs it)\n");
-        free(av);
-        return 2;
-    }
-    char self[4096];
-    ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (k > 0) {
-        self[k] = 0;
-        av[5] = self;
+    /* The ranks run the distributed executable: this one when it is (ibnetsim-dist), else
+     * ibnetsim-dist found next to this one or in the install directory (cli/distexe.h). */
+    static char self[4096];
+    if (dist_built()) {
+        ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (k > 0) {
+            self[k] = 0;
+            av[exe] = self;
+        }
+    } else {
+        char why[9000];
+        if (distexe_find(self, sizeof self, why, sizeof why)) {
+            fprintf(stderr, "ibnetsim run: --ranks: %s\n", why);
+            free(av);
+            return 2;
+        }
+        av[exe] = self;
     }
     fflush(stdout);
     execvp("mpirun", av);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/distexe.h"
 #include "core/output.h"
 #include "dist/dist.h"
 
@@ -34,6 +35,11 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+#if !defined(IBN_HAVE_MPI) && defined(IBN_DIST_EXE)
+    /* The sequential command (built without MPI) started by mpirun: become ibnetsim-dist. */
+    if (argc >= 2 && !strcmp(argv[1], "run") && distexe_launched())
+        return distexe_exec(argv);
+#endif
     if (argc >= 2 && !strcmp(argv[1], "run"))
         dist_init(&argc, &argv); /* started by mpirun: one rank of a distributed run */
     if (argc < 2) {
