@@ -162,6 +162,21 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         switch_try_send(f, s, out);
 }
 
+/* Whether input i's head for (out, slot) may go on `credits` (VL15 always); sets
+ * *credit_blocked when it lacks them. */
+static inline __attribute__((always_inline)) int head_fits(struct fabric *f, struct sw *s, int i, int out,
+                                                           int slot, int32_t credits, int is15,
+                                                           int *credit_blocked)
+{
+    uint32_t h = s->arch->head(f, s, i, out, slot);
+    if (h == PKT_NIL)
+        ibn_panic("switch %s: request bit set for input %d output %d with no packet", s->n.name, i, out);
+    if (is15 || pkt(&f->pool, h)->credits <= credits)
+        return 1;
+    *credit_blocked = 1;
+    return 0;
+}
+
 /* Round robin over the inputs requesting (out, slot), starting after the last one served.
  * Returns the input, or -1; sets *credit_blocked when a candidate lacked credits and
  * *read_blocked when one lacked a free read port. `exact` (a constant): *read_blocked says
@@ -186,13 +201,8 @@ static inline __attribute__((always_inline)) int pick_input_(struct fabric *f, s
         for (int pass = 0; pass < 2; pass++) {
             for (uint64_t w = order[pass]; w; w &= w - 1) {
                 int i = __builtin_ctzll(w);
-                uint32_t h = s->arch->head(f, s, i, out, slot);
-                if (h == PKT_NIL)
-                    ibn_panic("switch %s: request bit set for input %d output %d with no packet",
-                              s->n.name, i, out);
-                if (is15 || pkt(&f->pool, h)->credits <= credits)
+                if (head_fits(f, s, i, out, slot, credits, is15, credit_blocked))
                     return i;
-                *credit_blocked = 1;
             }
         }
         return -1;
@@ -216,14 +226,8 @@ static inline __attribute__((always_inline)) int pick_input_(struct fabric *f, s
                 break;
             if (exact && s->reads[i] >= s->read_ports) {
                 *read_blocked = 1;
-            } else {
-                uint32_t h = s->arch->head(f, s, i, out, slot);
-                if (h == PKT_NIL)
-                    ibn_panic("switch %s: request bit set for input %d output %d with no packet",
-                              s->n.name, i, out);
-                if (is15 || pkt(&f->pool, h)->credits <= credits)
-                    return i;
-                *credit_blocked = 1;
+            } else if (head_fits(f, s, i, out, slot, credits, is15, credit_blocked)) {
+                return i;
             }
             i++;
         }
