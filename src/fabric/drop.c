@@ -36,6 +36,8 @@ int drop_init(struct fabric *f, struct ibn_err *e)
         s->drop->seq = xcalloc(nr, sizeof *s->drop->seq);
         for (size_t k = 0; k < nr; k++)
             s->drop->due[k] = SIMTIME_NEVER;
+        s->drop->lw = (int)((np * (size_t)f->nvs + 63) / 64);
+        s->drop->live = xcalloc(np * (size_t)s->drop->lw, sizeof *s->drop->live);
         s->drop->armed_t = xmalloc(np * sizeof *s->drop->armed_t);
         s->drop->armed_seq = xcalloc(np, sizeof *s->drop->armed_seq);
         for (size_t k = 0; k < np; k++)
@@ -58,7 +60,7 @@ void drop_free(struct fabric *f)
         if (!s->drop)
             continue;
         free(s->drop->since), free(s->drop->hoq), free(s->drop->sll), free(s->drop->kept);
-        free(s->drop->due), free(s->drop->seq), free(s->drop->armed_t), free(s->drop->armed_seq);
+        free(s->drop->due), free(s->drop->seq), free(s->drop->live), free(s->drop->armed_t), free(s->drop->armed_seq);
         free(s->drop);
         s->drop = NULL;
     }
@@ -80,6 +82,16 @@ static simtime_t due(const struct fabric *f, simtime_t since, const struct packe
     return l < h ? l : h;
 }
 
+/* Register k (= out * nvs + slot) of input `in` holds a key / no longer does. */
+static inline void live_set(struct sw_drop *d, int in, size_t k)
+{
+    d->live[(size_t)in * (size_t)d->lw + (k >> 6)] |= 1ULL << (k & 63);
+}
+static inline void live_clr(struct sw_drop *d, int in, size_t k)
+{
+    d->live[(size_t)in * (size_t)d->lw + (k >> 6)] &= ~(1ULL << (k & 63));
+}
+
 static inline int key_before(simtime_t t1, evseq_t s1, simtime_t t2, evseq_t s2)
 {
     return t1 < t2 || (t1 == t2 && s1 < s2);
@@ -88,19 +100,26 @@ static inline int key_before(simtime_t t1, evseq_t s1, simtime_t t2, evseq_t s2)
 void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
     struct sw_drop *d = s->drop;
-    size_t r = reg(f, s, in, out, slot);
+    size_t r = reg(f, s, in, out, slot), k = (size_t)out * (size_t)f->nvs + (size_t)slot;
     d->since[r] = f->now;
     d->due[r] = SIMTIME_NEVER;
-    uint32_t h = s->arch->head(f, s, in, out, slot);
-    if (h == PKT_NIL)
-        return;
-    int cause;
-    simtime_t t = due(f, f->now, pkt(&f->pool, h), &cause);
-    if (t == SIMTIME_NEVER)
-        return;
+    live_clr(d, in, k);
+    simtime_t t;
+    if (f->drop->sll == SIMTIME_NEVER) { /* the head's lifetime alone: no need to look at it */
+        t = f->now + f->drop->hll;
+    } else {
+        uint32_t h = s->arch->head(f, s, in, out, slot);
+        if (h == PKT_NIL)
+            return;
+        int cause;
+        t = due(f, f->now, pkt(&f->pool, h), &cause);
+        if (t == SIMTIME_NEVER)
+            return;
+    }
     /* The number its own event would have taken; queued now only if it is the port's earliest. */
     d->due[r] = t < f->now ? f->now : t;
     d->seq[r] = eventq_reserve_seq(&f->q);
+    live_set(d, in, k);
     if (f->drop->eager) {
         eventq_push_seq(&f->q, d->due[r], d->seq[r], EV_HOQ, &s->n.port[in], (uint32_t)(out * f->nvs + slot), 0);
         return;
@@ -110,6 +129,12 @@ void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot)
         d->armed_seq[in] = d->seq[r];
         eventq_push_seq(&f->q, d->due[r], d->seq[r], EV_HOQ, &s->n.port[in], DROP_EV_LAZY, 0);
     }
+}
+
+void drop_head_end(const struct fabric *f, struct sw *s, int in, int out, int slot)
+{
+    s->drop->due[reg(f, s, in, out, slot)] = SIMTIME_NEVER;
+    live_clr(s->drop, in, (size_t)out * (size_t)f->nvs + (size_t)slot);
 }
 
 static void check_head(struct fabric *f, struct port *ip, int out, int slot);
@@ -125,17 +150,22 @@ static void fire(struct fabric *f, struct port *ip)
     size_t base = reg(f, s, in, 0, 0), nr = (size_t)np * (size_t)f->nvs, hit = nr, best = nr;
     const simtime_t *due_r = d->due + base;
     const evseq_t *seq_r = d->seq + base;
-    /* One pass: the register holding this key, and the earliest other one. */
-    for (size_t k = 0; k < nr; k++) {
-        if (due_r[k] == SIMTIME_NEVER)
-            continue;
-        if (due_r[k] == f->now && seq_r[k] == f->now_seq)
-            hit = k;
-        else if (best == nr || key_before(due_r[k], seq_r[k], due_r[best], seq_r[best]))
-            best = k;
+    /* One pass over the registers holding a key: the one holding this key, and the earliest
+     * other one. */
+    const uint64_t *live = d->live + (size_t)in * (size_t)d->lw;
+    for (int w = 0; w < d->lw; w++) {
+        for (uint64_t b = live[w]; b; b &= b - 1) {
+            size_t k = (size_t)w * 64 + (size_t)__builtin_ctzll(b);
+            if (due_r[k] == f->now && seq_r[k] == f->now_seq)
+                hit = k;
+            else if (best == nr || key_before(due_r[k], seq_r[k], due_r[best], seq_r[best]))
+                best = k;
+        }
     }
-    if (hit < nr)
-        d->due[base + hit] = SIMTIME_NEVER; /* handled: a new head sets it again */
+    if (hit < nr) { /* handled: a new head sets it again */
+        d->due[base + hit] = SIMTIME_NEVER;
+        live_clr(d, in, hit);
+    }
     if (d->armed_t[in] == f->now && d->armed_seq[in] == f->now_seq) {
         /* the port's queued event: queue the next earliest register's before anything changes
          * (a head started by the check below compares itself with it) */

@@ -21,6 +21,9 @@
  * the next smallest key is queued. Every EV_HOQ event that is handled has the (time, number) it
  * had when every head queued its own, so the order of everything, and every result, is the
  * same; the events for heads that left before their deadline (nearly all) are never queued.
+ * A head that leaves with no other behind it clears its key (drop_head_end), so that no event
+ * is queued for it later; a bitset per input port lists the registers holding a key, and the
+ * port's next earliest is found among those only.
  * With both limits infinite nothing is allocated and no event is made; the data path pays a
  * NULL test where an input starts offering a new head. */
 #ifndef IBN_DROP_H
@@ -36,6 +39,8 @@ struct sw_drop {
     uint64_t *kept;          /* [in]: protected packets found past a limit */
     simtime_t *due;          /* [in][out][slot]: its EV_HOQ key (due, seq); SIMTIME_NEVER: none */
     evseq_t *seq;
+    uint64_t *live;          /* [in][lw words]: bit (out * nvs + slot) set where due is not NEVER */
+    int lw;
     simtime_t *armed_t;      /* [in]: the key of the EV_HOQ event queued for the input port */
     evseq_t *armed_seq;     /* (armed_t SIMTIME_NEVER: none) */
 };
@@ -55,6 +60,9 @@ int drop_init(struct fabric *f, struct ibn_err *e);
 void drop_free(struct fabric *f);
 /* Input `in` of switch s starts offering a new head packet for (out, slot). */
 void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot);
+/* Input `in` of switch s no longer offers a packet for (out, slot) (its request bit cleared):
+ * the register's key, which could only find the head gone, is cleared. */
+void drop_head_end(const struct fabric *f, struct sw *s, int in, int out, int slot);
 /* EV_HOQ (a = DROP_EV_LAZY): the input port's earliest register is due; (a = out * nvs + slot,
  * eager only) that register's head is due; (a = a multicast key, mcast_hoq_key) a multicast
  * head's deadline. */

@@ -665,6 +665,10 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
                 struct port *pt = &nd->port[p];
                 if (!pt->peer)
                     continue;
+                if (pt->waiting) /* PortXmitWait counts only time with a packet to send */
+                    violation(r, "PortXmitWait: %s port %d still counts a wait for credits (VL slots "
+                              "0x%x) after the drain, with nothing to send", nd->name, p,
+                              (unsigned)pt->waiting);
                 for (int s = 0; s < f->set.nvls; s++) {
                     if (pt->vl[s].credits != pt->peer->vl[s].rx_cap)
                         violation(r, "credits: %s port %d holds %d credits on VL %d after the drain, "

@@ -51,6 +51,9 @@ static void ring_remove(struct fabric *f, struct flow *fl)
     int slot = fabric_slot(f, fl->vl);
     if (fl->ring_next == fl->index) {
         h->ring[slot] = FLOW_NIL;
+        /* No flow left to send on this VL: a wait for its credits ends (PortXmitWait counts
+         * only time with data to send). */
+        port_wait_end(fl->src, slot, f->now);
     } else {
         f->flows[fl->ring_prev].ring_next = fl->ring_next;
         f->flows[fl->ring_next].ring_prev = fl->ring_prev;

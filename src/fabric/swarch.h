@@ -122,6 +122,8 @@ static inline void sw_req_clr(struct sw *s, const struct fabric *f, int out, int
 {
     uint64_t *bits = sw_req(s, f, out, slot);
     bits[in >> 6] &= ~(1ULL << (in & 63));
+    if (s->drop) /* the head left with none behind it: no lifetime to watch (drop.h) */
+        drop_head_end(f, s, in, out, slot);
     for (int w = 0; w < s->words; w++)
         if (bits[w])
             return;

@@ -10,7 +10,8 @@
  * hold) or is queued only once it can be sent without waiting for its tail (late).
  *
  * The fast path. Most runs use the same switch: virtual output queues, one data VL, an input
- * bitset in one word, no read-port limit, no multicast, dropping, iSLIP or speedup. For such a
+ * bitset in one word, no read-port limit, no multicast, iSLIP or speedup (dropping's head
+ * lifetimes start where the general code starts them). For such a
  * switch (sw.fast, set by switch_prepare) enqueue_fast and arbitrate_fast below do what the
  * general code does, with the same decisions and the same state changes in the same order,
  * without the per-VL loops, the architecture's indirect calls and the read-port bookkeeping
@@ -43,7 +44,8 @@ static inline struct pktq *voq_fast(struct sw *s, int in, int out)
     return &s->q[((size_t)in * (size_t)(s->n.nports + 1) + (size_t)out) * 2];
 }
 
-/* arch_voq.c's enqueue for a fast switch (no dropping: no head lifetime to start). */
+/* arch_voq.c's enqueue for a fast switch (with dropping, a new head's lifetime starts, as in
+ * sw_req_set). */
 static inline void enqueue_fast(struct fabric *f, struct sw *s, int in, uint32_t pidx)
 {
     const struct packet *p = pkt(&f->pool, pidx);
@@ -53,6 +55,8 @@ static inline void enqueue_fast(struct fabric *f, struct sw *s, int in, uint32_t
     if (q->n == 1) {
         s->req[(size_t)out * 2 + (size_t)slot] |= 1ULL << in;
         s->req_slots[out] |= 1u << slot;
+        if (s->drop)
+            drop_head_start(f, s, in, out, slot);
     }
 }
 
@@ -466,8 +470,14 @@ static int arbitrate_fast(struct fabric *f, struct sw *s, int out)
     struct port *ip = &s->n.port[in];
     struct pktq *q = voq_fast(s, in, out);
     uint32_t pidx = pktq_pop(q, &f->pool);
-    if (!q->n && !(req[0] &= ~(1ULL << in)))
-        s->req_slots[out] &= ~1u;
+    if (!q->n) {
+        if (!(req[0] &= ~(1ULL << in)))
+            s->req_slots[out] &= ~1u;
+        if (s->drop)
+            drop_head_end(f, s, in, out, 0);
+    } else if (s->drop) {
+        drop_head_start(f, s, in, out, 0); /* the next head for (out, VL 0) */
+    }
     *rr = (uint16_t)in;
     struct packet *p = pkt(&f->pool, pidx);
     vlarb_charge(op->vlarb, &op->arb, 0, p->wire_bytes);
@@ -495,7 +505,7 @@ void switch_prepare(struct fabric *f)
             continue;
         struct sw *s = node_sw(f->nodes[i]);
         s->fast = !f->no_fast && s->arch == &sw_arch_voq && f->nvs == 2 && s->words == 1 &&
-                  s->read_ports >= s->n.nports && s->speedup == 1.0 && !s->drop && !s->mc &&
+                  s->read_ports >= s->n.nports && s->speedup == 1.0 && !s->mc &&
                   !s->islip && !s->arch->departed && !s->arch->read_done;
         s->fast_in = s->fast && !s->adapt && !s->cut_through_late && !f->loss_on;
     }

@@ -162,12 +162,13 @@ static void test_protection(void **st)
 }
 
 /* The lifetime limits' events are queued lazily (drop.h: one EV_HOQ event per input port, at
- * its earliest register's (due, number)); the former way queued one per head. The same runs
- * both ways (f->drop->eager queues every head's event, for this comparison) must give the same
- * results, event for event: the ring's SPF deadlock broken by HV 0, the Switch Lifetime Limit
- * with HV 2 (both causes), and a generated 15-switch irregular network under SPF at 60 % on two
- * VLs with HV 1 (registers on several outputs and VLs per input). The lazy runs handle fewer
- * events. */
+ * its earliest register's (due, number), and none for a head that left with nothing behind it);
+ * the former way queued one per head. The same runs both ways (f->drop->eager queues every
+ * head's event, for this comparison) must give the same results, event for event: the ring's
+ * SPF deadlock broken by HV 0, the Switch Lifetime Limit with HV 2 (both causes), and a
+ * generated 15-switch irregular network under SPF at 60 % on two VLs with HV 1 (registers on
+ * several outputs and VLs per input). The lazy runs handle fewer events, and may end earlier:
+ * the eager runs' last events can be deadlines of heads long gone, which change nothing. */
 static void run_both(struct testsim *s, void (*make)(struct testsim *, int), int variant)
 {
     uint64_t ev[2], cnt[2][6];
@@ -199,7 +200,7 @@ static void run_both(struct testsim *s, void (*make)(struct testsim *, int), int
     for (int k = 0; k < 6; k++)
         assert_int_equal(cnt[0][k], cnt[1][k]);
     assert_true(cnt[0][1] + cnt[0][2] > 0);
-    assert_int_equal(end[0], end[1]);
+    assert_true(end[0] <= end[1]);
     assert_true(lat[0] == lat[1]);
     assert_true(ev[0] < ev[1]);
 }
