@@ -413,6 +413,13 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
     s->flows = xcalloc((size_t)s->nflows + 1, sizeof *s->flows);
     memcpy(s->flows, d->flows, (size_t)d->nflows * sizeof *s->flows);
     char why[256];
+    /* The arrival defaults, parsed once and copied to each connection (its strings its own). */
+    struct arrival_desc defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (params_set_defaults(arrival_params, &defaults, why, sizeof why)) {
+        free(defaults.gop), free(defaults.trace_file);
+        return ibn_err_set(e, "connections: %s", why);
+    }
     for (int i = 0; i < s->cs.n; i++) {
         const struct conn_entry *x = &s->cs.c[i];
         struct flow_desc *fd = &s->flows[s->first_conn + i];
@@ -429,8 +436,9 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
             fd->stop = x->end != SIMTIME_NEVER ? x->end : 0;
         }
         fd->small_rng = 1;
-        if (params_set_defaults(arrival_params, &fd->arr, why, sizeof why))
-            return ibn_err_set(e, "connections: %s", why);
+        fd->arr = defaults;
+        fd->arr.gop = defaults.gop ? xstrdup(defaults.gop) : NULL;
+        fd->arr.trace_file = defaults.trace_file ? xstrdup(defaults.trace_file) : NULL;
         double bw = x->req.bw * (i == s->excess_idx ? cd->excess : 1.0);
         double payload_bps = bw * (double)pl / (double)wire; /* the reservation counts wire bytes */
         fd->arr.random_phase = 1;
@@ -447,6 +455,7 @@ int connections_flows(struct conn_state *s, const struct conn_desc *cd, struct r
             fd->arr.deadline = x->conn.bound; /* one packet per message: the guaranteed bound */
         }
     }
+    free(defaults.gop), free(defaults.trace_file);
     d->flows = s->flows;
     d->nflows = s->nflows;
     return 0;

@@ -153,16 +153,17 @@ static int parse_value(const struct param *p, void *obj, const char *text, char 
         return 0;
     }
     case P_ENUM: {
-        size_t n = 0;
-        char list[256] = "";
         for (int i = 0; p->choices[i]; i++) {
             if (!strcasecmp(text, p->choices[i])) {
                 *FIELD(obj, p, int) = i;
                 return 0;
             }
+        }
+        size_t n = 0; /* the choices, for the message */
+        char list[256] = "";
+        for (int i = 0; p->choices[i]; i++)
             n += (size_t)snprintf(list + n, n < sizeof list ? sizeof list - n : 0, "%s%s",
                                   i ? ", " : "", p->choices[i]);
-        }
         snprintf(why, whylen, "%s expects one of: %s; got \"%s\"", p->key, list, text);
         return -1;
     }

@@ -36,8 +36,7 @@ static void list_units(const struct unit *u, char *buf, size_t len)
 static int parse_quantity(const char *s, const struct unit *units, const char *what,
                           double *out, char *why, size_t whylen)
 {
-    char list[256];
-    list_units(units, list, sizeof list);
+    char list[256]; /* the units, written out only for an error message */
     if (!s || !*s) {
         snprintf(why, whylen, "expected a %s such as \"10 %s\", got an empty value", what,
                  units[1].name ? units[1].name : units[0].name);
@@ -46,12 +45,14 @@ static int parse_quantity(const char *s, const struct unit *units, const char *w
     char *end;
     double v = strtod(s, &end);
     if (end == s || !isfinite(v)) {
+        list_units(units, list, sizeof list);
         snprintf(why, whylen, "expected a %s (a number and one of: %s), got \"%s\"", what, list, s);
         return -1;
     }
     while (*end == ' ' || *end == '\t')
         end++;
     if (!*end) {
+        list_units(units, list, sizeof list);
         snprintf(why, whylen, "\"%s\" has no unit: write the %s with one of: %s", s, what, list);
         return -1;
     }
@@ -64,6 +65,7 @@ static int parse_quantity(const char *s, const struct unit *units, const char *w
             *out = v * u->factor;
             return 0;
         }
+    list_units(units, list, sizeof list);
     snprintf(why, whylen, "unknown unit \"%s\" in \"%s\": a %s takes one of: %s", end, s, what, list);
     return -1;
 }
