@@ -45,6 +45,12 @@ static void ring_insert(struct fabric *f, struct flow *fl)
     fl->ready = 1;
 }
 
+/* Whether the control path's head packet is on VL slot `slot` (it then waits there). */
+static inline int ctrl_waits_on(const struct fabric *f, const struct hca_port *h, int slot)
+{
+    return h->ctrl.head != PKT_NIL && fabric_slot(f, pkt(&f->pool, h->ctrl.head)->vl) == slot;
+}
+
 static void ring_remove(struct fabric *f, struct flow *fl)
 {
     struct hca_port *h = fl->src->hca;
@@ -52,8 +58,10 @@ static void ring_remove(struct fabric *f, struct flow *fl)
     if (fl->ring_next == fl->index) {
         h->ring[slot] = FLOW_NIL;
         /* No flow left to send on this VL: a wait for its credits ends (PortXmitWait counts
-         * only time with data to send). */
-        port_wait_end(fl->src, slot, f->now);
+         * only time with data to send), unless a control packet at the head of the control
+         * path waits on it. */
+        if (!ctrl_waits_on(f, h, slot))
+            port_wait_end(fl->src, slot, f->now);
     } else {
         f->flows[fl->ring_prev].ring_next = fl->ring_next;
         f->flows[fl->ring_next].ring_prev = fl->ring_prev;
@@ -841,9 +849,11 @@ static void arbitrate(struct fabric *f, struct port *p)
         if (c->vl == VL15 || p->vl[slot].credits >= c->credits) {
             uint32_t idx = pktq_pop(&h->ctrl, &f->pool);
             c->t_injected = f->now;
+            port_wait_end(p, slot, f->now);
             port_transmit(f, p, idx, f->now);
             return;
         }
+        port_wait_begin(p, slot, f->now); /* an ACK or CNP on a data VL waits for credits */
     }
     uint32_t ready = 0;
     for (int slot = 0; slot < f->nvs; slot++) {

@@ -205,6 +205,42 @@ static void test_ack_sl_and_vl(void **st)
     ts_free(&s);
 }
 
+/* PortXmitWait counts a control packet waiting for credits on a data VL: H2 only receives
+ * (from H1) and answers each packet with an ACK on the data VL; its ACKs to H1 share the
+ * switch's output to H1 with H3's and H4's saturating data (one turn in three of the round
+ * robin, about one ACK per two data packet times against one made per packet time), so they
+ * back up until H2's input buffer at the switch (4 KiB: 64 ACKs) is full and H2's port waits for credits with no data flow of its own.
+ * Its wait must count (before, only a data flow's wait did: 0), stay below the run's length,
+ * and end by the drain (the run's invariants). */
+static void test_ack_waiting_counts_xmit_wait(void **st)
+{
+    (void)st;
+    struct testsim s;
+    ts_init(&s, "single_switch", "ports=4,link=4xQDR");
+    tset(&s, "mode", "rc");
+    s.d.set.switch_buffer = 4096; /* 64 credits: two data packets, or 64 ACKs */
+    s.d.end = 500 * PS_PER_US;
+    ts_flow(&s, "AB", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "CA", "H3", "H1", "saturate", NULL, "64 KiB", 0, 0);
+    ts_flow(&s, "DA", "H4", "H1", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    assert_true(s.rep.invariants_ok);
+    const struct port *h2 = NULL;
+    for (int i = 0; i < s.f.nhosts; i++)
+        if (!strcmp(s.f.hosts[i].port->node->name, "H2"))
+            h2 = s.f.hosts[i].port;
+    assert_non_null(h2);
+    simtime_t wait = h2->vl[0].ctr.xmit_wait;
+    printf("H2: %llu ACKs sent for %llu packets of AB, PortXmitWait %.1f us of a %.1f us run\n",
+           (unsigned long long)h2->vl[0].ctr.xmit_pkts, (unsigned long long)ts_find(&s, "AB")->st.pkts_sent, (double)wait / PS_PER_US,
+           (double)s.f.now / PS_PER_US);
+    assert_true(h2->vl[0].ctr.xmit_pkts > 500);
+    assert_true(wait > 10 * PS_PER_US);
+    assert_true(wait < s.f.now);
+    ts_free(&s);
+}
+
 /* H1, H2, H3 on one switch (4x QDR, 1 us cables): H1 sends 2048-byte messages to uniformly
  * random others (H2, H3). */
 static void star3(struct testsim *s, const char *per, const char *ack)
@@ -284,6 +320,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ack_per_packet_and_per_message),
         cmocka_unit_test(test_ud_sends_no_ack),
+        cmocka_unit_test(test_ack_waiting_counts_xmit_wait),
         cmocka_unit_test(test_window_packets_limits_to_w_per_rtt),
         cmocka_unit_test(test_window_messages),
         cmocka_unit_test(test_acks_consume_reverse_bandwidth),
