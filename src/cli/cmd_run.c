@@ -362,10 +362,26 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
     json_decref(j);
     int partial = rep.outcome == RUN_INTERRUPTED;
     char final[4300];
-    if (werr)
+    /* A second signal during the renaming must not name the temporary folder once it has
+     * become DIR (or DIR.partial): the signals wait while the folder moves and the message
+     * changes, and one that came meanwhile is handled after, naming where the results are. */
+    sigset_t sigs, old_sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    sigprocmask(SIG_BLOCK, &sigs, &old_sigs);
+    if (werr) {
         resdir_abandon(&rd);
-    else if (resdir_commit(&rd, partial, final, sizeof final, &we))
+        snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once\n");
+        again_len = strlen(again_msg);
+    } else if (resdir_commit(&rd, partial, final, sizeof final, &we)) {
         werr = -1;
+    } else {
+        snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once; "
+                 "the results are in %s\n", final);
+        again_len = strlen(again_msg);
+    }
+    sigprocmask(SIG_SETMASK, &old_sigs, NULL);
     if (!quiet && dist_active()) {
         char how[256];
         dist_describe(f, how, sizeof how);
