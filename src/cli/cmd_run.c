@@ -38,6 +38,15 @@ static size_t again_len;
 
 /* The first SIGINT/SIGTERM stops the run, whose results so far are still written (as
  * DIR.partial); a second one exits at once, leaving the temporary folder. */
+/* What a second signal says before exiting: "...; WHERE" (NULL: nothing more). Called with the
+ * signals blocked, or before the handler is installed. */
+static void say_again(const char *where)
+{
+    snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once%s%s\n",
+             where ? "; " : "", where ? where : "");
+    again_len = strlen(again_msg);
+}
+
 static void on_signal(int sig)
 {
     if (stop > 0) {
@@ -247,9 +256,9 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
         return e.output ? IBN_EXIT_OUTPUT : IBN_EXIT_INPUT;
     }
     dist_on_abort(abandon, &rd); /* a rank timeout removes the temporary folder */
-    snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once; "
-             "what was written is in %s\n", rd.tmp);
-    again_len = strlen(again_msg);
+    char where[4400];
+    snprintf(where, sizeof where, "what was written is in %s", rd.tmp);
+    say_again(where);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -372,14 +381,13 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
     sigprocmask(SIG_BLOCK, &sigs, &old_sigs);
     if (werr) {
         resdir_abandon(&rd);
-        snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once\n");
-        again_len = strlen(again_msg);
+        say_again(NULL);
     } else if (resdir_commit(&rd, partial, final, sizeof final, &we)) {
         werr = -1;
     } else {
-        snprintf(again_msg, sizeof again_msg, "\nibnetsim run: interrupted again: exiting at once; "
-                 "the results are in %s\n", final);
-        again_len = strlen(again_msg);
+        char done_at[4400];
+        snprintf(done_at, sizeof done_at, "the results are in %s", final);
+        say_again(done_at);
     }
     sigprocmask(SIG_SETMASK, &old_sigs, NULL);
     if (!quiet && dist_active()) {

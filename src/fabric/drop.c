@@ -97,13 +97,18 @@ static inline int key_before(simtime_t t1, evseq_t s1, simtime_t t2, evseq_t s2)
     return t1 < t2 || (t1 == t2 && s1 < s2);
 }
 
+void drop_head_end(const struct fabric *f, struct sw *s, int in, int out, int slot)
+{
+    s->drop->due[reg(f, s, in, out, slot)] = SIMTIME_NEVER;
+    live_clr(s->drop, in, (size_t)out * (size_t)f->nvs + (size_t)slot);
+}
+
 void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot)
 {
     struct sw_drop *d = s->drop;
-    size_t r = reg(f, s, in, out, slot), k = (size_t)out * (size_t)f->nvs + (size_t)slot;
+    size_t r = reg(f, s, in, out, slot);
     d->since[r] = f->now;
-    d->due[r] = SIMTIME_NEVER;
-    live_clr(d, in, k);
+    drop_head_end(f, s, in, out, slot); /* no key until its deadline is known */
     simtime_t t;
     if (f->drop->sll == SIMTIME_NEVER) { /* the head's lifetime alone: no need to look at it */
         t = f->now + f->drop->hll;
@@ -119,7 +124,7 @@ void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot)
     /* The number its own event would have taken; queued now only if it is the port's earliest. */
     d->due[r] = t < f->now ? f->now : t;
     d->seq[r] = eventq_reserve_seq(&f->q);
-    live_set(d, in, k);
+    live_set(d, in, (size_t)out * (size_t)f->nvs + (size_t)slot);
     if (f->drop->eager) {
         eventq_push_seq(&f->q, d->due[r], d->seq[r], EV_HOQ, &s->n.port[in], (uint32_t)(out * f->nvs + slot), 0);
         return;
@@ -129,12 +134,6 @@ void drop_head_start(struct fabric *f, struct sw *s, int in, int out, int slot)
         d->armed_seq[in] = d->seq[r];
         eventq_push_seq(&f->q, d->due[r], d->seq[r], EV_HOQ, &s->n.port[in], DROP_EV_LAZY, 0);
     }
-}
-
-void drop_head_end(const struct fabric *f, struct sw *s, int in, int out, int slot)
-{
-    s->drop->due[reg(f, s, in, out, slot)] = SIMTIME_NEVER;
-    live_clr(s->drop, in, (size_t)out * (size_t)f->nvs + (size_t)slot);
 }
 
 static void check_head(struct fabric *f, struct port *ip, int out, int slot);
