@@ -518,8 +518,10 @@ static void dist_walk(struct fabric *f, const int *part, int rank, struct dist_i
                 continue;
             if (n->is_switch) {
                 struct ibcc_oport *o = pt->cc;
-                dist_io_bytes(io, o->congested, sizeof o->congested);
-                dist_io_bytes(io, o->since, sizeof o->since);
+                for (int s = 0; s < VL_SLOTS; s++) {
+                    DIST_IO(io, o->s[s].congested);
+                    DIST_IO(io, o->s[s].since);
+                }
                 dist_io_bytes(io, o->cong_time, sizeof o->cong_time);
                 dist_io_bytes(io, o->entered, sizeof o->entered);
                 dist_io_bytes(io, o->marked, sizeof o->marked);
@@ -642,8 +644,14 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
                     nop++;
                     nvoq += (size_t)(f->nodes[i]->nports + 1) * (size_t)f->nvs;
                 }
-    c->oports = xcalloc(nop + 1, sizeof *c->oports);
-    c->voq_block = xcalloc(nvoq + 1, sizeof *c->voq_block);
+    /* Cache-line aligned, as struct ibcc_oport asks. Only detection by VOQ or by the sum
+     * per active input reads the VOQs; by the sum alone they are not kept. */
+    c->oports = aligned_alloc(_Alignof(struct ibcc_oport), (nop + 1) * sizeof *c->oports);
+    if (!c->oports)
+        ibn_panic("out of memory");
+    memset(c->oports, 0, (nop + 1) * sizeof *c->oports);
+    int keep_voqs = d->detect != IBCC_DETECT_SUM;
+    c->voq_block = keep_voqs ? xcalloc(nvoq + 1, sizeof *c->voq_block) : NULL;
     size_t k = 0, v = 0;
     int need_rng = (d->marking == IBCC_MARK_PROBABILITY && d->marking_rate > 0) ||
                    (d->mark_probability > 0 && d->mark_probability < 1);
@@ -656,7 +664,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
             if (!pt->peer)
                 continue;
             struct ibcc_oport *o = &c->oports[k++];
-            o->voq = c->voq_block + v;
+            o->voq = keep_voqs ? c->voq_block + v : NULL;
             v += (size_t)(n->nports + 1) * (size_t)f->nvs;
             int bit = 0;
             if (!strcmp(vm, "ca"))

@@ -9,22 +9,28 @@
 #include "cc/ibcc.h"
 #include "fabric/fabric.h"
 
-/* One switch output port: occupancy of the VOQs feeding it, its congestion state per VL. */
+/* One switch output port VL: what every packet through the port reads and writes, 32 bytes. */
+struct ibcc_oslot {
+    int32_t sum;                  /* bytes queued for this output over all inputs */
+    uint16_t active;              /* inputs with a non-empty VOQ (sum_per_input) */
+    uint16_t over_hi, over_lo;    /* VOQs above the upper / lower threshold (voq) */
+    uint8_t congested;
+    uint32_t eligible;            /* counter marking: eligible packets since the last mark */
+    simtime_t since;              /* when the current congestion state was entered */
+};
+
+/* One switch output port: occupancy of the VOQs feeding it, its congestion state per VL. The
+ * header and the first VL's slot share a cache line; the counters read at the end come last. */
 struct ibcc_oport {
-    int32_t *voq;                 /* bytes queued [input * nvs + slot] for this output */
-    int32_t sum[VL_SLOTS];        /* bytes over all inputs */
-    uint16_t active[VL_SLOTS];    /* inputs with a non-empty VOQ */
-    uint16_t over_hi[VL_SLOTS];   /* VOQs above the upper threshold */
-    uint16_t over_lo[VL_SLOTS];   /* VOQs above the lower threshold */
-    uint8_t congested[VL_SLOTS];
+    int32_t *voq;                 /* bytes queued [input * nvs + slot] for this output; NULL
+                                   * where detection compares only the sum */
+    gsl_rng *rng;                 /* probability marking: this port's stream */
     uint8_t victim;               /* Victim_Mask bit of this port */
-    uint32_t eligible[VL_SLOTS];  /* counter marking: eligible packets since the last mark */
-    simtime_t since[VL_SLOTS];    /* when the current congestion state was entered */
+    struct ibcc_oslot s[VL_SLOTS];
     simtime_t cong_time[VL_SLOTS];
     uint64_t entered[VL_SLOTS];   /* times the congestion state was entered */
     uint64_t marked[VL_SLOTS];    /* packets FECN-marked here */
-    gsl_rng *rng;                 /* probability marking: this port's stream */
-};
+} __attribute__((aligned(64)));
 
 struct ibcc;
 

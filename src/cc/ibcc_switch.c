@@ -17,57 +17,64 @@ static inline struct ibcc *ctx(struct fabric *f)
 
 static void set_state(struct ibcc_oport *o, int slot, int on, simtime_t now)
 {
-    if (o->congested[slot] == on)
+    struct ibcc_oslot *v = &o->s[slot];
+    if (v->congested == on)
         return;
-    o->congested[slot] = (uint8_t)on;
+    v->congested = (uint8_t)on;
     if (on) {
-        o->since[slot] = now;
+        v->since = now;
         o->entered[slot]++;
     } else {
-        o->cong_time[slot] += now - o->since[slot];
+        o->cong_time[slot] += now - v->since;
     }
 }
 
 void ibcc_oport_settle(struct ibcc_oport *o, int nvs, simtime_t now)
 {
     for (int s = 0; s < nvs; s++)
-        if (o->congested[s]) {
-            o->cong_time[s] += now - o->since[s];
-            o->since[s] = now;
+        if (o->s[s].congested) {
+            o->cong_time[s] += now - o->s[s].since;
+            o->s[s].since = now;
         }
 }
 
-/* Re-evaluate the congestion state of (out, slot). */
+/* Re-evaluate the congestion state of (out, slot). Whether the port is a root (it holds
+ * credits) is asked only when the thresholds alone do not decide. */
 static void update(struct fabric *f, struct ibcc *c, struct port *out, struct ibcc_oport *o, int slot)
 {
     if (c->thr_hi < 0)
         return;
+    const struct ibcc_oslot *v = &o->s[slot];
     int64_t hi = c->thr_hi, lo = c->thr_lo;
     int above, at_or_below_lo;
     switch (c->d.detect) {
     case IBCC_DETECT_VOQ:
-        above = o->over_hi[slot] > 0;
-        at_or_below_lo = o->over_lo[slot] == 0;
+        above = v->over_hi > 0;
+        at_or_below_lo = v->over_lo == 0;
         break;
     case IBCC_DETECT_SUM_PER_INPUT: {
-        int64_t scaled = (int64_t)o->sum[slot] * (o->active[slot] ? o->active[slot] : 1);
+        int64_t scaled = (int64_t)v->sum * (v->active ? v->active : 1);
         above = scaled > hi;
         at_or_below_lo = scaled <= lo;
         break;
     }
     default:
-        above = o->sum[slot] > hi;
-        at_or_below_lo = o->sum[slot] <= lo;
+        above = v->sum > hi;
+        at_or_below_lo = v->sum <= lo;
         break;
     }
-    port_absorb_credits(f, out); /* credits that have arrived by now count */
-    int root = o->victim || out->vl[slot].credits >= c->mtu_credits;
-    /* A victim (no credits, no Victim_Mask) is never in the congestion state. */
-    int on;
-    if (c->d.thresholds == IBCC_SINGLE || !o->congested[slot])
-        on = above && root;
+    int want; /* the state if the port is a root */
+    if (c->d.thresholds == IBCC_SINGLE || !v->congested)
+        want = above;
     else
-        on = !at_or_below_lo && root;
+        want = !at_or_below_lo;
+    int on = 0;
+    if (want) {
+        /* A victim (no credits, no Victim_Mask) is never in the congestion state. */
+        if (!o->victim)
+            port_absorb_credits(f, out); /* credits that have arrived by now count */
+        on = o->victim || out->vl[slot].credits >= c->mtu_credits;
+    }
     set_state(o, slot, on, f->now);
 }
 
@@ -78,16 +85,20 @@ static void change(struct fabric *f, struct port *in, struct port *out, struct p
         return;
     struct ibcc *c = ctx(f);
     int slot = fabric_slot(f, p->out_vl);
-    int32_t *q = &o->voq[(size_t)in->num * (size_t)f->nvs + (size_t)slot];
-    int32_t before = *q, after = before + sign * (int32_t)p->wire_bytes;
-    *q = after;
-    o->sum[slot] += after - before;
-    if (!before && after)
-        o->active[slot]++;
-    else if (before && !after)
-        o->active[slot]--;
-    o->over_hi[slot] += (after > c->thr_hi) - (before > c->thr_hi);
-    o->over_lo[slot] += (after > c->thr_lo) - (before > c->thr_lo);
+    struct ibcc_oslot *v = &o->s[slot];
+    int32_t bytes = sign * (int32_t)p->wire_bytes;
+    v->sum += bytes;
+    if (o->voq) {
+        int32_t *q = &o->voq[(size_t)in->num * (size_t)f->nvs + (size_t)slot];
+        int32_t before = *q, after = before + bytes;
+        *q = after;
+        if (!before && after)
+            v->active++;
+        else if (before && !after)
+            v->active--;
+        v->over_hi += (after > c->thr_hi) - (before > c->thr_hi);
+        v->over_lo += (after > c->thr_lo) - (before > c->thr_lo);
+    }
     update(f, c, out, o, slot);
 }
 
@@ -109,7 +120,7 @@ void ibcc_on_depart(struct fabric *f, struct port *out, struct packet *p)
     struct ibcc *c = ctx(f);
     int slot = fabric_slot(f, p->vl);
     update(f, c, out, o, slot);
-    if (!o->congested[slot])
+    if (!o->s[slot].congested)
         return;
     /* Control packets and multicast are never marked (their FECN would be ignored). */
     if (p->flow == FLOW_CONTROL || (p->flags & (PKT_MCAST | PKT_CNP | PKT_ACK)))
@@ -123,12 +134,12 @@ void ibcc_on_depart(struct fabric *f, struct port *out, struct packet *p)
     else if (c->d.marking_rate <= 0)
         mark = 1;
     else if (c->d.marking == IBCC_MARK_COUNTER)
-        mark = ++o->eligible[slot] > (uint32_t)c->d.marking_rate;
+        mark = ++o->s[slot].eligible > (uint32_t)c->d.marking_rate;
     else
         mark = gsl_rng_uniform(o->rng) * (double)(c->d.marking_rate + 1) < 1.0;
     if (!mark)
         return;
-    o->eligible[slot] = 0;
+    o->s[slot].eligible = 0;
     if (p->flags & PKT_FECN)
         return;
     p->flags |= PKT_FECN;

@@ -73,6 +73,8 @@ static inline int arrive_fast(struct fabric *f, struct sw *s, struct port *in, s
     if (out < 1 || out > s->n.nports || !s->n.port[out].peer)
         return 0;
     struct port *op = &s->n.port[out];
+    if (f->hooks.on_enqueue) /* its state is read below, once the packet is queued */
+        __builtin_prefetch(op->cc, 1);
     int in_num = in->num;
     p->in_port = (uint8_t)in_num;
     p->out_port = (uint8_t)out;

@@ -4,7 +4,7 @@
  * mark_probability (any probability, binomial bound),
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
  * throttling only the flow (QP level) or the whole port SL (SL level), multicast packets never
- * marked, and bad settings. */
+ * marked, the detect modes' state machine and the root condition, and bad settings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -652,6 +652,84 @@ static void test_bad_settings(void **st)
  * not run) gives that fabric the run's marks, per-port counts and indices; unpacking it once
  * more adds the shared per-flow counters again (they are summed over ranks) while the owned
  * state is only overwritten. */
+/* The switch port cabled to host `host`. */
+static struct port *sw_port_to(struct testsim *s, const char *host)
+{
+    for (int i = 0; i < s->f.nnodes; i++) {
+        struct node *n = s->f.nodes[i];
+        if (!n->is_switch)
+            continue;
+        for (int p = 1; p <= n->nports; p++)
+            if (n->port[p].peer && !strcmp(n->port[p].peer->node->name, host))
+                return &n->port[p];
+    }
+    fail();
+    return NULL;
+}
+
+/* The congestion state machine of one output port, driven packet by packet: what each detect
+ * mode compares with the thresholds (each VOQ, the sum, the sum times the active inputs), the
+ * double thresholds' hysteresis, and the root condition (credits for an MTU packet, or the
+ * Victim_Mask bit). Thresholds 4000 / 2000 bytes, packets of 1500 bytes from H1 and H2 to H3. */
+static void test_detection_modes(void **st)
+{
+    (void)st;
+    static const char *const modes[] = { "voq", "sum", "sum_per_input" };
+    /* The state after each step, per mode: A H1+1500 (sum 1500), B H2+1500 (3000, 2 active),
+     * C H1+3000 (H1 4500, sum 6000), D H1-3000 (3000), E H2-1500 (1500, 1 active). */
+    static const int want[3][5] = { { 0, 0, 1, 0, 0 }, { 0, 0, 1, 1, 0 }, { 0, 1, 1, 1, 0 } };
+    for (int m = 0; m < 3; m++) {
+        struct testsim s;
+        setup(&s, PS_PER_MS);
+        struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+        set(d, "detect", modes[m]);
+        set(d, "thresholds", "double");
+        if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err) || cc_attach(&s.f, &ibcc_plugin, d, &s.err)) {
+            fprintf(stderr, "build: %s\n", s.err.msg);
+            fail();
+        }
+        struct ibcc *c = ctx(&s);
+        c->thr_hi = 4000;
+        c->thr_lo = 2000;
+        struct port *out = sw_port_to(&s, "H3"), *in1 = sw_port_to(&s, "H1"), *in2 = sw_port_to(&s, "H2");
+        struct ibcc_oport *o = out->cc;
+        assert_non_null(o);
+        assert_true((o->voq != NULL) == (m != 1)); /* detection by the sum keeps no VOQs */
+        struct packet p = { 0 };
+        p.out_vl = 0;
+        p.wire_bytes = 1500;
+        struct { struct port *in; int n, sign; } steps[5] = {
+            { in1, 1, +1 }, { in2, 1, +1 }, { in1, 2, +1 }, { in1, 2, -1 }, { in2, 1, -1 } };
+        uint64_t entered = 0;
+        for (int k = 0; k < 5; k++) {
+            for (int i = 0; i < steps[k].n; i++)
+                (steps[k].sign > 0 ? ibcc_on_enqueue : ibcc_on_dequeue)(&s.f, steps[k].in, out, &p);
+            if (o->s[0].congested != want[m][k])
+                fprintf(stderr, "detect=%s step %d: congested %d, expected %d\n", modes[m], k,
+                        o->s[0].congested, want[m][k]);
+            assert_int_equal(o->s[0].congested, want[m][k]);
+            entered += want[m][k] && (k == 0 || !want[m][k - 1]);
+            assert_true(o->entered[0] == entered);
+        }
+        /* Above the threshold again: a port to an adapter is a root by its Victim_Mask bit
+         * (victim_mask = ca); without it, only while it holds credits for an MTU packet. */
+        for (int i = 0; i < 4; i++)
+            ibcc_on_enqueue(&s.f, in1, out, &p);
+        assert_int_equal(o->s[0].congested, 1);
+        o->victim = 0;
+        int32_t credits = out->vl[0].credits;
+        out->vl[0].credits = c->mtu_credits - 1;
+        ibcc_on_enqueue(&s.f, in1, out, &p);
+        assert_int_equal(o->s[0].congested, 0); /* a victim: no credits */
+        out->vl[0].credits = c->mtu_credits;
+        ibcc_on_enqueue(&s.f, in1, out, &p);
+        assert_int_equal(o->s[0].congested, 1);
+        out->vl[0].credits = credits;
+        cc_desc_free(&ibcc_plugin, d);
+        ts_free(&s);
+    }
+}
+
 static void test_dist_walk(void **st)
 {
     (void)st;
@@ -715,6 +793,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threshold_mapping),
+        cmocka_unit_test(test_detection_modes),
         cmocka_unit_test(test_per_sl_lists),
         cmocka_unit_test(test_fecn_cnp_becn_accounting),
         cmocka_unit_test(test_cnp_interval),
