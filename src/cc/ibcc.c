@@ -308,6 +308,7 @@ static void ibcc_destroy(struct fabric *f)
     free(c->raised_block);
     free(c->flows);
     free(c->dests);
+    free(c->dest_next_ok);
     free(c->dest_timers);
     free(c->cnp_block);
     free(c->cct_ps);
@@ -548,8 +549,10 @@ static void dist_walk(struct fabric *f, const int *part, int rank, struct dist_i
         if (part[f->flows[i].src->node->index] != rank)
             continue;
         DIST_IO(io, cf->own);
-        if (cf->dest)
+        if (cf->dest) {
             dist_io_bytes(io, cf->dest, (size_t)f->nhosts * sizeof *cf->dest);
+            dist_io_bytes(io, cf->dest_next_ok, (size_t)f->nhosts * sizeof *cf->dest_next_ok);
+        }
     }
 }
 
@@ -723,6 +726,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     for (uint32_t i = 0; i < f->nflows; i++)
         nmulti += per_dest && (d->control_map >> f->flows[i].sl & 1) && f->flows[i].pattern != 0;
     c->dests = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dests);
+    c->dest_next_ok = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dest_next_ok);
     int dest_timers = d->timer_policy == IBCC_TIMER_PER_FLOW;
     if (dest_timers)
         c->dest_timers = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dest_timers);
@@ -745,6 +749,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         fl->cc = cf;
         if (per_dest && fl->pattern != 0) {
             cf->dest = c->dests + di;
+            cf->dest_next_ok = c->dest_next_ok + di;
             cf->dest_timer = dest_timers ? c->dest_timers + di : NULL;
             di += (size_t)f->nhosts;
             for (int h = 0; h < f->nhosts; h++) {

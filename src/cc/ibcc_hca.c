@@ -146,7 +146,7 @@ int64_t ibcc_dest_ready(struct fabric *f, const struct flow *fl, int dst_host)
 {
     (void)f;
     const struct ibcc_flow *cf = fl->cc;
-    return cf->dest[dst_host].next_ok;
+    return cf->dest_next_ok[dst_host];
 }
 
 /* A BECN for flow fl from host `from` (the destination that saw the FECN). */
@@ -241,10 +241,9 @@ void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
         int h = fabric_host_of_lid(f, p->dst_lid);
         if (h < 0)
             return; /* a multicast packet: never marked, so its group is never throttled */
-        struct ibcc_dest *d = &cf->dest[h];
-        simtime_t gap = ird(c, d->ix.ccti, tx);
+        simtime_t gap = ird(c, cf->dest[h].ix.ccti, tx);
         if (gap > 0)
-            d->next_ok = f->now + tx + gap;
+            cf->dest_next_ok[h] = f->now + tx + gap;
         return;
     }
     simtime_t gap = ird(c, cf->ix->ccti, tx);

@@ -64,11 +64,11 @@ struct ibcc_group {
 
 struct ibcc_flow;
 
-/* QP level, a flow to many hosts: its queue pair to one destination host (32 bytes: 648 x 648
- * of them in Paper IV's fabric). */
+/* QP level, a flow to many hosts: its queue pair to one destination host (24 bytes: 648 x 648
+ * of them in Paper IV's fabric). When it may send next is kept apart (ibcc_flow.dest_next_ok),
+ * as the adapter asks it of every destination it holds a message for. */
 struct ibcc_dest {
     struct ibcc_index ix;
-    simtime_t next_ok;            /* earliest start of its next packet */
 };
 
 /* The timer of one such queue pair, kept apart as only IBCC_TIMER_PER_FLOW has them. */
@@ -89,6 +89,7 @@ struct ibcc_flow {
     uint64_t fecn_received;       /* marked packets that reached the destination */
     uint64_t becn_received;       /* BECNs that came back to the source */
     struct ibcc_dest *dest;       /* QP level, a flow to many hosts: [host], else NULL */
+    simtime_t *dest_next_ok;      /* and the earliest start of its next packet to [host] */
     struct ibcc_dest_timer *dest_timer; /* and with IBCC_TIMER_PER_FLOW: [host], else NULL */
     simtime_t *cnp_next;          /* cnp_interval > 0: the earliest next CNP to this flow's queue
                                    * pair, [receiving host] for a flow to many hosts, else [0];
@@ -122,6 +123,7 @@ struct ibcc {
     struct ibcc_index **raised_block;
     struct ibcc_flow *flows;
     struct ibcc_dest *dests;      /* every flow's destination queue pairs, one block */
+    simtime_t *dest_next_ok;      /* their next_ok, one block */
     struct ibcc_dest_timer *dest_timers; /* their timers (IBCC_TIMER_PER_FLOW only), one block */
     simtime_t *cnp_block;         /* every flow's cnp_next, one block (cnp_interval > 0 only) */
     char resolved[2048];          /* the options used, one line */
