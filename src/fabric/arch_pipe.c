@@ -194,6 +194,7 @@ static int mc_setup(struct fabric *f, struct sw *s, int in, int slot)
             st->in_mask[in] &= (uint16_t)~(1u << slot);
         port_return_credits(f, &s->n.port[in], slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_pkt_gone(f, p);
         f->mc->unroutable++;
         pktpool_release(&f->pool, h);
     }

@@ -221,6 +221,7 @@ static void check_head(struct fabric *f, struct port *ip, int out, int slot)
         s->drop->hoq[in]++;
         f->cnt.dropped_hoq++;
     }
+    fabric_pkt_gone(f, p);
     if (p->flags & PKT_MCAST) { /* a copy in the pipelined switch's output VL buffer */
         f->mc->dropped++;
         f->mc->dropped_output++;

@@ -632,6 +632,24 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
     if (found != live)
         violation(r, "packets: %llu found in queues and on links, but %llu allocated",
                   (unsigned long long)found, (unsigned long long)live);
+    if (!f->dist) { /* each flow on its own (a distributed run's flows live on several ranks) */
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < f->nflows; i++) {
+            const struct flow *fl = &f->flows[i];
+            if (fl->in_fabric >= 0 && !(drained && fl->in_fabric))
+                continue;
+            if (bad++ >= 4)
+                continue;
+            if (fl->in_fabric < 0)
+                violation(r, "packets of flow %s: %lld more gone (delivered, dropped, discarded) "
+                          "than made (sent, sent again, copied)", fl->name, (long long)-fl->in_fabric);
+            else
+                violation(r, "packets of flow %s: %lld made and never gone in a drained fabric",
+                          fl->name, (long long)fl->in_fabric);
+        }
+        if (bad > 4)
+            violation(r, "packets: %u more flows out of balance", bad - 4);
+    }
     if (f->cnt.misdelivered)
         violation(r, "%llu packets were delivered to a port that does not own their LID",
                   (unsigned long long)f->cnt.misdelivered);

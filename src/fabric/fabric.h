@@ -436,6 +436,9 @@ struct flow {
     struct held_msg *held;   /* oldest first */
     simtime_t wake_at;       /* the pending wake event's time, while waking */
     uint32_t ring_prev, ring_next;
+    int64_t in_fabric;       /* its data packets made (sent, sent again, copied by a multicast
+                              * switch) less those gone (delivered, dropped, discarded): never
+                              * negative, 0 once drained (fabric_check_invariants) */
     struct flow_stats st;
     struct rc_qp rc;
     void *cc;                /* congestion-control state of this flow (plug-in owned) */
@@ -829,6 +832,12 @@ static inline void port_absorb_credits(struct fabric *f, struct port *p)
 {
     if (p->cret_next <= f->now)
         port_absorb_credits_until(f, p, f->now, f->now_seq);
+}
+/* A data packet leaves the model (delivered, dropped or discarded): its flow's balance. */
+static inline void fabric_pkt_gone(struct fabric *f, const struct packet *p)
+{
+    if (p->flow != FLOW_CONTROL)
+        f->flows[p->flow].in_fabric--;
 }
 /* PortXmitWait: a packet of `slot` waits at p for credits from now on / no longer. The mask
  * spares the counters' cache lines when nothing waits. */

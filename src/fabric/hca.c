@@ -739,6 +739,7 @@ static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = r->flags;
     f->cnt.created++;
+    fl->in_fabric++;
     transport_sent(f, fl, p, 1);
     return idx;
 }
@@ -803,6 +804,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     fl->st.pkts_sent++;
     fl->st.bytes_sent += payload;
     f->cnt.created++;
+    fl->in_fabric++;
     if (f->rtx)
         transport_sent(f, fl, p, 0);
     return idx;
@@ -1048,6 +1050,7 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
         transport_on_ack(f, x);
     }
     f->cnt.delivered++;
+    fabric_pkt_gone(f, pkt(&f->pool, idx));
     pktpool_release(&f->pool, idx);
 }
 

@@ -46,6 +46,8 @@ uint32_t mcast_replica(struct fabric *f, uint32_t pidx)
     f->pool.p[c] = f->pool.p[pidx];
     f->pool.p[c].next = PKT_NIL;
     f->cnt.replicas++;
+    if (f->pool.p[c].flow != FLOW_CONTROL)
+        f->flows[f->pool.p[c].flow].in_fabric++;
     return c;
 }
 
@@ -133,6 +135,7 @@ static int new_head(struct fabric *f, struct sw *s, int in, int slot)
         pktq_pop(&m->q[qi(f, in, slot)], &f->pool);
         port_return_credits(f, &s->n.port[in], slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_pkt_gone(f, p);
         f->mc->unroutable++;
         fabric_timeline(f, TLN_DROP, &s->n.port[in], p, 0, 0);
         pktpool_release(&f->pool, h);
@@ -162,6 +165,7 @@ void mcast_arrive(struct fabric *f, struct sw *s, struct port *in, uint32_t pidx
     if (!m || p->vl == VL15) {
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_pkt_gone(f, p);
         f->mc->unroutable++;
         fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
@@ -549,6 +553,7 @@ void mcast_drop_check(struct fabric *f, struct sw *s, int in, int slot)
         f->cnt.dropped_hoq++;
         f->mc->dropped_hoq++;
     }
+    fabric_pkt_gone(f, p);
     f->mc->dropped++;
     f->mc->copies_lost += (uint64_t)lost;
     pktpool_release(&f->pool, h);

@@ -117,6 +117,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         int slot = fabric_slot(f, p->vl);
         port_return_credits(f, in, slot, p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_unroutable++;
+        fabric_pkt_gone(f, p);
         fabric_timeline(f, TLN_DROP, in, p, 0, 0);
         pktpool_release(&f->pool, pidx);
         return;
@@ -151,6 +152,7 @@ void switch_arrive(struct fabric *f, struct port *in, uint32_t pidx)
         /* Lost (a CRC error): discarded as it arrives; its space frees once its tail is in. */
         port_return_credits(f, in, fabric_slot(f, p->vl), p->credits, p->t_tail > f->now ? p->t_tail : f->now);
         f->cnt.dropped_loss++;
+        fabric_pkt_gone(f, p);
         fabric_timeline(f, TLN_DROP, in, p, 0, 3);
         pktpool_release(&f->pool, pidx);
         return;

@@ -490,6 +490,7 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
             if (x->flags & PKT_FECN)
                 *pending = 1;
             f->cnt.discarded++;
+            fabric_pkt_gone(f, x);
             fl->rc.x->rnr_discards++;
             fabric_timeline(f, TLN_DROP, at, x, 0, 4);
             c->nak_sent = 1;
@@ -515,6 +516,7 @@ int transport_accept(struct fabric *f, struct port *at, const struct packet *x)
     if (x->flags & PKT_FECN)
         *pending = 1;
     f->cnt.discarded++;
+    fabric_pkt_gone(f, x);
     fabric_timeline(f, TLN_DROP, at, x, 0, 4);
     if ((int32_t)(x->psn - c->epsn) < 0) {
         /* A duplicate: acknowledge again what has arrived (the requester may have timed out

@@ -14,6 +14,8 @@
  *   queue pair goes to the error state (warned, counted) and the run still ends cleanly;
  * - congestion drops (switch.hoq_life) under RC: every message delivered once;
  * - random losses (switch.loss): every message delivered once, the same counts on a rerun;
+ * - every flow's packets made (sent, sent again) and gone (delivered, lost, discarded) balance,
+ *   and the end-of-run check says which flow does not;
  * - UD loses packets for good (counted), RC refuses retransmit = off with losses, a flow to
  *   many hosts, and out-of-range timeout / retry_cnt. */
 #include <setjmp.h>
@@ -59,6 +61,43 @@ static void assert_all_delivered(struct testsim *s, const struct flow *fl)
     assert_int_equal(fl->rc.msg_acked, fl->rc.msg_begun);
     assert_int_equal(s->f.cnt.misordered, 0);
     assert_int_equal(fl->st.pkts_sent, fl->rc.psn_next);
+    assert_int_equal(fl->in_fabric, 0); /* every packet made, resent or not, is gone */
+}
+
+/* The end-of-run check keeps each flow's balance of packets made and gone, not only the
+ * fabric's: two flows with losses, retransmissions and discards balance each; a packet put
+ * down to the wrong flow (the totals unchanged) breaks it, and so does a packet left over in a
+ * drained fabric, while a run stopped before the drain may have packets in flight. */
+static void test_flow_balance_invariant(void **st)
+{
+    (void)st;
+    struct testsim s;
+    line(&s);
+    TSET(&s, "window", "4");
+    SSET(&s, "loss_every", "23");
+    s.d.end = PS_PER_MS;
+    ts_flow(&s, "F", "H1", "H2", "saturate", NULL, "8 KiB", 0, 0);
+    ts_flow(&s, "G", "H1", "H2", "saturate", NULL, "64 KiB", 0, 0);
+    ts_run(&s);
+    struct flow *a = ts_find(&s, "F"), *b = ts_find(&s, "G");
+    assert_true(s.f.cnt.dropped_loss > 10 && s.f.cnt.discarded > 10);
+    assert_all_delivered(&s, a);
+    assert_all_delivered(&s, b);
+    assert_int_equal(fabric_check_invariants(&s.f, 1, &s.rep), 0);
+    a->in_fabric++; /* one of G's deliveries put down to F */
+    b->in_fabric--;
+    assert_int_equal(fabric_check_invariants(&s.f, 1, &s.rep), -1);
+    printf("%s", s.rep.violations);
+    assert_non_null(strstr(s.rep.violations, "flow F: 1 made and never gone"));
+    assert_non_null(strstr(s.rep.violations, "flow G: 1 more gone"));
+    assert_null(strstr(s.rep.violations, "created")); /* the totals still balance */
+    b->in_fabric++;
+    /* Before the drain F's extra packet could be on its way. */
+    assert_int_equal(fabric_check_invariants(&s.f, 0, &s.rep), 0);
+    assert_int_equal(fabric_check_invariants(&s.f, 1, &s.rep), -1);
+    a->in_fabric--;
+    assert_int_equal(fabric_check_invariants(&s.f, 1, &s.rep), 0);
+    ts_free(&s);
 }
 
 static void test_go_back_n_counts(void **st)
@@ -768,6 +807,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_go_back_n_counts),
+        cmocka_unit_test(test_flow_balance_invariant),
         cmocka_unit_test(test_tail_loss_timeout),
         cmocka_unit_test(test_early_timeout_duplicates),
         cmocka_unit_test(test_retries_exhausted),
