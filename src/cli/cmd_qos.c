@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "qos/arbtab.h"
 #include "qos/cesy.h"
 #include "qos/fill.h"
@@ -106,7 +107,7 @@ static int cmd_table(int argc, char **argv)
 {
     struct qport_cfg c = { .rate_bps = 2.5e9, .cap = 0.8, .method = QOS_CESY, .repack = 1 };
     int share = 0, vls = 16, nreq = 0;
-    struct req *req = calloc((size_t)argc, sizeof *req);
+    struct req *req = xcalloc((size_t)argc, sizeof *req);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -482,7 +482,7 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
 /* --ranks N outside mpirun: run this command again under mpirun -n N. */
 static int run_ranks(int argc, char **argv, long ranks)
 {
-    char **av = calloc((size_t)argc + 16, sizeof *av);
+    char **av = xcalloc((size_t)argc + 16, sizeof *av);
     int n = 0;
     char nbuf[32];
     snprintf(nbuf, sizeof nbuf, "%ld", ranks);
@@ -533,7 +533,7 @@ int cmd_run(int argc, char **argv)
     const char *scen = NULL, *outdir = NULL;
     int quiet = 0, nover = 0, check_only = 0, method = PARTITION_AUTO;
     long ranks = 0;
-    char **over = calloc((size_t)argc + 1, sizeof *over);
+    char **over = xcalloc((size_t)argc + 1, sizeof *over);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);

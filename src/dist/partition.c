@@ -41,7 +41,7 @@ void partition_measure(const struct topo *t, int k, const int *part, struct part
 {
     memset(st, 0, sizeof *st);
     st->k = k;
-    long long *w = calloc((size_t)k, sizeof *w);
+    long long *w = xcalloc((size_t)k, sizeof *w);
     for (int i = 0; i < t->nnodes; i++) {
         const struct topo_node *n = &t->node[i];
         w[part[i]] += cabled(n);
@@ -88,8 +88,8 @@ static void swgraph_free(struct swgraph *g)
 static void swgraph_build(const struct topo *t, struct swgraph *g)
 {
     memset(g, 0, sizeof *g);
-    g->num = malloc((size_t)t->nnodes * sizeof *g->num);
-    g->sw = malloc((size_t)(t->nnodes + 1) * sizeof *g->sw);
+    g->num = xmalloc((size_t)t->nnodes * sizeof *g->num);
+    g->sw = xmalloc((size_t)(t->nnodes + 1) * sizeof *g->sw);
     for (int i = 0; i < t->nnodes; i++) {
         g->num[i] = -1;
         if (t->node[i].type == TOPO_SWITCH) {
@@ -97,19 +97,19 @@ static void swgraph_build(const struct topo *t, struct swgraph *g)
             g->sw[g->n++] = i;
         }
     }
-    g->w = calloc((size_t)g->n + 1, sizeof *g->w);
+    g->w = xcalloc((size_t)g->n + 1, sizeof *g->w);
     for (int i = 0; i < t->nnodes; i++) {
         int s = t->node[i].type == TOPO_SWITCH ? i : partition_host_switch(t, i);
         if (s >= 0)
             g->w[g->num[s]] += cabled(&t->node[i]);
     }
-    g->xadj = calloc((size_t)g->n + 1, sizeof *g->xadj);
+    g->xadj = xcalloc((size_t)g->n + 1, sizeof *g->xadj);
     /* Neighbours in port order, merged: a cable bundle is one edge with its count. */
     int cap = 0;
     for (int s = 0; s < g->n; s++)
         cap += t->node[g->sw[s]].nports;
-    g->adj = malloc(((size_t)cap + 1) * sizeof *g->adj);
-    g->ew = malloc(((size_t)cap + 1) * sizeof *g->ew);
+    g->adj = xmalloc(((size_t)cap + 1) * sizeof *g->adj);
+    g->ew = xmalloc(((size_t)cap + 1) * sizeof *g->ew);
     int m = 0;
     for (int s = 0; s < g->n; s++) {
         const struct topo_node *n = &t->node[g->sw[s]];
@@ -194,8 +194,8 @@ static void bisect(const struct swgraph *g, int *swpart, int tag, int k, long lo
 
 static void partition_bfs(const struct swgraph *g, int k, int *swpart)
 {
-    int *order = malloc((size_t)g->n * sizeof *order);
-    char *seen = malloc((size_t)g->n);
+    int *order = xmalloc(((size_t)g->n + 1) * sizeof *order);
+    char *seen = xmalloc((size_t)g->n + 1);
     long long total = 0, wmax = 0;
     for (int s = 0; s < g->n; s++) {
         total += g->w[s];
@@ -209,9 +209,9 @@ static void partition_bfs(const struct swgraph *g, int k, int *swpart)
     long long bound = total * 105 / (100LL * k);
     if (bound < total / k + wmax)
         bound = total / k + wmax;
-    long long *pw = calloc((size_t)k, sizeof *pw);
-    int *cnt = calloc((size_t)k, sizeof *cnt);
-    long long *conn = calloc((size_t)k, sizeof *conn);
+    long long *pw = xcalloc((size_t)k, sizeof *pw);
+    int *cnt = xcalloc((size_t)k, sizeof *cnt);
+    long long *conn = xcalloc((size_t)k, sizeof *conn);
     for (int s = 0; s < g->n; s++) {
         pw[swpart[s]] += g->w[s];
         cnt[swpart[s]]++;
@@ -259,11 +259,11 @@ static void partition_bfs(const struct swgraph *g, int k, int *swpart)
 static int partition_metis(const struct swgraph *g, int k, int *swpart, struct ibn_err *e)
 {
     idx_t nv = g->n, ncon = 1, nparts = k, objval = 0;
-    idx_t *xadj = malloc(((size_t)g->n + 1) * sizeof *xadj);
-    idx_t *adj = malloc(((size_t)g->xadj[g->n] + 1) * sizeof *adj);
-    idx_t *ew = malloc(((size_t)g->xadj[g->n] + 1) * sizeof *ew);
-    idx_t *vw = malloc(((size_t)g->n + 1) * sizeof *vw);
-    idx_t *pt = malloc(((size_t)g->n + 1) * sizeof *pt);
+    idx_t *xadj = xmalloc(((size_t)g->n + 1) * sizeof *xadj);
+    idx_t *adj = xmalloc(((size_t)g->xadj[g->n] + 1) * sizeof *adj);
+    idx_t *ew = xmalloc(((size_t)g->xadj[g->n] + 1) * sizeof *ew);
+    idx_t *vw = xmalloc(((size_t)g->n + 1) * sizeof *vw);
+    idx_t *pt = xmalloc(((size_t)g->n + 1) * sizeof *pt);
     for (int s = 0; s <= g->n; s++)
         xadj[s] = g->xadj[s];
     for (int j = 0; j < g->xadj[g->n]; j++) {
@@ -289,7 +289,7 @@ static int partition_metis(const struct swgraph *g, int k, int *swpart, struct i
         return ibn_err_set(e, "METIS could not partition the %d switches into %d parts (status %d)",
                            g->n, k, rc);
     /* METIS may leave a part empty on tiny graphs: then the own partitioner. */
-    char *used = calloc((size_t)k, 1);
+    char *used = xcalloc((size_t)k, 1);
     int nused = 0;
     for (int s = 0; s < g->n; s++)
         if (!used[swpart[s]]) {
@@ -316,7 +316,7 @@ int partition_topo(const struct topo *t, int k, enum partition_method m, int *pa
         return ibn_err_set(e, "ibnetsim was built without METIS (libmetis-dev): use the own "
                            "partitioner (bfs)");
     }
-    int *swpart = calloc((size_t)g.n + 1, sizeof *swpart);
+    int *swpart = xcalloc((size_t)g.n + 1, sizeof *swpart);
     int method = PARTITION_BFS;
     if (k > 1) {
         int done = 0;
