@@ -833,7 +833,13 @@ static inline void port_absorb_credits(struct fabric *f, struct port *p)
     if (p->cret_next <= f->now)
         port_absorb_credits_until(f, p, f->now, f->now_seq);
 }
-/* A data packet leaves the model (delivered, dropped or discarded): its flow's balance. */
+/* A data packet enters the model (sent, sent again, copied by a multicast switch) or leaves
+ * it (delivered, dropped or discarded): its flow's balance (flow.in_fabric). */
+static inline void fabric_pkt_made(struct fabric *f, const struct packet *p)
+{
+    if (p->flow != FLOW_CONTROL)
+        f->flows[p->flow].in_fabric++;
+}
 static inline void fabric_pkt_gone(struct fabric *f, const struct packet *p)
 {
     if (p->flow != FLOW_CONTROL)

@@ -739,7 +739,7 @@ static uint32_t flow_resend_packet(struct fabric *f, struct flow *fl)
     p->pb = fl->path == PATH_ADAPTIVE ? PB_ADAPTIVE : 0;
     p->flags = r->flags;
     f->cnt.created++;
-    fl->in_fabric++;
+    fabric_pkt_made(f, p);
     transport_sent(f, fl, p, 1);
     return idx;
 }
@@ -804,7 +804,7 @@ static uint32_t flow_make_packet(struct fabric *f, struct flow *fl)
     fl->st.pkts_sent++;
     fl->st.bytes_sent += payload;
     f->cnt.created++;
-    fl->in_fabric++;
+    fabric_pkt_made(f, p);
     if (f->rtx)
         transport_sent(f, fl, p, 0);
     return idx;

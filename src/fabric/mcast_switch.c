@@ -46,8 +46,7 @@ uint32_t mcast_replica(struct fabric *f, uint32_t pidx)
     f->pool.p[c] = f->pool.p[pidx];
     f->pool.p[c].next = PKT_NIL;
     f->cnt.replicas++;
-    if (f->pool.p[c].flow != FLOW_CONTROL)
-        f->flows[f->pool.p[c].flow].in_fabric++;
+    fabric_pkt_made(f, &f->pool.p[c]);
     return c;
 }
 
