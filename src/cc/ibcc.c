@@ -308,7 +308,7 @@ static void ibcc_destroy(struct fabric *f)
     free(c->raised_block);
     free(c->flows);
     free(c->dests);
-    free(c->dest_next_ok);
+    free(c->dest_send);
     free(c->dest_timers);
     free(c->cnp_block);
     free(c->cct_ps);
@@ -551,7 +551,7 @@ static void dist_walk(struct fabric *f, const int *part, int rank, struct dist_i
         DIST_IO(io, cf->own);
         if (cf->dest) {
             dist_io_bytes(io, cf->dest, (size_t)f->nhosts * sizeof *cf->dest);
-            dist_io_bytes(io, cf->dest_next_ok, (size_t)f->nhosts * sizeof *cf->dest_next_ok);
+            dist_io_bytes(io, cf->dest_send, (size_t)f->nhosts * sizeof *cf->dest_send);
         }
     }
 }
@@ -576,7 +576,7 @@ static void dist_sample_set(struct fabric *f, const int *part, const int64_t *v)
             continue;
         if (cf->dest)
             for (int h = 0; h < f->nhosts; h++)
-                cf->dest[h].ix.ccti = (uint16_t)v[i];
+                cf->dest[h].ix.ccti = cf->dest_send[h].ccti = (uint16_t)v[i];
         else
             cf->ix->ccti = (uint16_t)v[i];
     }
@@ -726,7 +726,8 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     for (uint32_t i = 0; i < f->nflows; i++)
         nmulti += per_dest && (d->control_map >> f->flows[i].sl & 1) && f->flows[i].pattern != 0;
     c->dests = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dests);
-    c->dest_next_ok = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dest_next_ok);
+    c->ndests = nmulti * (size_t)f->nhosts;
+    c->dest_send = xcalloc(c->ndests + 1, sizeof *c->dest_send);
     int dest_timers = d->timer_policy == IBCC_TIMER_PER_FLOW;
     if (dest_timers)
         c->dest_timers = xcalloc(nmulti * (size_t)f->nhosts + 1, sizeof *c->dest_timers);
@@ -749,11 +750,12 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         fl->cc = cf;
         if (per_dest && fl->pattern != 0) {
             cf->dest = c->dests + di;
-            cf->dest_next_ok = c->dest_next_ok + di;
+            cf->dest_send = c->dest_send + di;
             cf->dest_timer = dest_timers ? c->dest_timers + di : NULL;
             di += (size_t)f->nhosts;
             for (int h = 0; h < f->nhosts; h++) {
                 cf->dest[h].ix = cf->own;
+                cf->dest_send[h].ccti = cf->own.ccti;
                 if (dest_timers) {
                     struct ibcc_dest_timer *t = &cf->dest_timer[h];
                     t->flow = cf;

@@ -56,6 +56,9 @@ static void index_set(struct fabric *f, const struct ibcc *c, struct ibcc_index 
 {
     ibcc_index_settle(ix, f->now);
     ix->ccti = (uint16_t)v;
+    const struct ibcc_dest *d = (const struct ibcc_dest *)(const void *)ix;
+    if (d >= c->dests && d < c->dests + c->ndests) /* a destination queue pair's: its copy */
+        c->dest_send[d - c->dests].ccti = ix->ccti;
     if (ix->ccti > ix->ccti_max)
         ix->ccti_max = ix->ccti;
     if (f->timeline_fn)
@@ -146,7 +149,7 @@ int64_t ibcc_dest_ready(struct fabric *f, const struct flow *fl, int dst_host)
 {
     (void)f;
     const struct ibcc_flow *cf = fl->cc;
-    return cf->dest_next_ok[dst_host];
+    return cf->dest_send[dst_host].next_ok;
 }
 
 /* A BECN for flow fl from host `from` (the destination that saw the FECN). */
@@ -241,9 +244,10 @@ void ibcc_on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
         int h = fabric_host_of_lid(f, p->dst_lid);
         if (h < 0)
             return; /* a multicast packet: never marked, so its group is never throttled */
-        simtime_t gap = ird(c, cf->dest[h].ix.ccti, tx);
+        struct ibcc_dest_send *ds = &cf->dest_send[h];
+        simtime_t gap = ird(c, ds->ccti, tx);
         if (gap > 0)
-            cf->dest_next_ok[h] = f->now + tx + gap;
+            ds->next_ok = f->now + tx + gap;
         return;
     }
     simtime_t gap = ird(c, cf->ix->ccti, tx);

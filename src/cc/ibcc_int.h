@@ -65,10 +65,19 @@ struct ibcc_group {
 struct ibcc_flow;
 
 /* QP level, a flow to many hosts: its queue pair to one destination host (24 bytes: 648 x 648
- * of them in Paper IV's fabric). When it may send next is kept apart (ibcc_flow.dest_next_ok),
- * as the adapter asks it of every destination it holds a message for. */
+ * of them in Paper IV's fabric). What a send needs is kept apart (ibcc_flow.dest_send), as the
+ * adapter asks when it may send of every destination it holds a message for. */
 struct ibcc_dest {
     struct ibcc_index ix;
+};
+
+/* The same queue pair's sending state, 16 bytes: when it may start its next packet, and a copy
+ * of its index's CCTI (kept by index_set, ibcc_hca.c) so that the packet's inter-packet delay
+ * is found on the line the adapter has just read, not on the index's. */
+struct ibcc_dest_send {
+    simtime_t next_ok;
+    uint16_t ccti;                /* = the ibcc_dest's ix.ccti, always */
+    uint16_t pad[3];
 };
 
 /* The timer of one such queue pair, kept apart as only IBCC_TIMER_PER_FLOW has them. */
@@ -89,7 +98,7 @@ struct ibcc_flow {
     uint64_t fecn_received;       /* marked packets that reached the destination */
     uint64_t becn_received;       /* BECNs that came back to the source */
     struct ibcc_dest *dest;       /* QP level, a flow to many hosts: [host], else NULL */
-    simtime_t *dest_next_ok;      /* and the earliest start of its next packet to [host] */
+    struct ibcc_dest_send *dest_send; /* and its sending state to [host] */
     struct ibcc_dest_timer *dest_timer; /* and with IBCC_TIMER_PER_FLOW: [host], else NULL */
     simtime_t *cnp_next;          /* cnp_interval > 0: the earliest next CNP to this flow's queue
                                    * pair, [receiving host] for a flow to many hosts, else [0];
@@ -123,7 +132,8 @@ struct ibcc {
     struct ibcc_index **raised_block;
     struct ibcc_flow *flows;
     struct ibcc_dest *dests;      /* every flow's destination queue pairs, one block */
-    simtime_t *dest_next_ok;      /* their next_ok, one block */
+    struct ibcc_dest_send *dest_send; /* their sending state, one block (the same order) */
+    size_t ndests;
     struct ibcc_dest_timer *dest_timers; /* their timers (IBCC_TIMER_PER_FLOW only), one block */
     simtime_t *cnp_block;         /* every flow's cnp_next, one block (cnp_interval > 0 only) */
     char resolved[2048];          /* the options used, one line */

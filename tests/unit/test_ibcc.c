@@ -667,6 +667,70 @@ static struct port *sw_port_to(struct testsim *s, const char *host)
     return NULL;
 }
 
+/* A queue pair per destination, driven by hand: BECNs from H3 raises the index of the flow's
+ * queue pair to H3 only (and its copy in the sending state), a packet sent to H3 then holds the
+ * next one to H3 back by the CCT's delay for that index, one to H2 holds nothing back, and the
+ * timer's decrease reaches the copy as well. */
+static void test_destination_pacing_by_hand(void **st)
+{
+    (void)st;
+    struct testsim s;
+    setup(&s, PS_PER_MS);
+    ts_flow(&s, "U", "H1", "uniform", "poisson", "1 Gb/s", "4 KiB", 0, 0);
+    struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+    set(d, "level", "qp");
+    if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err) || cc_attach(&s.f, &ibcc_plugin, d, &s.err)) {
+        fprintf(stderr, "build: %s\n", s.err.msg);
+        fail();
+    }
+    struct ibcc *c = ctx(&s);
+    struct flow *u = ts_find(&s, "U");
+    struct ibcc_flow *cf = u->cc;
+    assert_non_null(cf->dest);
+    int h2 = -1, h3 = -1;
+    for (int h = 0; h < s.f.nhosts; h++) {
+        if (!strcmp(s.f.hosts[h].node->name, "H2"))
+            h2 = h;
+        if (!strcmp(s.f.hosts[h].node->name, "H3"))
+            h3 = h;
+    }
+    assert_true(h2 >= 0 && h3 >= 0);
+    s.f.now = 100 * PS_PER_US;
+    struct packet b = { 0 };
+    b.flags = PKT_BECN;
+    b.about_flow = (uint32_t)(u - s.f.flows);
+    b.src_lid = s.f.hosts[h3].port->lid;
+    for (int k = 0; k < 3; k++)
+        ibcc_on_receive(&s.f, u->src, &b);
+    int raised = cf->dest[h3].ix.ccti;
+    assert_true(raised > 1);
+    assert_int_equal(cf->dest_send[h3].ccti, raised);
+    assert_int_equal(cf->dest[h2].ix.ccti, 0);
+    assert_int_equal(cf->dest_send[h2].ccti, 0);
+    struct packet p = { 0 };
+    p.wire_bytes = 4096 + 30;
+    simtime_t tx = byterate_time(u->src->rate, p.wire_bytes);
+    p.dst_lid = s.f.hosts[h2].port->lid;
+    ibcc_on_source_send(&s.f, u, &p);
+    assert_true(ibcc_dest_ready(&s.f, u, h2) <= s.f.now); /* index 0: no delay */
+    p.dst_lid = s.f.hosts[h3].port->lid;
+    ibcc_on_source_send(&s.f, u, &p);
+    simtime_t gap = ibcc_dest_ready(&s.f, u, h3) - (s.f.now + tx);
+    printf("  CCTI %d towards H3: the next packet waits %.3f us after this one's end\n", raised,
+           (double)gap / PS_PER_US);
+    assert_true(gap > 0);
+    /* The timer lowers the index by one: the copy follows. */
+    struct ibcc_timer *t = c->d.timer_policy == IBCC_TIMER_PER_FLOW ? &cf->dest_timer[h3].timer
+                                                                    : &cf->group->timer;
+    assert_true(t->armed);
+    s.f.now = t->due;
+    t->call.fn(&s.f, t->call.arg);
+    assert_int_equal(cf->dest[h3].ix.ccti, raised - 1);
+    assert_int_equal(cf->dest_send[h3].ccti, raised - 1);
+    cc_desc_free(&ibcc_plugin, d);
+    ts_free(&s);
+}
+
 /* The congestion state machine of one output port, driven packet by packet: what each detect
  * mode compares with the thresholds (each VOQ, the sum, the sum times the active inputs), the
  * double thresholds' hysteresis, and the root condition (credits for an MTU packet, or the
@@ -806,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_cct_forms_and_levels),
         cmocka_unit_test(test_throttled_flow_does_not_block_others),
         cmocka_unit_test(test_queue_pair_per_destination),
+        cmocka_unit_test(test_destination_pacing_by_hand),
         cmocka_unit_test(test_pool_growth_during_cnp),
         cmocka_unit_test(test_bad_settings),
         cmocka_unit_test(test_dist_walk),
