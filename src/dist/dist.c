@@ -597,6 +597,17 @@ static void gather(struct fabric *f)
             f->hosts[i].interval_rx = h[3 * i + 2];
         }
     free(h);
+    /* Each flow's balance of data packets made and gone (fabric_pkt_made, fabric_pkt_gone):
+     * made where its source sends or a switch copies, gone wherever the packet ends, so only
+     * the sum over the ranks balances (modulo 2^64: a rank's share may be negative). */
+    uint64_t *bal = xcalloc((size_t)f->nflows + 1, sizeof *bal);
+    for (uint32_t i = 0; i < f->nflows; i++)
+        bal[i] = (uint64_t)f->flows[i].in_fabric;
+    sum_u64(f, bal, f->nflows);
+    if (g_rank == 0)
+        for (uint32_t i = 0; i < f->nflows; i++)
+            f->flows[i].in_fabric = (int64_t)bal[i];
+    free(bal);
     /* Ports, flows and the plug-in's state, from each rank in turn: each walked by one walker
      * (dist/walk.h, fabric/distio.h) that packs here and unpacks at rank 0. */
     if (g_rank != 0) {

@@ -632,7 +632,7 @@ int fabric_check_invariants(struct fabric *f, int drained, struct run_report *r)
     if (found != live)
         violation(r, "packets: %llu found in queues and on links, but %llu allocated",
                   (unsigned long long)found, (unsigned long long)live);
-    if (!f->dist) { /* each flow on its own (a distributed run's flows live on several ranks) */
+    { /* each flow on its own (a distributed run's balances summed over the ranks: gather) */
         uint32_t bad = 0;
         for (uint32_t i = 0; i < f->nflows; i++) {
             const struct flow *fl = &f->flows[i];

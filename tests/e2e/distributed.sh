@@ -6,7 +6,8 @@
 # cc.cnp_interval, on 2 and 3 ranks), moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
-# 2, 3 and 4 ranks, and both partitioners. Skipped (exit 77) when ibnetsim was built without MPI. Features not
+# 2, 3 and 4 ranks, and both partitioners; every distributed run also passes the end-of-run
+# invariants at rank 0, each flow's packet balance summed over the ranks. Skipped (exit 77) when ibnetsim was built without MPI. Features not
 # distributed yet are refused, naming their key.
 # Arguments: the ibnetsim binary, the source directory, and a part (core, cc or designs; all
 # when absent): ctest runs the three parts as e2e/distributed/PART, each with its own time
