@@ -649,10 +649,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
                 }
     /* Cache-line aligned, as struct ibcc_oport asks. Only detection by VOQ or by the sum
      * per active input reads the VOQs; by the sum alone they are not kept. */
-    c->oports = aligned_alloc(_Alignof(struct ibcc_oport), (nop + 1) * sizeof *c->oports);
-    if (!c->oports)
-        ibn_panic("out of memory");
-    memset(c->oports, 0, (nop + 1) * sizeof *c->oports);
+    c->oports = xaligned_calloc(_Alignof(struct ibcc_oport), nop + 1, sizeof *c->oports);
     int keep_voqs = d->detect != IBCC_DETECT_SUM;
     c->voq_block = keep_voqs ? xcalloc(nvoq + 1, sizeof *c->voq_block) : NULL;
     size_t k = 0, v = 0;

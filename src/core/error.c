@@ -1,6 +1,7 @@
 /* error.c: error messages, fatal internal failures and checked allocation. */
 #include "core/error.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,21 @@ void *xcalloc(size_t n, size_t size)
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
         ibn_panic("out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+void *xaligned_calloc(size_t align, size_t n, size_t size)
+{
+    if (n && size > SIZE_MAX / n)
+        ibn_panic("out of memory (%zu x %zu bytes)", n, size);
+    size_t bytes = n * size;
+    if (!bytes)
+        bytes = 1;
+    bytes = (bytes + align - 1) / align * align; /* aligned_alloc wants a multiple of align */
+    void *p = aligned_alloc(align, bytes);
+    if (!p)
+        ibn_panic("out of memory (%zu x %zu bytes)", n, size);
+    memset(p, 0, bytes);
     return p;
 }
 

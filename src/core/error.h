@@ -25,6 +25,9 @@ _Noreturn void ibn_panic(const char *fmt, ...) __attribute__((format(printf, 1, 
 /* Allocation that never returns NULL (out of memory is fatal). Setup-time use only. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* n zeroed elements of `size` bytes starting on an `align`-byte boundary (a power of two, such
+ * as a struct's _Alignof); freed with free(). */
+void *xaligned_calloc(size_t align, size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 

@@ -535,15 +535,10 @@ int fabric_build(struct fabric *f, const struct topo *t, const struct lfts *l,
         n->lid = tn->port[0].lid;
         n->nports = tn->nports;
         /* Cache-line aligned, as struct port_vl asks. */
-        n->port = aligned_alloc(_Alignof(struct port), ((size_t)tn->nports + 1) * sizeof *n->port);
-        if (!n->port)
-            ibn_panic("out of memory");
+        n->port = xaligned_calloc(_Alignof(struct port), (size_t)tn->nports + 1, sizeof *n->port);
         /* Each port's VL slots in use, one cache line each, in one block per node. */
         size_t nvl = ((size_t)tn->nports + 1) * (size_t)f->nvs;
-        struct port_vl *vls = aligned_alloc(_Alignof(struct port_vl), nvl * sizeof *vls);
-        if (!vls)
-            ibn_panic("out of memory");
-        memset(vls, 0, nvl * sizeof *vls);
+        struct port_vl *vls = xaligned_calloc(_Alignof(struct port_vl), nvl, sizeof *vls);
         for (size_t k = 0; k < nvl; k++)
             vls[k].ctr.wait_since = -1;
         for (int p = 0; p <= tn->nports; p++) {

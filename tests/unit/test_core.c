@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "core/eventq.h"
 #include "core/rng.h"
 #include "core/units.h"
@@ -390,6 +391,25 @@ static int ref_before(const struct ref_ev *x, const struct ref_ev *y)
         return x->ts < y->ts;
     return x->oc < y->oc;
 }
+/* xaligned_calloc: on the boundary asked for, zeroed, also for a size that is not a multiple of
+ * the alignment (aligned_alloc's own rule) and for none at all; reused memory is zeroed again. */
+static void test_aligned_calloc(void **state)
+{
+    (void)state;
+    static const size_t aligns[] = { 16, 64, 4096 };
+    static const size_t sizes[][2] = { { 0, 8 }, { 1, 1 }, { 3, 40 }, { 7, 64 }, { 1000, 24 } };
+    for (size_t a = 0; a < sizeof aligns / sizeof *aligns; a++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            unsigned char *p = xaligned_calloc(aligns[a], sizes[k][0], sizes[k][1]);
+            assert_int_equal((uintptr_t)p % aligns[a], 0);
+            for (size_t i = 0; i < sizes[k][0] * sizes[k][1]; i++)
+                assert_int_equal(p[i], 0);
+            memset(p, 0xab, sizes[k][0] * sizes[k][1]);
+            free(p);
+        }
+    }
+}
+
 static void test_eventq_front_order(void **state)
 {
     (void)state;
@@ -463,7 +483,7 @@ int main(void)
         cmocka_unit_test(test_eventq_order),       cmocka_unit_test(test_eventq_against_heap),
         cmocka_unit_test(test_eventq_burst),       cmocka_unit_test(test_eventq_far_and_listing),
         cmocka_unit_test(test_eventq_reserved_seq), cmocka_unit_test(test_eventq_origins),
-        cmocka_unit_test(test_eventq_front_order),
+        cmocka_unit_test(test_eventq_front_order), cmocka_unit_test(test_aligned_calloc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
