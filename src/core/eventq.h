@@ -7,7 +7,7 @@
  * list linked through the events' payload slots, and a bitmap of non-empty buckets finds the
  * next one with a few word scans. The bucket being served ("front") is an array of its
  * 32-byte keys, sorted when the bucket comes up (insertion sort: the bucket's list gives them
- * in push order, which is their order among equal times; heap sort for long runs) and taken
+ * in push order, which is their order among equal times; merge sort for long runs) and taken
  * from its head; an event scheduled into it while it is served is inserted from the end, where
  * it usually belongs. Events beyond the wheel wait in an overflow binary heap and join the
  * front when their bucket comes up. The bucket width follows the observed event density (about
@@ -125,6 +125,8 @@ struct eventq {
      * front[nfront - 1] (fhead == nfront: empty). */
     struct eventkey *front;
     size_t fhead, nfront, capfront;
+    struct eventkey *scratch; /* the merge sort's second buffer (front_sort), capscratch keys */
+    size_t capscratch;
     /* Events beyond the wheel: a binary heap of keys, and its first event's bucket
      * (UINT64_MAX when empty). */
     struct eventkey *over;
