@@ -116,7 +116,7 @@ static void front_insert(struct eventq *q, struct eventkey k)
  * them was 18 % of the run; a merge reads and writes sequentially and compares about half as
  * often.) */
 #define MERGE_RUN 16
-static void keys_insertion(struct eventkey *h, size_t n)
+static inline __attribute__((always_inline)) void keys_insertion(struct eventkey *h, size_t n)
 {
     for (size_t j = 1; j < n; j++) {
         struct eventkey k = h[j];
@@ -424,16 +424,7 @@ static void advance(struct eventq *q)
     size_t n = q->nfront;
     if (n > 1 && n <= 8) { /* the common short run (about 5 keys on the fat tree) without a
                               * call: 12 instructions per hop less there (bench/hop-diet.md) */
-        struct eventkey *f = q->front;
-        for (size_t j = 1; j < n; j++) {
-            struct eventkey k = f[j];
-            size_t i = j;
-            while (i > 0 && eventkey_before(&k, &f[i - 1])) {
-                f[i] = f[i - 1];
-                i--;
-            }
-            f[i] = k;
-        }
+        keys_insertion(q->front, n);
     } else if (n > 8) {
         front_sort(q, 1);
     }
