@@ -3,7 +3,8 @@
  * at most one CNP per cnp_interval per queue pair), Packet_Size, Marking_Rate as counter and as probability,
  * mark_probability (any probability, binomial bound),
  * CCTI_Increase / CCTI_Limit / CCTI_Min / CCTI_Timer, the CCT in absolute and in spec form,
- * throttling only the flow (QP level) or the whole port SL (SL level), multicast packets never
+ * throttling only the flow (QP level) or the whole port SL (SL level), the inter-packet delay
+ * honoured by every packet of a queue pair in a whole run, multicast packets never
  * marked, the detect modes' state machine and the root condition, and bad settings. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -731,6 +732,98 @@ static void test_destination_pacing_by_hand(void **st)
     ts_free(&s);
 }
 
+/* The pacing seen from outside, on a whole run: every packet a source sends is recorded (a
+ * wrapper around the plug-in's on_source_send) with the CCTI the sending queue pair has at that
+ * moment, read from the index the BECNs and the timer change (cf->dest[h].ix for a queue pair
+ * per destination, cf->ix for a single-destination flow), not from the send path's copy. The
+ * rule (IBA Annex A10, the CCA's inter-packet delay): the queue pair's next packet may not start before this one's end plus
+ * the CCT's delay at that index; with the absolute formula CCT, CCT[i] = i^2 x scale / div^2 us,
+ * computed here from the settings. Checked for every pair of consecutive packets of a queue
+ * pair, and the rule must bind (a packet held until exactly that time) often enough for the
+ * check to mean something. Fails when the adapter ignores a queue pair's hold
+ * (ibcc_dest_ready), when the send path's copy of the CCTI is stale, or when a flow's own
+ * next_ok is ignored. */
+static struct {
+    void (*inner)(struct fabric *, struct flow *, struct packet *);
+    int nhosts;
+    simtime_t *earliest; /* per flow x host: when the queue pair may send again */
+    double scale_ps;     /* scale_us / div^2, in ps */
+    uint64_t sends, held, early, throttled;
+} pace;
+
+static void pace_on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
+{
+    struct ibcc_flow *cf = fl->cc;
+    int h = fabric_host_of_lid(f, p->dst_lid);
+    if (cf && h >= 0) {
+        int ccti = cf->dest ? cf->dest[h].ix.ccti : cf->ix->ccti;
+        size_t k = (size_t)(fl - f->flows) * (size_t)pace.nhosts + (size_t)h;
+        simtime_t due = pace.earliest[k];
+        pace.sends++;
+        if (due > 0 && f->now < due)
+            pace.early++;
+        if (due > 0 && f->now == due)
+            pace.held++;
+        simtime_t tx = byterate_time(fl->src->rate, p->wire_bytes);
+        simtime_t gap = (simtime_t)llround((double)ccti * ccti * pace.scale_ps);
+        if (gap > 0)
+            pace.throttled++;
+        pace.earliest[k] = gap > 0 ? f->now + tx + gap : 0;
+    }
+    pace.inner(f, fl, p);
+}
+
+static void test_pacing_in_a_run(void **st)
+{
+    (void)st;
+    static const char *const levels[] = { "qp", "flow" };
+    for (int l = 0; l < 2; l++) {
+        struct testsim s;
+        ts_init(&s, "single_switch", "ports=16, link=4xDDR");
+        char why[128];
+        param_set(params_find(hca_params, "inject_limit"), &s.d.set, "13.5 Gb/s", why, sizeof why);
+        param_set(params_find(hca_params, "sink_limit"), &s.d.set, "13.6 Gb/s", why, sizeof why);
+        s.d.end = 10 * PS_PER_MS;
+        s.d.warmup = 0;
+        char name[8], src[8];
+        for (int i = 2; i <= 13; i++) {
+            snprintf(name, sizeof name, "C%d", i);
+            snprintf(src, sizeof src, "H%d", i);
+            ts_flow(&s, name, src, "H1", "saturate", NULL, "4 KiB", 0, 0);
+        }
+        ts_flow(&s, "V15", "H15", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
+        ts_flow(&s, "V16", "H16", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
+        struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
+        set(d, "level", levels[l]);
+        set(d, "cct_scale_us", "70");
+        set(d, "cct_div", "106");
+        if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err) || cc_attach(&s.f, &ibcc_plugin, d, &s.err)) {
+            fprintf(stderr, "build: %s\n", s.err.msg);
+            fail();
+        }
+        memset(&pace, 0, sizeof pace);
+        pace.inner = s.f.hooks.on_source_send;
+        pace.nhosts = s.f.nhosts;
+        pace.earliest = calloc((size_t)s.f.nflows * (size_t)s.f.nhosts, sizeof *pace.earliest);
+        pace.scale_ps = 70.0 / (106.0 * 106.0) * PS_PER_US;
+        s.f.hooks.on_source_send = pace_on_source_send;
+        if (fabric_run(&s.f, NULL, &s.rep, &s.err)) {
+            fprintf(stderr, "run: %s\n", s.err.msg);
+            fail();
+        }
+        printf("  level %s: %llu packets sent, %llu with a CCT delay, %llu held until exactly the "
+               "delay's end, %llu early\n", levels[l], (unsigned long long)pace.sends,
+               (unsigned long long)pace.throttled, (unsigned long long)pace.held,
+               (unsigned long long)pace.early);
+        assert_int_equal(pace.early, 0);
+        assert_true(pace.throttled > pace.sends / 4); /* the contributors are throttled */
+        assert_true(pace.held > pace.throttled / 4);  /* and the rule binds */
+        free(pace.earliest);
+        cc_desc_free(&ibcc_plugin, d);
+        ts_free(&s);
+    }
+}
+
 /* The congestion state machine of one output port, driven packet by packet: what each detect
  * mode compares with the thresholds (each VOQ, the sum, the sum times the active inputs), the
  * double thresholds' hysteresis, and the root condition (credits for an MTU packet, or the
@@ -871,6 +964,7 @@ int main(void)
         cmocka_unit_test(test_throttled_flow_does_not_block_others),
         cmocka_unit_test(test_queue_pair_per_destination),
         cmocka_unit_test(test_destination_pacing_by_hand),
+        cmocka_unit_test(test_pacing_in_a_run),
         cmocka_unit_test(test_pool_growth_during_cnp),
         cmocka_unit_test(test_bad_settings),
         cmocka_unit_test(test_dist_walk),
