@@ -736,13 +736,13 @@ static void test_destination_pacing_by_hand(void **st)
  * wrapper around the plug-in's on_source_send) with the CCTI the sending queue pair has at that
  * moment, read from the index the BECNs and the timer change (cf->dest[h].ix for a queue pair
  * per destination, cf->ix for a single-destination flow), not from the send path's copy. The
- * rule (IBA Annex A10, the CCA's inter-packet delay): the queue pair's next packet may not start before this one's end plus
- * the CCT's delay at that index; with the absolute formula CCT, CCT[i] = i^2 x scale / div^2 us,
- * computed here from the settings. Checked for every pair of consecutive packets of a queue
- * pair, and the rule must bind (a packet held until exactly that time) often enough for the
- * check to mean something. Fails when the adapter ignores a queue pair's hold
- * (ibcc_dest_ready), when the send path's copy of the CCTI is stale, or when a flow's own
- * next_ok is ignored. */
+ * rule (IBA Annex A10, the inter-packet delay): the queue pair's next packet may not start
+ * before this one's end plus the CCT's delay at that index; with the absolute formula CCT,
+ * CCT[i] = i^2 x scale / div^2 us, computed here from the settings. Checked for every pair of
+ * consecutive packets of a queue pair, and the rule must bind (a packet held until exactly
+ * that time) often enough for the check to mean something. Fails when the adapter ignores a
+ * queue pair's hold (ibcc_dest_ready), when the send path's copy of the CCTI is stale, or when
+ * a flow's own next_ok is ignored. */
 static struct {
     void (*inner)(struct fabric *, struct flow *, struct packet *);
     int nhosts;
