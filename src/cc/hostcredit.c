@@ -34,7 +34,7 @@ struct hostcredit_desc {
 const struct param hostcredit_params[] = {
     { "hca_messages", P_INT, OFF(hca_messages), "512",
       "M, the adapter's buffer in messages: the credits of an adapter's flows add up to at most "
-      "this (digest 003 gap 11: 512)", NULL, 1, 1e9 },
+      "this (digest 003 gap 11: 512); equal to hca.messages when that is set", NULL, 1, 1e9 },
     { "credits", P_INT, OFF(credits), "200",
       "C_b, the initial credits of a best-effort flow (the paper's best: 200), at most "
       "(M - the real-time credits) / best-effort flows of the adapter", NULL, 1, 1e9 },
@@ -129,6 +129,10 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
     if (mask & ctl)
         return ibn_err_set(e, "cc.rt_sls and cc.control_sls share an SL: a flow is real time or "
                            "control, not both");
+    if (f->set.hca_messages > 0 && f->set.hca_messages != d->hca_messages)
+        return ibn_err_set(e, "cc.hca_messages = %lld but hca.messages = %lld: the credits split the "
+                           "adapter's buffer, so both must give the same M", d->hca_messages,
+                           f->set.hca_messages);
     uint32_t *credits = xcalloc((size_t)f->nflows + 1, sizeof *credits);
     long long *rt_sum = xcalloc((size_t)f->nhosts + 1, sizeof *rt_sum);
     int *n_be = xcalloc((size_t)f->nhosts + 1, sizeof *n_be);

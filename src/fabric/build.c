@@ -870,6 +870,7 @@ void fabric_free(struct fabric *f)
             if (n->port[p].hca) {
                 free(n->port[p].hca->armed);
                 free(n->port[p].hca->mheap);
+                free(n->port[p].hca->flows);
             }
             free(n->port[p].hca);
             if (n->port[p].cret != n->port[p].cret_inline)

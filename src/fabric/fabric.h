@@ -472,6 +472,8 @@ struct hca_port {
     int host;                  /* index into fabric.hosts */
     struct isol_hca *isol;     /* CAM lines the switch's isolation queues told it of, with their
                                 * stop bits (fabric/isol.c); NULL for other switch designs */
+    uint32_t *flows;           /* hca.messages > 0: the flows this port sources, listed at the */
+    uint32_t nflows, listed_of; /* first message (listed_of: f->nflows then) */
 };
 
 /* The congested-flow isolation designs' settings (the `isolation` section; fabric/isol.c). */
@@ -520,6 +522,7 @@ struct fabric_settings {
     long long switch_life;   /* LV: Switch Lifetime Limit 4.096 us x 2^LV; > 19 infinite */
     int adaptive;            /* 0 none, else adapt_policies[adaptive - 1] */
     long long max_pending;   /* messages a flow may hold before refusing new ones */
+    long long hca_messages;  /* messages an adapter holds for all its flows; 0 = no shared bound */
     /* Transport (transport.c; the `transport` section). */
     int transport;           /* enum transport_mode: UD (no ACKs) or RC */
     int ack_per;             /* enum transport_ack: an ACK per packet or per message */

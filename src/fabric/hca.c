@@ -588,6 +588,34 @@ static void flow_mq_grow(struct flow *fl)
     fl->qcap = cap;
 }
 
+/* Messages a flow holds in its adapter: those posted and waiting (every queued one when it
+ * posts on arrival; with message credits only the posted ones, the rest being the consumer's
+ * backlog), the one being sent and those held back by destination pacing. */
+static uint32_t flow_in_adapter(const struct flow *fl)
+{
+    return (fl->rc.win_msgs ? fl->qposted : fl->qn) + fl->cur_open + fl->nheld;
+}
+
+/* Whether the adapter of port p holds hca.messages messages of its flows together (seed 003's
+ * buffer M, shared by its consumers). The flows it sources are listed at the first call, and
+ * again if flows were added since. */
+static int adapter_full(struct fabric *f, struct port *p)
+{
+    struct hca_port *h = p->hca;
+    if (h->listed_of != f->nflows) {
+        h->nflows = 0;
+        h->flows = xrealloc(h->flows, (size_t)f->nflows * sizeof *h->flows);
+        for (uint32_t i = 0; i < f->nflows; i++)
+            if (f->flows[i].src == p)
+                h->flows[h->nflows++] = i;
+        h->listed_of = f->nflows;
+    }
+    uint64_t held = 0;
+    for (uint32_t k = 0; k < h->nflows; k++)
+        held += flow_in_adapter(&f->flows[h->flows[k]]);
+    return held >= (uint64_t)f->set.hca_messages;
+}
+
 /* The drawn message arrives at the flow now; the next one is drawn and scheduled. */
 void flow_message(struct fabric *f, struct flow *fl)
 {
@@ -601,7 +629,11 @@ void flow_message(struct fabric *f, struct flow *fl)
         fl->st.msgs_offered++;
         if (fl->qn == fl->qcap && fl->qcap < fl->qmax)
             flow_mq_grow(fl);
-        if (fl->qn == fl->qcap) {
+        /* The source queue is full, or the adapter's shared buffer is and the message would be
+         * posted into it now (with message credits it waits in the consumer's backlog instead:
+         * the credits are its share of the buffer). */
+        if (fl->qn == fl->qcap ||
+            (f->set.hca_messages > 0 && !fl->rc.win_msgs && adapter_full(f, fl->src))) {
             fl->st.msgs_refused++;
             fl->st.msgs_offered_measured += (uint64_t)measured;
             fl->st.msgs_refused_measured += (uint64_t)measured;

@@ -139,6 +139,10 @@ const struct param hca_params[] = {
       NULL, 0, 0 },
     { "limit_counts", P_ENUM, OFF(limit_counts_wire), "payload",
       "what the rate limits count: payload bytes or wire bytes", basis_names, 0, 0 },
+    { "messages", P_INT, OFF(hca_messages), "0",
+      "messages an adapter holds for all its flows together (seed 003's buffer M): a message "
+      "posted on arrival finds it full and is refused; 0 = no shared bound (each flow's source "
+      "queue holds fabric.max_pending)", NULL, 0, 1 << 30 },
     PARAM_END,
 };
 

@@ -6,7 +6,9 @@
  * against a credit cycle D lose the messages that find the credit out: 1/2 of them for
  * D = 1.5 P, 2/3 for D = 2.5 P; with retries none is lost); bad settings (UD, real-time credits
  * beyond M) refused with the reason; the latency from posting to the adapter (a message posted
- * when it gets a credit) against T_data + 2 d + L. */
+ * when it gets a credit) against T_data + 2 d + L; the adapter buffer shared by its consumers
+ * (hca.messages): blocking as an M/D/1/K queue's, one consumer's burst refusing another's
+ * messages, and the credits protecting them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -204,6 +206,107 @@ static void test_posted_latency(void **st)
     ts_free(&s);
 }
 
+/* Seed 003's adapter buffer M shared by the consumers of an adapter (hca.messages = 64), on one
+ * 1.6 Gb/s switch: H1 runs BULK, best effort offering 3 Gb/s (about twice its link), and RT,
+ * real time at 0.2 Gb/s, both Poisson 640-byte messages, served round robin on one VL.
+ * - No shared bound (fabric.max_pending = 1000 per flow): BULK's own queue fills, RT's stays
+ *   short and none of RT's messages is refused.
+ * - hca.messages = 64 without credits: BULK holds the buffer full and RT's messages, which
+ *   find it so, are refused (the seed's problem: one consumer's burst blocks the others); a
+ *   message enters only with fewer than 64 ahead of it, so with two flows served alternately
+ *   none waits more than 2 x 64 message times (BULK's latency bounded, it is not without).
+ * - The same buffer with the credit control (RC; C_j = floor(0.2 / 1.6 x 64) = 8 for RT, 56 for
+ *   BULK): RT's credits are its share of the buffer; none of its messages is refused and it
+ *   delivers what it offers. */
+static void shared_buffer_run(struct testsim *s, int rc_credits, const char *messages)
+{
+    ts_init(s, "single_switch", "ports=4, link=1.6 Gb/s");
+    char why[128];
+    assert_int_equal(param_set(params_find(fabric_params, "max_pending"), &s->d.set, "1000", why,
+                               sizeof why), 0);
+    assert_int_equal(param_set(params_find(hca_params, "messages"), &s->d.set, messages, why,
+                               sizeof why), 0);
+    s->d.warmup = PS_PER_MS;
+    s->d.end = 21 * PS_PER_MS;
+    ts_flow(s, "BULK", "H1", "H2", "poisson", "3 Gb/s", "640 B", 0, 0);
+    struct flow_desc *fd = ts_flow(s, "RT", "H1", "H3", "poisson", "0.2 Gb/s", "640 B", 0, 0);
+    fd->sl = 1;
+    if (rc_credits) {
+        rc(s);
+        void *d = cc_desc_new(&hostcredit_plugin);
+        dset(d, "rt_sls", "1");
+        dset(d, "hca_messages", messages);
+        assert_int_equal(attach(s, d), 0);
+        cc_desc_free(&hostcredit_plugin, d);
+    } else if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err)) {
+        fail();
+    }
+    assert_int_equal(fabric_run(&s->f, NULL, &s->rep, &s->err), 0);
+}
+
+/* Blocking probability of the M/D/1/K queue (Poisson arrivals, rho = arrivals per service
+ * time, K in the system): the embedded chain at departures (a_k = P(k arrivals in a service)),
+ * then P_K = 1 - 1 / (pi_0 + rho) (Gross and Harris, M/G/1/K). */
+static double md1k_blocking(double rho, int k)
+{
+    double a[256], pi[256];
+    assert_true(k < 256);
+    a[0] = exp(-rho);
+    for (int j = 1; j < k; j++)
+        a[j] = a[j - 1] * rho / j;
+    /* pi_{j+1} from the balance of state j: pi_j = pi_0 a_j + sum_{i=1}^{j+1} pi_i a_{j-i+1}. */
+    pi[0] = 1;
+    for (int j = 0; j < k - 1; j++) {
+        double s = pi[j] - pi[0] * a[j];
+        for (int i = 1; i <= j; i++)
+            s -= pi[i] * a[j - i + 1];
+        pi[j + 1] = s / a[0];
+    }
+    double sum = 0;
+    for (int j = 0; j < k; j++)
+        sum += pi[j];
+    return 1 - 1 / (pi[0] / sum + rho);
+}
+
+static void test_shared_adapter_buffer(void **st)
+{
+    (void)st;
+    double t_msg = pkt_wire_bytes(640, 0) * 8.0 / 1.6e9 * 1e12; /* ps */
+    double bound = 2 * 64 * t_msg + 10 * PS_PER_US;
+    /* Both flows' arrivals against one message sent per t_msg; the message being sent has left
+     * the buffer (its last packet is made), so the system holds M + 1. */
+    double rho = (3.0 + 0.2) * 1e9 / (640 * 8.0) * t_msg / 1e12, p_block = md1k_blocking(rho, 65);
+    struct testsim s;
+    static const char *const label[] = { "per-flow queues", "shared M = 64", "M = 64 with credits" };
+    for (int k = 0; k < 3; k++) {
+        shared_buffer_run(&s, k == 2, k == 0 ? "0" : "64");
+        struct flow *bulk = ts_find(&s, "BULK"), *rt = ts_find(&s, "RT");
+        double rt_refused = (double)rt->st.msgs_refused_measured / (double)rt->st.msgs_offered_measured;
+        double bulk_refused =
+            (double)bulk->st.msgs_refused_measured / (double)bulk->st.msgs_offered_measured;
+        double bulk_max = (double)bulk->st.e2e_latency.max;
+        printf("  %s: RT refused %.3f of its messages, delivers %.4f Gb/s; BULK refused %.3f, its "
+               "latency at most %.1f us (M/D/1/65 blocking %.3f; bound with M = 64: %.1f us)\n",
+               label[k], rt_refused, ts_gbps(&s, "RT"), bulk_refused, bulk_max / PS_PER_US,
+               p_block, bound / PS_PER_US);
+        assert_true(bulk->st.msgs_refused_measured > 500);
+        if (k == 0) {
+            assert_int_equal(rt->st.msgs_refused, 0);
+            assert_true(bulk_max > 2 * bound);
+        } else if (k == 1) {
+            /* Poisson arrivals see the time average: both refused as often as the queue blocks
+             * (about 2,400 RT and 58,600 BULK arrivals measured: 4 binomial sigmas). */
+            assert_true(fabs(rt_refused - p_block) < 0.04);
+            assert_true(fabs(bulk_refused - p_block) < 0.01);
+            assert_true(bulk_max < bound);
+        } else {
+            assert_int_equal(rt->st.msgs_refused, 0);
+            assert_true(fabs(ts_gbps(&s, "RT") - 0.2) < 0.02);
+        }
+        ts_free(&s);
+    }
+}
+
 static void test_bad_settings(void **st)
 {
     (void)st;
@@ -249,6 +352,16 @@ static void test_bad_settings(void **st)
     ts_flow(&s, "F", "H1", "H2", "poisson", "0.4 Gb/s", "640 B", 0, 0);
     assert_int_equal(attach(&s, d), -1);
     ts_free(&s);
+    dset(d, "rt_sls", "1");
+    ts_init(&s, "single_switch", "ports=4, link=1.6 Gb/s");
+    rc(&s);
+    char why[128];
+    param_set(params_find(hca_params, "messages"), &s.d.set, "256", why, sizeof why);
+    ts_flow(&s, "F", "H1", "H2", "poisson", "0.4 Gb/s", "640 B", 0, 0);
+    assert_int_equal(attach(&s, d), -1); /* two different M */
+    printf("two M: %s\n", s.err.msg);
+    assert_non_null(strstr(s.err.msg, "hca.messages"));
+    ts_free(&s);
     cc_desc_free(&hostcredit_plugin, d);
 }
 
@@ -258,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_credit_split),
         cmocka_unit_test(test_credits_limit_outstanding_messages),
         cmocka_unit_test(test_rt_drop_and_retry),
+        cmocka_unit_test(test_shared_adapter_buffer),
         cmocka_unit_test(test_posted_latency),
         cmocka_unit_test(test_bad_settings),
     };
