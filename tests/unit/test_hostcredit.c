@@ -216,8 +216,9 @@ static void test_posted_latency(void **st)
  *   message enters only with fewer than 64 ahead of it, so with two flows served alternately
  *   none waits more than 2 x 64 message times (BULK's latency bounded, it is not without).
  * - The same buffer with the credit control (RC; C_j = floor(0.2 / 1.6 x 64) = 8 for RT, 56 for
- *   BULK): RT's credits are its share of the buffer; none of its messages is refused and it
- *   delivers what it offers. */
+ *   BULK) and an uncredited control flow CTL offering 1 Gb/s beside them: RT's credits are its
+ *   share of the buffer, so none of its messages is refused (though BULK's 56 and CTL's
+ *   messages fill it) and it delivers what it offers; CTL, without credits, is refused. */
 static void shared_buffer_run(struct testsim *s, int rc_credits, const char *messages)
 {
     ts_init(s, "single_switch", "ports=4, link=1.6 Gb/s");
@@ -232,9 +233,12 @@ static void shared_buffer_run(struct testsim *s, int rc_credits, const char *mes
     struct flow_desc *fd = ts_flow(s, "RT", "H1", "H3", "poisson", "0.2 Gb/s", "640 B", 0, 0);
     fd->sl = 1;
     if (rc_credits) {
+        fd = ts_flow(s, "CTL", "H1", "H4", "poisson", "1 Gb/s", "640 B", 0, 0);
+        fd->sl = 2;
         rc(s);
         void *d = cc_desc_new(&hostcredit_plugin);
         dset(d, "rt_sls", "1");
+        dset(d, "control_sls", "2");
         dset(d, "hca_messages", messages);
         assert_int_equal(attach(s, d), 0);
         cc_desc_free(&hostcredit_plugin, d);
@@ -300,6 +304,10 @@ static void test_shared_adapter_buffer(void **st)
             assert_true(fabs(bulk_refused - p_block) < 0.01);
             assert_true(bulk_max < bound);
         } else {
+            struct flow *ctl = ts_find(&s, "CTL");
+            printf("  CTL refused %llu of %llu\n", (unsigned long long)ctl->st.msgs_refused_measured,
+                   (unsigned long long)ctl->st.msgs_offered_measured);
+            assert_true(ctl->st.msgs_refused_measured > 100);
             assert_int_equal(rt->st.msgs_refused, 0);
             assert_true(fabs(ts_gbps(&s, "RT") - 0.2) < 0.02);
         }
