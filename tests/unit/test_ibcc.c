@@ -524,14 +524,14 @@ static double cold_rx_gbps(struct testsim *s)
  * queue pairs to other hosts stay far below the one to H1 (raised only by the short queues
  * where two Poisson streams meet). With one CCTI per flow (level = flow) the BECNs from H1 slow
  * all of H15's and H16's traffic: the other hosts get less than 90 % of it. */
-static void uniform_and_hot(struct testsim *s, const char *level)
+static void hot_and_uniform_flows(struct testsim *s, simtime_t warmup, simtime_t end)
 {
     ts_init(s, "single_switch", "ports=16, link=4xDDR");
     char why[128];
     param_set(params_find(hca_params, "inject_limit"), &s->d.set, "13.5 Gb/s", why, sizeof why);
     param_set(params_find(hca_params, "sink_limit"), &s->d.set, "13.6 Gb/s", why, sizeof why);
-    s->d.end = 40 * PS_PER_MS;
-    s->d.warmup = 10 * PS_PER_MS;
+    s->d.end = end;
+    s->d.warmup = warmup;
     char name[8], src[8];
     for (int i = 2; i <= 13; i++) {
         snprintf(name, sizeof name, "C%d", i);
@@ -540,6 +540,11 @@ static void uniform_and_hot(struct testsim *s, const char *level)
     }
     ts_flow(s, "V15", "H15", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
     ts_flow(s, "V16", "H16", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
+}
+
+static void uniform_and_hot(struct testsim *s, const char *level)
+{
+    hot_and_uniform_flows(s, 10 * PS_PER_MS, 40 * PS_PER_MS);
     struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
     set(d, "level", level);
     set(d, "marking_rate", "0");
@@ -779,20 +784,7 @@ static void test_pacing_in_a_run(void **st)
     static const char *const levels[] = { "qp", "flow" };
     for (int l = 0; l < 2; l++) {
         struct testsim s;
-        ts_init(&s, "single_switch", "ports=16, link=4xDDR");
-        char why[128];
-        param_set(params_find(hca_params, "inject_limit"), &s.d.set, "13.5 Gb/s", why, sizeof why);
-        param_set(params_find(hca_params, "sink_limit"), &s.d.set, "13.6 Gb/s", why, sizeof why);
-        s.d.end = 10 * PS_PER_MS;
-        s.d.warmup = 0;
-        char name[8], src[8];
-        for (int i = 2; i <= 13; i++) {
-            snprintf(name, sizeof name, "C%d", i);
-            snprintf(src, sizeof src, "H%d", i);
-            ts_flow(&s, name, src, "H1", "saturate", NULL, "4 KiB", 0, 0);
-        }
-        ts_flow(&s, "V15", "H15", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
-        ts_flow(&s, "V16", "H16", "uniform", "poisson", "9 Gb/s", "4 KiB", 0, 0);
+        hot_and_uniform_flows(&s, 0, 10 * PS_PER_MS);
         struct ibcc_desc *d = cc_desc_new(&ibcc_plugin);
         set(d, "level", levels[l]);
         set(d, "cct_scale_us", "70");
