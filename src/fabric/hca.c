@@ -6,7 +6,9 @@
  * message is one packet without payload), and pause while a pacing delay (next_ok, set by
  * congestion control) is pending, without blocking the other flows of the port. Each flow also
  * integrates over time the number of its messages at the source (waiting, or being
- * transmitted until the tail of their last packet), which makes the source a finite queue.
+ * transmitted until the tail of their last packet), which makes the source a finite queue;
+ * with hca.messages the adapter's flows also share one bound on the messages it holds (seed
+ * 003's buffer M).
  * A split pattern flow (one class of a host, Paper IV Frame I) picks each message's destination
  * when the message starts, and starts one only when its class budget admits it; a saturating
  * B node with one flow starts one when either class budget admits it. Flows that congestion
