@@ -52,6 +52,7 @@ static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
     struct flow_stats *st = &fl->st;
     DIST_IO(io, st->msgs_offered);
     DIST_IO(io, st->msgs_refused);
+    DIST_IO(io, st->msgs_refused_adapter);
     DIST_IO(io, st->msgs_offered_measured);
     DIST_IO(io, st->msgs_refused_measured);
     DIST_IO(io, st->queue_area);

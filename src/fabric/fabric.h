@@ -222,6 +222,7 @@ struct held_msg {
 
 struct flow_stats {
     uint64_t msgs_offered, msgs_refused;
+    uint64_t msgs_refused_adapter; /* of msgs_refused: by the adapter's shared buffer (hca.messages) */
     uint64_t msgs_offered_measured, msgs_refused_measured; /* arrived in the measured period */
     /* Time integral over the measured period of the number of the flow's messages at its
      * source: waiting (qn) plus the one being transmitted, from the start of its first packet

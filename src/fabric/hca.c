@@ -634,9 +634,11 @@ void flow_message(struct fabric *f, struct flow *fl)
         /* The source queue is full, or the adapter's shared buffer is and the message would be
          * posted into it now (with message credits it waits in the consumer's backlog instead:
          * the credits are its share of the buffer). */
-        if (fl->qn == fl->qcap ||
-            (f->set.hca_messages > 0 && !fl->rc.win_msgs && adapter_full(f, fl->src))) {
+        int adapter = fl->qn < fl->qcap && f->set.hca_messages > 0 && !fl->rc.win_msgs &&
+                      adapter_full(f, fl->src);
+        if (fl->qn == fl->qcap || adapter) {
             fl->st.msgs_refused++;
+            fl->st.msgs_refused_adapter += (uint64_t)adapter;
             fl->st.msgs_offered_measured += (uint64_t)measured;
             fl->st.msgs_refused_measured += (uint64_t)measured;
         } else {

@@ -469,6 +469,9 @@ static json_t *flow_json(struct fabric *f, struct flow *fl)
         json_object_set_new(o, "offered_payload_gbps", json_real(round(offered / 1e3) / 1e6));
     json_object_set_new(o, "messages_offered", json_integer((json_int_t)fl->st.msgs_offered));
     json_object_set_new(o, "messages_refused", json_integer((json_int_t)fl->st.msgs_refused));
+    if (f->set.hca_messages > 0) /* of them, those the adapter's shared buffer turned away */
+        json_object_set_new(o, "messages_refused_by_adapter",
+                            json_integer((json_int_t)fl->st.msgs_refused_adapter));
     json_object_set_new(o, "packets_sent", json_integer((json_int_t)fl->st.pkts_sent));
     json_object_set_new(o, "packets_delivered", json_integer((json_int_t)fl->st.pkts_delivered));
     json_object_set_new(o, "bytes_delivered", json_integer((json_int_t)fl->st.bytes_delivered));

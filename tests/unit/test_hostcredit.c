@@ -295,12 +295,14 @@ static void test_shared_adapter_buffer(void **st)
                p_block, bound / PS_PER_US);
         assert_true(bulk->st.msgs_refused_measured > 500);
         if (k == 0) {
+            assert_int_equal(bulk->st.msgs_refused_adapter, 0); /* its own queue refused them */
             assert_int_equal(rt->st.msgs_refused, 0);
             assert_true(bulk_max > 2 * bound);
         } else if (k == 1) {
             /* Poisson arrivals see the time average: both refused as often as the queue blocks
              * (about 2,400 RT and 58,600 BULK arrivals measured: 4 binomial sigmas). */
             assert_true(fabs(rt_refused - p_block) < 0.04);
+            assert_int_equal(rt->st.msgs_refused_adapter, rt->st.msgs_refused); /* all the buffer's */
             assert_true(fabs(bulk_refused - p_block) < 0.01);
             assert_true(bulk_max < bound);
         } else {
