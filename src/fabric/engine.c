@@ -41,11 +41,13 @@ static __attribute__((noinline)) simtime_t transmit_cut(struct fabric *f, struct
     p->hops++;
     f->hops++;
     out->tx_busy = 1;
-    out->credit_watch = 0;
     out->busy_until = end;
     out->done_seq = eventq_reserve_seq(&f->q);
     out->done_sched = 0;
+    /* Before the watch is cleared: the window's first touch of the port records the watch as
+     * the window found it (dist.c touch_tx), and the clear is logged as this transmission's. */
     f->dist->send_packet(f, out, pidx);
+    out->credit_watch = 0;
     return end;
 }
 

@@ -75,6 +75,12 @@ flows = (
 );
 CFG
 check mesh "$tmp/mesh.cfg"
+# Seed 003's 5x5 mesh with its real-time and best-effort flows: a sender waiting for credits
+# whose first act in a window is a transmission over the cut. Until 2026-11-29 the window
+# recorded its watch after the transmission had cleared it, and two credit wake-ups the
+# sequential run schedules were missing (the event count differed).
+ns="2 4" check s003mesh "$src/scenarios/seed003/fig5-mesh5x5.cfg" -s simulation.duration=2ms \
+  -s transport.mode=ud -s flows.CTL.start=1s
 cat > "$tmp/qos.cfg" <<'CFG'
 simulation = { duration = "120 us"; warmup = "20 us"; sample_interval = "0 s"; };
 topology = { generator = "fattree"; args = "ports=4,levels=2"; };
