@@ -116,9 +116,10 @@ static void front_insert(struct eventq *q, struct eventkey k)
  * them was 18 % of the run; a merge reads and writes sequentially and compares about half as
  * often.) */
 #define MERGE_RUN 16
-static inline __attribute__((always_inline)) void keys_insertion(struct eventkey *h, size_t n)
+/* Insertion sort of h[0 .. n), of which h[0 .. from) is in order already (from >= 1). */
+static inline __attribute__((always_inline)) void keys_insertion(struct eventkey *h, size_t from, size_t n)
 {
-    for (size_t j = 1; j < n; j++) {
+    for (size_t j = from; j < n; j++) {
         struct eventkey k = h[j];
         size_t i = j;
         while (i > 0 && eventkey_before(&k, &h[i - 1])) {
@@ -136,7 +137,7 @@ static void keys_mergesort(struct eventq *q, struct eventkey *h, size_t n)
         q->scratch = xrealloc(q->scratch, q->capscratch * sizeof *q->scratch);
     }
     for (size_t lo = 0; lo < n; lo += MERGE_RUN)
-        keys_insertion(h + lo, n - lo < MERGE_RUN ? n - lo : MERGE_RUN);
+        keys_insertion(h + lo, 1, n - lo < MERGE_RUN ? n - lo : MERGE_RUN);
     struct eventkey *src = h, *dst = q->scratch;
     for (size_t w = MERGE_RUN; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
@@ -169,15 +170,7 @@ static void front_sort(struct eventq *q, size_t from)
     struct eventkey *f = q->front;
     size_t lo = q->fhead, n = q->nfront;
     if (n - lo <= FRONT_INSERTION_MAX) {
-        for (size_t j = from > lo ? from : lo + 1; j < n; j++) {
-            struct eventkey k = f[j];
-            size_t i = j;
-            while (i > lo && eventkey_before(&k, &f[i - 1])) {
-                f[i] = f[i - 1];
-                i--;
-            }
-            f[i] = k;
-        }
+        keys_insertion(f + lo, from > lo ? from - lo : 1, n - lo);
         return;
     }
     size_t i = from > lo ? from : lo + 1; /* already in order? (a burst from the overflow heap) */
@@ -424,7 +417,7 @@ static void advance(struct eventq *q)
     size_t n = q->nfront;
     if (n > 1 && n <= 8) { /* the common short run (about 5 keys on the fat tree) without a
                               * call: 12 instructions per hop less there (bench/hop-diet.md) */
-        keys_insertion(q->front, n);
+        keys_insertion(q->front, 1, n);
     } else if (n > 8) {
         front_sort(q, 1);
     }
