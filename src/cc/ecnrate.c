@@ -9,8 +9,9 @@
  * unmarked, r = f_inc(r) (PIPD: r^(1/m) and r^(m^(R_min/r)); FIMD: r/n and r n^(R_min/r)),
  * within [R_min, R_max], R_max the link's rate and R_min = R_max / rmin_div of the SL, starting
  * at R_min. A packet starts no earlier than 1/r (in packets) or its wire bytes at r (in a byte
- * unit) after the flow's previous one; the reliable connection's window limits it too. Link
- * flow control underneath is unchanged. */
+ * unit) after the flow's previous one; the reliable connection's window limits it too. An SL
+ * whose law is none is not rate-controlled (its marks are counted, not answered). Link flow
+ * control underneath is unchanged. */
 #include "cc/ecnrate.h"
 
 #include <ctype.h>
@@ -26,7 +27,7 @@
 
 static const char *const trigger_names[] = { "input_full", "output_packets", NULL };
 static const char *const unit_names[] = { "packets", "MBps", "Gbps", "link", NULL };
-static const char *const law_names[] = { "pipd", "fimd", NULL };
+static const char *const law_names[] = { "pipd", "fimd", "none", NULL };
 static const char *const pacing_names[] = { "send", "ack", NULL };
 
 const struct param ecnrate_params[] = {
@@ -43,7 +44,9 @@ const struct param ecnrate_params[] = {
       "10^6 bytes/s; Gbps = 10^9 bits/s; link = a fraction of the link rate (PIPD is undefined "
       "there: r^(1/m) > r for r < 1)", unit_names, 0, 0 },
     { "law", P_STRING, OFF(law), "pipd",
-      "source response per SL: \"pipd\" for every SL, \"fimd\", or \"pipd,0:fimd\" (SL 0 FIMD)",
+      "source response per SL: \"pipd\" for every SL, \"fimd\", or \"pipd,0:fimd\" (SL 0 FIMD); "
+      "\"none\": the SL's sources are not rate-controlled (their packets are marked, their ACKs "
+      "counted, their rate stays R_max and nothing paces them: \"pipd,2:none\")",
       NULL, 0, 0 },
     { "rmin_div", P_STRING, OFF(rmin_div), "256",
       "R_min = R_max / this, per SL (\"256,1:128\": SL 1's R_min twice SL 0's, the thesis's high "
@@ -110,7 +113,7 @@ int ecnrate_parse_laws(const char *text, int out[16], char *why, size_t whylen)
             if (n == strlen(law_names[k]) && !strncmp(p, law_names[k], n))
                 law = k;
         if (law < 0) {
-            snprintf(why, whylen, "expected a law pipd or fimd (\"pipd\", \"pipd,0:fimd\"), got \"%s\"",
+            snprintf(why, whylen, "expected a law pipd, fimd or none (\"pipd\", \"pipd,0:fimd\"), got \"%s\"",
                      text);
             return -1;
         }
@@ -127,7 +130,7 @@ int ecnrate_parse_laws(const char *text, int out[16], char *why, size_t whylen)
         }
     }
     if (!any) {
-        snprintf(why, whylen, "expected a law per SL (\"pipd\", \"fimd\", \"pipd,0:fimd\"), got \"%s\"",
+        snprintf(why, whylen, "expected a law per SL (\"pipd\", \"fimd\", \"none\", \"pipd,0:fimd\"), got \"%s\"",
                  text ? text : "");
         return -1;
     }
@@ -239,6 +242,10 @@ static void on_receive(struct fabric *f, struct port *at, struct packet *p)
     if (p->flags & PKT_BECN) {
         e->marked_acks++;
         fabric_timeline(f, TLN_BECN, at, p, 0, 0);
+    }
+    if (e->law == ECN_LAW_NONE)
+        return; /* not rate-controlled: the mark is counted, not answered */
+    if (p->flags & PKT_BECN) {
         e->r = e->law == ECN_LAW_PIPD ? pipd_dec(e->r, c->m, e->rmin) : fimd_dec(e->r, c->n, e->rmin);
     } else {
         e->r = e->law == ECN_LAW_PIPD ? pipd_inc(e->r, c->m, e->rmin, e->rmax)
@@ -254,6 +261,8 @@ static void on_receive(struct fabric *f, struct port *at, struct packet *p)
 static void on_source_send(struct fabric *f, struct flow *fl, struct packet *p)
 {
     struct ecn_flow *e = &ctx(f)->flows[fl->index];
+    if (e->law == ECN_LAW_NONE)
+        return;
     e->last_send = f->now;
     e->last_wire = p->wire_bytes;
     e->sent = 1;
@@ -425,7 +434,7 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         x->law = (uint8_t)law[fl->sl];
         x->rmax = unit_rate(d->rate_unit, fl->src, mtu_wire, &x->ps_per_unit_byte);
         x->rmin = x->rmax / (double)div[fl->sl];
-        x->r = x->rmin;
+        x->r = x->law == ECN_LAW_NONE ? x->rmax : x->rmin;
         if (x->law == ECN_LAW_PIPD && !(x->rmin > 1.0)) {
             double rmin = x->rmin;
             free(c->flows), free(c);

@@ -1,7 +1,8 @@
 /* ecnrate.h: seed 000's ECN rate control (Yan, thesis Ch.3.3): two-counter ECN marking at
  * switch outputs, the destination's copy of the mark into the reliable connection's ACK, and a
  * source response on every ACK by PIPD (power increase, power decrease) or the FIMD baseline
- * (fast increase, multiplicative decrease), per SL (priority class), within [R_min, R_max], in
+ * (fast increase, multiplicative decrease), per SL (priority class; or none: the SL's sources
+ * ignore the marks and are not paced), within [R_min, R_max], in
  * an explicit rate unit (PIPD's power laws depend on it: docs/ecnrate.md). */
 #ifndef IBN_ECNRATE_H
 #define IBN_ECNRATE_H
@@ -10,14 +11,14 @@
 
 enum ecn_trigger { ECN_TRIGGER_INPUT_FULL, ECN_TRIGGER_OUTPUT_PACKETS };
 enum ecn_unit { ECN_UNIT_PACKETS, ECN_UNIT_MBPS, ECN_UNIT_GBPS, ECN_UNIT_LINK };
-enum ecn_law { ECN_LAW_PIPD, ECN_LAW_FIMD };
+enum ecn_law { ECN_LAW_PIPD, ECN_LAW_FIMD, ECN_LAW_NONE };
 enum ecn_pacing { ECN_PACING_SEND, ECN_PACING_ACK };
 
 struct ecnrate_desc {
     int trigger;             /* enum ecn_trigger */
     long long trigger_packets; /* ECN_TRIGGER_OUTPUT_PACKETS: packets queued for the output */
     int rate_unit;           /* enum ecn_unit */
-    char *law;               /* per SL: "pipd", "fimd", "0:fimd,1:pipd" */
+    char *law;               /* per SL: "pipd", "fimd", "none", "0:fimd,1:pipd" */
     char *rmin_div;          /* per SL: R_min = R_max / this ("256,1:128") */
     int pacing;              /* enum ecn_pacing */
     double m;                /* PIPD power */

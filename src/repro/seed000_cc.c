@@ -6,6 +6,7 @@
  * packets/s, from the payload each flow delivered in the measured period (every packet carries
  * 2048 bytes). The thesis does not state its rate unit (digest section 7 item 1); its absolute
  * numbers are compared as a factor of 2 (trend rows), the orderings and ratios as trends. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ struct rates {
     double a1, a2, b1, b2;          /* packets/s */
     double isl_util, root_util;     /* inter-switch link (A -> B) and root link (B -> B_c) */
     double victim;                  /* Gb/s of A_v's two flows */
+    double remote, local;           /* Gb/s of A_l's and B_l's two flows (both to the root B_c) */
     double a_wait, b_wait;          /* PortXmitWait share of A's port to B, B's port to B_c */
 };
 
@@ -51,6 +53,8 @@ static int measure(const char *file, const char *const *over, int nover, struct 
     r->isl_util = (g[0] + g[1] + g[2] + g[3]) / cap;
     r->root_util = (g[0] + g[1] + g[4] + g[5]) / cap;
     r->victim = g[2] + g[3];
+    r->remote = g[0] + g[1];
+    r->local = g[4] + g[5];
     return 0;
 }
 
@@ -72,9 +76,14 @@ static void ratio_row(struct repro_table *t, const char *id, const char *claim, 
 
 int repro_seed000_cc(struct repro_table *t, struct ibn_err *e)
 {
-    struct rates x, y, off;
+    struct rates x, y, off, vf;
     static const char *const none[] = { "cc.plugin=none", "transport.mode=ud" };
-    if (measure(E1, NULL, 0, &x, e) || measure(E2, NULL, 0, &y, e) || measure(E1, none, 2, &off, e))
+    /* The victim not rate-controlled (digest 000 section 7 item 6 leaves open whether it is):
+     * A_v's flows on SLs 2 and 3 (VLs 0 and 1 as before: SL mod 2), whose law is none. */
+    static const char *const vfree[] = { "flows.Av_r1.sl=2", "flows.Av_r2.sl=3",
+                                         "cc.law=pipd,2:none,3:none" };
+    if (measure(E1, NULL, 0, &x, e) || measure(E2, NULL, 0, &y, e) || measure(E1, none, 2, &off, e) ||
+        measure(E1, vfree, 3, &vf, e))
         return -1;
     /* Table 3.2: PIPD on both classes. */
     abs_row(t, "s0.pipd.A.r1", "Table 3.2 Switch-A-r1, PIPD both (unit not stated: within a factor 2)", 47234, x.a1);
@@ -122,5 +131,14 @@ int repro_seed000_cc(struct repro_table *t, struct ibn_err *e)
     repro_add(t, "s0.pipd.A_blocked", claim, "> 0", 0, x.a_wait, "share", -1, x.a_wait > 0.01);
     ratio_row(t, "s0.pipd.victim_gain", "PIPD both: the victim A_v gets more than without rate "
               "control (congestion spreading relieved)", 1.0, x.victim / off.victim, x.victim > off.victim);
+    /* The other reading of who is rate-controlled: every flow but the victim's. */
+    ratio_row(t, "s0.vfree.victim_gain", "PIPD on every flow but the victim's (the victim A_v not "
+              "rate-controlled, digest 000 section 7 item 6): A_v gets more than without rate control",
+              1.0, vf.victim / off.victim, vf.victim > off.victim);
+    snprintf(claim, sizeof claim, "PIPD on every flow but the victim's: the remote flows A_l over the "
+             "local flows B_l at the root B_c (%.3f / %.3f Gb/s; without rate control %.3f / %.3f)",
+             vf.remote, vf.local, off.remote, off.local);
+    repro_add_kind(t, REPRO_INFO, "s0.vfree.remote_local", claim, "-", NAN,
+                   vf.local > 0 ? vf.remote / vf.local : 0, "x", 0, 0);
     return 0;
 }

@@ -109,6 +109,9 @@ static void test_parse_laws(void **st)
     assert_int_equal(law[15], ECN_LAW_PIPD);
     assert_int_equal(ecnrate_parse_laws("fimd", law, why, sizeof why), 0);
     assert_int_equal(law[7], ECN_LAW_FIMD);
+    assert_int_equal(ecnrate_parse_laws("pipd,2:none", law, why, sizeof why), 0);
+    assert_int_equal(law[2], ECN_LAW_NONE);
+    assert_int_equal(law[3], ECN_LAW_PIPD);
     assert_int_equal(ecnrate_parse_laws("aimd", law, why, sizeof why), -1);
     assert_int_equal(ecnrate_parse_laws("16:pipd", law, why, sizeof why), -1);
     assert_int_equal(ecnrate_parse_laws("", law, why, sizeof why), -1);
@@ -139,22 +142,30 @@ static void setup(struct testsim *s, int rc)
     ts_flow(s, "V", "H4", "H1", "saturate", NULL, "64 KiB", 0, 0);
 }
 
+/* Build s with the plug-in (settings d), run it to the end (it must drain) and return the
+ * plug-in's summary.json member "cc" inside a summary the caller frees. */
+static json_t *run_report(struct testsim *s, void *d, json_t **cc)
+{
+    if (fabric_build(&s->f, &s->topo, &s->lfts, &s->d, &s->err) || cc_attach(&s->f, &ecnrate_plugin, d, &s->err)) {
+        fprintf(stderr, "%s\n", s->err.msg);
+        fail();
+    }
+    assert_int_equal(fabric_run(&s->f, NULL, &s->rep, &s->err), 0);
+    assert_int_equal(s->rep.outcome, RUN_DRAINED);
+    json_t *sum = json_object();
+    s->f.hooks.report(&s->f, sum);
+    *cc = json_object_get(sum, "cc");
+    return sum;
+}
+
 static void test_marking_and_response(void **st)
 {
     (void)st;
     struct testsim s;
     setup(&s, 1);
     void *d = cc_desc_new(&ecnrate_plugin);
-    if (fabric_build(&s.f, &s.topo, &s.lfts, &s.d, &s.err) || cc_attach(&s.f, &ecnrate_plugin, d, &s.err)) {
-        fprintf(stderr, "%s\n", s.err.msg);
-        fail();
-    }
-    assert_int_equal(fabric_run(&s.f, NULL, &s.rep, &s.err), 0);
-    assert_int_equal(s.rep.outcome, RUN_DRAINED);
+    json_t *cc, *sum = run_report(&s, d, &cc);
     /* Marks only on the congested output (to H3), each coming back as one marked ACK. */
-    json_t *sum = json_object();
-    s.f.hooks.report(&s.f, sum);
-    json_t *cc = json_object_get(sum, "cc");
     long long marks = json_integer_value(json_object_get(cc, "marked_total"));
     json_t *fl = json_object_get(cc, "flows");
     long long marked_acks = 0, victim_marked = -1;
@@ -176,6 +187,51 @@ static void test_marking_and_response(void **st)
     json_decref(sum);
     cc_desc_free(&ecnrate_plugin, d);
     ts_free(&s);
+}
+
+/* Contributor B on SL 1 under cc.law `law`: A's and B's throughput, B's marked ACKs and mean
+ * rate over its R_max. */
+static void run_law(const char *law, double *a, double *b, long long *b_marked, double *b_r_over_max)
+{
+    struct testsim s;
+    setup(&s, 1);
+    s.d.flows[1].sl = 1; /* B */
+    void *d = cc_desc_new(&ecnrate_plugin);
+    dset(d, "law", law);
+    json_t *cc, *sum = run_report(&s, d, &cc);
+    json_t *fl = json_object_get(cc, "flows");
+    for (size_t i = 0; i < json_array_size(fl); i++) {
+        json_t *x = json_array_get(fl, i);
+        if (strcmp(json_string_value(json_object_get(x, "name")), "B"))
+            continue;
+        *b_marked = json_integer_value(json_object_get(x, "marked_acks"));
+        *b_r_over_max = json_real_value(json_object_get(x, "r_mean")) /
+                        json_real_value(json_object_get(x, "r_max"));
+    }
+    *a = ts_gbps(&s, "A");
+    *b = ts_gbps(&s, "B");
+    json_decref(sum);
+    cc_desc_free(&ecnrate_plugin, d);
+    ts_free(&s);
+}
+
+/* law none: an SL's sources are marked like the others but do not answer: their rate stays
+ * R_max and nothing paces them, so the uncontrolled contributor takes more of the hot spot than
+ * the controlled one, and more than it gets under PIPD. */
+static void test_law_none(void **st)
+{
+    (void)st;
+    double a0, b0, a1, b1, r0 = 0, r1 = 0;
+    long long m0 = -1, m1 = -1;
+    run_law("pipd", &a0, &b0, &m0, &r0);
+    run_law("pipd,1:none", &a1, &b1, &m1, &r1);
+    printf("both PIPD: A %.3f B %.3f Gb/s (B's marked ACKs %lld, mean r/R_max %.3f); B none: A %.3f B %.3f "
+           "(%lld, %.3f)\n", a0, b0, m0, r0, a1, b1, m1, r1);
+    assert_true(m0 > 0 && m1 > 0); /* B is marked either way */
+    assert_true(r0 < 1.0);         /* PIPD moved B's rate (its mean is below R_max) */
+    assert_true(fabs(r1 - 1.0) < 1e-9); /* none: it stays at R_max */
+    assert_true(b1 > a1);
+    assert_true(b1 > b0);
 }
 
 static int attach_err(int rc, const char *key, const char *value, char *msg, size_t len)
@@ -218,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_pipd_packets_per_second),
         cmocka_unit_test(test_pipd_megabytes_per_second),
         cmocka_unit_test(test_fimd),
+        cmocka_unit_test(test_law_none),
         cmocka_unit_test(test_avoid_congested_state),
         cmocka_unit_test(test_parse_laws),
         cmocka_unit_test(test_marking_and_response),
