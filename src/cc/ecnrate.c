@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cc/ibcc.h"
+#include "fabric/distio.h"
 #include "fabric/transport.h"
 
 #define OFF(field) offsetof(struct ecnrate_desc, field)
@@ -375,6 +376,45 @@ static void destroy(struct fabric *f)
     f->hooks.ctx = NULL;
 }
 
+/* ---- a distributed run (dist/dist.c) ---- */
+
+/* Rank `rank`'s state: its switches' output counters (cnt1, cnt2, marks, triggers: a switch's
+ * hooks run on its rank) and its flows' rates (a flow's ACKs arrive at its source, on its rank).
+ * The marks and ACKs themselves travel in the packets. */
+static void dist_walk(struct fabric *f, const int *part, int rank, struct dist_io *io)
+{
+    struct ecnrate *c = ctx(f);
+    for (int i = 0; i < f->nnodes; i++) {
+        struct node *n = f->nodes[i];
+        if (part[i] != rank || !n->is_switch)
+            continue;
+        for (int p = 1; p <= n->nports; p++)
+            if (n->port[p].cc)
+                dist_io_bytes(io, n->port[p].cc, sizeof(struct ecn_oport));
+    }
+    for (uint32_t i = 0; i < f->nflows; i++)
+        if (part[f->flows[i].src->node->index] == rank)
+            DIST_IO(io, c->flows[i]);
+}
+
+/* cc.csv in a distributed run: each flow's rate from its source's rank (its bits, which the
+ * sum over the ranks keeps, every other rank giving 0). */
+static void dist_sample_get(struct fabric *f, const int *part, int rank, int64_t *v)
+{
+    struct ecnrate *c = ctx(f);
+    for (uint32_t i = 0; i < f->nflows; i++)
+        if (part[f->flows[i].src->node->index] == rank)
+            memcpy(&v[i], &c->flows[i].r, sizeof v[i]);
+}
+
+static void dist_sample_set(struct fabric *f, const int *part, const int64_t *v)
+{
+    struct ecnrate *c = ctx(f);
+    for (uint32_t i = 0; i < f->nflows; i++)
+        if (part[f->flows[i].src->node->index] != 0)
+            memcpy(&c->flows[i].r, &v[i], sizeof c->flows[i].r);
+}
+
 /* ---- set-up ---- */
 
 /* The link rate in the unit, for a flow's source port. */
@@ -484,6 +524,14 @@ static int attach(struct fabric *f, const void *descp, struct ibn_err *e)
         .table_flows = table_flows,
         .destroy = destroy,
     };
+    /* Distributed only with the output_packets trigger: input_full reads the input buffer's use,
+     * which counts the packets already on the wire behind the one arriving; over a cable that
+     * another rank drives they are known only at the window's end (docs/distributed.md). */
+    if (d->trigger == ECN_TRIGGER_OUTPUT_PACKETS) {
+        f->hooks.dist_walk = dist_walk;
+        f->hooks.dist_sample_get = dist_sample_get;
+        f->hooks.dist_sample_set = dist_sample_set;
+    }
     return 0;
 }
 

@@ -438,6 +438,8 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
  * it, or NULL. Every rank decides the same from the same scenario. */
 static const char *dist_unsupported(const struct scenario *sc, const struct fabric *f)
 {
+    if (strcmp(sc->cc, "none") && !f->hooks.dist_walk)
+        return "cc.plugin (none, ibcc, and ecnrate with cc.trigger = output_packets are distributed)";
     if (sc->sim.sample_interval > 0 && sc->out.queue_series)
         return "output.queue_series";
     if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)
@@ -448,8 +450,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
         return "output.capture_ports / output.capture_flows";
     if (*sc->out.timeline_ports || *sc->out.timeline_flows)
         return "output.timeline_ports / output.timeline_flows";
-    if (strcmp(sc->cc, "none") && !f->hooks.dist_walk)
-        return "cc.plugin (only none and ibcc are distributed)";
     if (f->rtx)
         return "transport.retransmit (go-back-N: switch.loss, the lifetime limits under RC)";
     const char *arch = sw_archs[f->set.arch]->name;

@@ -3,7 +3,7 @@
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
 # class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
-# cc.cnp_interval, on 2 and 3 ranks), moving hot spots under IB CC
+# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners; every distributed run also passes the end-of-run
@@ -154,6 +154,26 @@ ns="2 3" check hot-hoq "$tmp/cc.cfg" -s cc.plugin=none -s switch.hoq_life=0
 # BECN in the ACKs with IB CC).
 ns="2 3" check tree-rc "$tmp/tree.cfg" -s transport.mode=rc -s transport.window=4
 ns="2 3" check cc-rc "$tmp/cc.cfg" -s transport.mode=rc -s transport.window=3 -s transport.window_per=destination
+# Seed 000's ECN rate control (cc.plugin = ecnrate): marks by the output_packets trigger at the
+# switches, carried back in RC ACKs, PIPD and FIMD rates at the sources, cc.csv's rates per sample.
+cat > "$tmp/ecn.cfg" <<'CFG'
+simulation = { duration = "2 ms"; warmup = "0.5 ms"; sample_interval = "100 us"; seed = 7; };
+topology = { generator = "fattree"; args = "ports=4,levels=3,link=4xDDR,delay=10ns"; };
+transport = { mode = "rc"; window = 16; };
+cc = { plugin = "ecnrate"; trigger = "output_packets"; trigger_packets = 3; law = "pipd,1:fimd"; };
+output = { flow_series = false; port_series = false; progress = "never"; };
+flows = (
+  { name = "P"; src = "H1,H5,H9"; dst = "uniform"; kind = "poisson"; load = 0.6; msg_size = "4 KiB"; },
+  { name = "C"; src = "H2,H3,H6,H10,H13"; dst = "H16"; kind = "saturate"; msg_size = "4 KiB"; sl = 1; }
+);
+CFG
+ns="2 3 4" check ecnrate "$tmp/ecn.cfg"
+! on || grep -Eq '"marked_total": [1-9]' "$tmp/ecnrate-seq/summary.json" || { echo "FAIL: ecnrate marked nothing"; exit 1; }
+# Its input_full trigger reads the input buffer's use, which counts packets still on a cable
+# that another rank drives: refused, naming the key.
+if on && mpi 2 "$tmp/ecn.cfg" -o "$tmp/refused-ecn" -q -s cc.trigger=input_full 2> "$tmp/err"; then
+  echo "FAIL: ecnrate with the input_full trigger was not refused"; exit 1; fi
+! on || grep -q "cc.trigger = output_packets" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
 on || { echo "ok: part $sel"; exit 0; }
 # The sequential runs the checks below compare with (made by other parts when all run).
 [ -d "$tmp/tree-seq" ] || "$bin" run "$tmp/tree.cfg" -o "$tmp/tree-seq" -q
