@@ -457,8 +457,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
         return "switch.arch (voq, fifo, dbbm and pipe are distributed)";
     if (f->loss_on)
         return "switch.loss / switch.loss_every";
-    if (f->set.adaptive)
-        return "switch.adaptive";
     if (f->mc)
         return "multicast groups";
     if (sc->conns.live)

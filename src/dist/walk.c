@@ -79,8 +79,20 @@ static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
         ibn_panic("distributed run: flow %s holds %u messages, more than its %u", fl->name, fl->nheld,
                   fl->held_cap);
     dist_io_bytes(io, fl->held, fl->nheld * sizeof *fl->held);
-    if (fl->path != PATH_BASE)
+    if (fl->path != PATH_BASE && fl->path != PATH_ADAPTIVE) /* chosen at the source */
         dist_io_bytes(io, fl->path_pkts, ((size_t)1 << f->max_lmc) * sizeof *fl->path_pkts);
+}
+
+/* A flow whose switches choose its LIDs counts them where its packets arrive (hca.c deliver):
+ * `rank` has counted some. */
+static int adaptive_counted(const struct fabric *f, const struct flow *fl)
+{
+    if (fl->path != PATH_ADAPTIVE)
+        return 0;
+    for (size_t k = 0; k < (size_t)1 << f->max_lmc; k++)
+        if (fl->path_pkts[k])
+            return 1;
+    return 0;
 }
 
 /* A flow to one host whose host `rank` handles. */
@@ -91,7 +103,7 @@ static int owns_dst(const struct fabric *f, const int *part, int rank, const str
 /* `rank` has something of the flow's receive side. */
 static int rside_here(const struct fabric *f, const int *part, int rank, const struct flow *fl)
 {
-    return fl->st.e2e_latency.count > 0 || fl->st.pkts_delivered > 0 ||
+    return fl->st.e2e_latency.count > 0 || fl->st.pkts_delivered > 0 || adaptive_counted(f, fl) ||
            (owns_dst(f, part, rank, fl) && (fl->st.has_deadlines || fl->st.has_jitter));
 }
 
@@ -203,6 +215,8 @@ void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io
             r.msg = st->msg_latency;
         }
         walk_rside(io, &r);
+        if (f->flows[i].path == PATH_ADAPTIVE) /* every rank's deliveries, added at rank 0 */
+            dist_io_sum_u64(io, f->flows[i].path_pkts, (size_t)1 << f->max_lmc);
         if (!pack) {
             merge_rside(st, &r);
             hist_free(&r.net);

@@ -3,7 +3,8 @@
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
 # class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
-# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, moving hot spots under IB CC
+# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 004's
+# adaptive choice (LFU, Max-Credit) on 2 and 3 ranks, moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners; every distributed run also passes the end-of-run
@@ -154,6 +155,17 @@ ns="2 3" check hot-hoq "$tmp/cc.cfg" -s cc.plugin=none -s switch.hoq_life=0
 # BECN in the ACKs with IB CC).
 ns="2 3" check tree-rc "$tmp/tree.cfg" -s transport.mode=rc -s transport.window=4
 ns="2 3" check cc-rc "$tmp/cc.cfg" -s transport.mode=rc -s transport.window=3 -s transport.window_per=destination
+# Seed 004's adaptive choice at the switches (switch.adaptive = lfu, max_credit) over path-bit
+# routes with head-of-queue lifetime drops: the LIDs the switches chose are counted where the
+# packets arrive, on several ranks, and added at rank 0.
+for pol in lfu max_credit; do
+  ns="2 3" check "adaptive-$pol" "$src/scenarios/seed004/net15-be.cfg" -s simulation.duration=2ms \
+    -s simulation.warmup=0.5ms -s topology.routing=pathbits -s topology.path_bits=7 \
+    -s "switch.adaptive=$pol" -s switch.hoq_life=4 -s flows.BE.path=adaptive
+  ! on || awk '/"packets_per_path": \[/ { a = 1; k = 0; next } a && /\]/ { a = 0 }
+    a { k++; gsub(/[ ,]/, ""); if (k > 1 && $0 + 0 > 0) n++ } END { exit !(n > 0) }' \
+    "$tmp/adaptive-$pol-seq/summary.json" || { echo "FAIL: $pol chose no LID but the base"; exit 1; }
+done
 # Seed 000's ECN rate control (cc.plugin = ecnrate): marks by the output_packets trigger at the
 # switches, carried back in RC ACKs, PIPD and FIMD rates at the sources, cc.csv's rates per sample.
 cat > "$tmp/ecn.cfg" <<'CFG'
