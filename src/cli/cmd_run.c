@@ -439,7 +439,7 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
 static const char *dist_unsupported(const struct scenario *sc, const struct fabric *f)
 {
     if (strcmp(sc->cc, "none") && !f->hooks.dist_walk)
-        return "cc.plugin (none, ibcc, and ecnrate with cc.trigger = output_packets are distributed)";
+        return "cc.plugin (none, ibcc, alo, and ecnrate with cc.trigger = output_packets are distributed)";
     if (sc->sim.sample_interval > 0 && sc->out.queue_series)
         return "output.queue_series";
     if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)

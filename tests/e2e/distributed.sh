@@ -3,8 +3,8 @@
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
 # class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
-# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 004's
-# adaptive choice (LFU, Max-Credit) on 2 and 3 ranks, moving hot spots under IB CC
+# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 003's ALO
+# and seed 004's adaptive choice (LFU, Max-Credit) on 2 and 3 ranks, moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners; every distributed run also passes the end-of-run
@@ -181,6 +181,11 @@ flows = (
 CFG
 ns="2 3 4" check ecnrate "$tmp/ecn.cfg"
 ! on || grep -Eq '"marked_total": [1-9]' "$tmp/ecnrate-seq/summary.json" || { echo "FAIL: ecnrate marked nothing"; exit 1; }
+# Seed 003's ALO injection limitation (cc.plugin = alo): a source looks at its own switch's
+# requests and credits (exact over cut cables); its attempts and refusals are added over ranks.
+ns="2 3" check alo "$src/scenarios/seed003/fig3-mesh4x4.cfg" -s simulation.duration=2ms \
+  -s simulation.warmup=0.5ms -s cc.plugin=alo
+! on || grep -Eq '"injection_refused": [1-9]' "$tmp/alo-seq/summary.json" || { echo "FAIL: ALO refused nothing"; exit 1; }
 # Its input_full trigger reads the input buffer's use, which counts packets still on a cable
 # that another rank drives: refused, naming the key.
 if on && mpi 2 "$tmp/ecn.cfg" -o "$tmp/refused-ecn" -q -s cc.trigger=input_full 2> "$tmp/err"; then
