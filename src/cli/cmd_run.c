@@ -469,8 +469,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
             return "flows: multicast";
         if ((fl->st.has_jitter || fl->st.has_deadlines) && fl->dst_host < 0)
             return "flows: deadlines or jitter of a flow to several hosts";
-        if (fl->lanes)
-            return "flows: lanes";
         if (fl->rc.posted_at)
             return "transport.window_unit = message (the posted latency)";
     }

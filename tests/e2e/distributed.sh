@@ -3,8 +3,9 @@
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
 # class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
-# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 003's ALO
-# and seed 004's adaptive choice (LFU, Max-Credit) on 2 and 3 ranks, moving hot spots under IB CC
+# cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 000's
+# threshold lanes, seed 003's ALO and seed 004's adaptive choice (LFU, Max-Credit) on 2 and 3
+# ranks, moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners; every distributed run also passes the end-of-run
@@ -181,6 +182,18 @@ flows = (
 CFG
 ns="2 3 4" check ecnrate "$tmp/ecn.cfg"
 ! on || grep -Eq '"marked_total": [1-9]' "$tmp/ecnrate-seq/summary.json" || { echo "FAIL: ecnrate marked nothing"; exit 1; }
+# Seed 000's threshold lanes (flows.lanes: ET and AJT in the simulator): a flow's packets leave
+# its adapter at the share of the link its source queue's length gives; all at the source.
+cat > "$tmp/lanes.cfg" <<'CFG'
+simulation = { duration = "300 us"; warmup = "50 us"; sample_interval = "0 s"; seed = 5; };
+topology = { generator = "fattree"; args = "ports=4,levels=3,delay=20ns"; };
+output = { flow_series = false; port_series = false; progress = "never"; };
+flows = (
+  { name = "U"; src = "*"; dst = "uniform"; kind = "poisson"; load = 0.4; msg_size = "4 KiB"; lanes = "0.5,4:1"; },
+  { name = "B"; src = "H1,H6"; dst = "H11"; kind = "poisson"; load = 0.45; msg_size = "2 KiB"; lanes = "0.25,2:0.5,6:1"; }
+);
+CFG
+ns="2 3" check lanes "$tmp/lanes.cfg"
 # Seed 003's ALO injection limitation (cc.plugin = alo): a source looks at its own switch's
 # requests and credits (exact over cut cables); its attempts and refusals are added over ranks.
 ns="2 3" check alo "$src/scenarios/seed003/fig3-mesh4x4.cfg" -s simulation.duration=2ms \
