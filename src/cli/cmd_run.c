@@ -439,7 +439,7 @@ static int run_and_write_(struct scenario *sc, struct fabric *f, const struct lf
 static const char *dist_unsupported(const struct scenario *sc, const struct fabric *f)
 {
     if (strcmp(sc->cc, "none") && !f->hooks.dist_walk)
-        return "cc.plugin (none, ibcc, alo, and ecnrate with cc.trigger = output_packets are distributed)";
+        return "cc.plugin (none, ibcc, alo, hostcredit, and ecnrate with cc.trigger = output_packets are distributed)";
     if (sc->sim.sample_interval > 0 && sc->out.queue_series)
         return "output.queue_series";
     if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)
@@ -469,8 +469,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
             return "flows: multicast";
         if ((fl->st.has_jitter || fl->st.has_deadlines) && fl->dst_host < 0)
             return "flows: deadlines or jitter of a flow to several hosts";
-        if (fl->rc.posted_at)
-            return "transport.window_unit = message (the posted latency)";
     }
     return NULL;
 }

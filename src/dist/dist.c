@@ -367,6 +367,29 @@ static void delivered(struct fabric *f, uint32_t flow, int64_t net, int64_t e2e,
                                     (uint32_t)last };
 }
 
+/* A copy of a delivery log with room to grow. */
+static struct dlv_list dlv_copy(const struct dlv_list *from)
+{
+    struct dlv_list l = { NULL, 0, 0 };
+    if (from->n) {
+        l.cap = from->n * 2;
+        l.a = xmalloc(l.cap * sizeof *l.a);
+        memcpy(l.a, from->a, from->n * sizeof *l.a);
+        l.n = from->n;
+    }
+    return l;
+}
+
+static void posted_delivered(struct fabric *f, uint32_t flow, uint32_t msg)
+{
+    struct dist *d = D(f);
+    if (d->pl.n == d->pl.cap) {
+        d->pl.cap = d->pl.cap ? 2 * d->pl.cap : 1024;
+        d->pl.a = xrealloc(d->pl.a, d->pl.cap * sizeof *d->pl.a);
+    }
+    d->pl.a[d->pl.n++] = (struct dlv){ f->now, f->now_seq, (int64_t)msg, 0, flow, 0 };
+}
+
 static simtime_t reduce_min(struct fabric *f, simtime_t v)
 {
     long long x = (long long)v, y;
@@ -613,7 +636,7 @@ static void gather(struct fabric *f)
     if (g_rank != 0) {
         struct dist_io io = { .dir = DIST_PACK };
         dist_walk_ports(f, d->part, d->fd.rank, &io);
-        dist_walk_flows(f, d->part, d->fd.rank, &io, &d->dl);
+        dist_walk_flows(f, d->part, d->fd.rank, &io, &d->dl, &d->pl);
         if (f->hooks.dist_walk)
             f->hooks.dist_walk(f, d->part, d->fd.rank, &io);
         unsigned long long n = io.n;
@@ -626,13 +649,7 @@ static void gather(struct fabric *f)
         return;
     }
     /* Rank 0's own deliveries first: its receive sides stay, the others' are merged in. */
-    struct dlv_list dl = { NULL, 0, 0 };
-    if (d->dl.n) {
-        dl.cap = d->dl.n * 2;
-        dl.a = xmalloc(dl.cap * sizeof *dl.a);
-        memcpy(dl.a, d->dl.a, d->dl.n * sizeof *dl.a);
-        dl.n = d->dl.n;
-    }
+    struct dlv_list dl = dlv_copy(&d->dl), pl = dlv_copy(&d->pl);
     for (int r = 1; r < nr; r++) {
         unsigned long long n;
         MPI_Recv(&n, 1, MPI_UNSIGNED_LONG_LONG, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -642,7 +659,7 @@ static void gather(struct fabric *f)
             MPI_Recv(io.b + off, (int)len, MPI_BYTE, r, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         dist_walk_ports(f, d->part, r, &io);
-        dist_walk_flows(f, d->part, r, &io, &dl);
+        dist_walk_flows(f, d->part, r, &io, &dl, &pl);
         if (f->hooks.dist_walk)
             f->hooks.dist_walk(f, d->part, r, &io);
         if (!dist_io_done(&io))
@@ -653,6 +670,8 @@ static void gather(struct fabric *f)
      * order of the additions. */
     dist_replay_sums(f, &dl);
     free(dl.a);
+    dist_replay_posted(f, &pl);
+    free(pl.a);
 }
 
 /* EV_SAMPLE (every rank handles it at the same key): the interval's delivered bytes per flow
@@ -863,6 +882,7 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
     d->fd.watch = watch;
     d->fd.absorbed = absorbed;
     d->fd.delivered = delivered;
+    d->fd.posted_delivered = posted_delivered;
     d->fd.reduce_min = reduce_min;
     d->fd.reduce_sum = reduce_sum;
     d->fd.trim = trim;
@@ -950,6 +970,7 @@ void dist_detach(struct fabric *f)
     free(d->multi);
     free(d->wait_us);
     free(d->dl.a);
+    free(d->pl.a);
     free(d->scr);
     free(d->scw);
     struct xmpi *x = d->mpi;

@@ -101,6 +101,7 @@ struct dist {
     uint64_t stall_window;
     uint8_t *multi;          /* per flow: its deliveries may happen on several ranks */
     struct dlv_list dl;
+    struct dlv_list pl;      /* the last packets of messages with a posted latency (walk.h) */
     /* Scratch of the replays, kept across windows. */
     struct credit_return *scr;
     uint8_t *scw;

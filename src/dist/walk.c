@@ -68,17 +68,31 @@ static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
     DIST_IO(io, fl->rc.msg_begun);
     DIST_IO(io, fl->rc.msg_acked);
     DIST_IO(io, fl->rc.snd);
-    uint64_t acks = fl->rc.x->acks;
+    uint64_t acks = fl->rc.x->acks, drops = fl->rc.x->drops, lost = fl->rc.x->lost;
     DIST_IO(io, acks);
-    if (io->dir == DIST_UNPACK && fl->rc.x != &rc_ext_none) /* a UD flow's is the shared
-                                                               read-only one (no ACKs) */
+    DIST_IO(io, drops); /* a plug-in's drop and retry (hostcredit's real-time consumers) */
+    DIST_IO(io, lost);
+    if (io->dir == DIST_UNPACK && fl->rc.x != &rc_ext_none) { /* a UD flow's is the shared
+                                                                 read-only one (no ACKs) */
         fl->rc.x->acks = acks;
+        fl->rc.x->drops = drops;
+        fl->rc.x->lost = lost;
+    }
     DIST_IO(io, fl->rc.blocked);
     DIST_IO(io, fl->nheld);
     if (fl->nheld > fl->held_cap)
         ibn_panic("distributed run: flow %s holds %u messages, more than its %u", fl->name, fl->nheld,
                   fl->held_cap);
     dist_io_bytes(io, fl->held, fl->nheld * sizeof *fl->held);
+    if (fl->rc.posted_at) { /* every message's posting time (a distributed run's own log) */
+        struct rc_ext *x = fl->rc.x;
+        DIST_IO(io, x->nposted);
+        if (io->dir == DIST_UNPACK && x->nposted > x->posted_cap) {
+            x->posted_log = xrealloc(x->posted_log, (size_t)x->nposted * sizeof *x->posted_log);
+            x->posted_cap = x->nposted;
+        }
+        dist_io_bytes(io, x->posted_log, (size_t)x->nposted * sizeof *x->posted_log);
+    }
     if (fl->path != PATH_BASE && fl->path != PATH_ADAPTIVE) /* chosen at the source */
         dist_io_bytes(io, fl->path_pkts, ((size_t)1 << f->max_lmc) * sizeof *fl->path_pkts);
 }
@@ -171,8 +185,25 @@ static void merge_rside(struct flow_stats *st, const struct rside *r)
     hist_merge(&st->e2e_latency, &r->e2e);
 }
 
+/* A log of deliveries: packed from dl, appended to dl when unpacking. */
+static void walk_dlv(struct dist_io *io, struct dlv_list *dl)
+{
+    int pack = io->dir == DIST_PACK;
+    uint64_t n = pack ? dl->n : 0;
+    DIST_IO(io, n);
+    if (!pack && dl->n + n > dl->cap) {
+        dl->cap = (dl->n + n) * 2;
+        dl->a = xrealloc(dl->a, dl->cap * sizeof *dl->a);
+    }
+    if (!n)
+        return;
+    dist_io_bytes(io, pack ? dl->a : dl->a + dl->n, n * sizeof *dl->a);
+    if (!pack)
+        dl->n += n;
+}
+
 void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io *io,
-                     struct dlv_list *dl)
+                     struct dlv_list *dl, struct dlv_list *pl)
 {
     int pack = io->dir == DIST_PACK;
     uint32_t cnt = 0, i = 0;
@@ -225,17 +256,8 @@ void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io
                 hist_free(&r.msg);
         }
     }
-    uint64_t n = pack ? dl->n : 0;
-    DIST_IO(io, n);
-    if (!pack && dl->n + n > dl->cap) {
-        dl->cap = (dl->n + n) * 2;
-        dl->a = xrealloc(dl->a, dl->cap * sizeof *dl->a);
-    }
-    if (!n)
-        return;
-    dist_io_bytes(io, pack ? dl->a : dl->a + dl->n, n * sizeof *dl->a);
-    if (!pack)
-        dl->n += n;
+    walk_dlv(io, dl);
+    walk_dlv(io, pl);
 }
 
 static int dlv_cmp(const void *a, const void *b)
@@ -276,5 +298,21 @@ void dist_replay_sums(struct fabric *f, struct dlv_list *dl)
             st->msg_latency.sumsq = mq;
         }
         k = e;
+    }
+}
+
+void dist_replay_posted(struct fabric *f, struct dlv_list *pl)
+{
+    if (pl->n)
+        qsort(pl->a, pl->n, sizeof *pl->a, dlv_cmp);
+    for (size_t k = 0; k < pl->n; k++) {
+        const struct dlv *x = &pl->a[k];
+        struct flow *fl = &f->flows[x->flow];
+        const struct rc_ext *rx = fl->rc.x;
+        uint64_t msg = (uint64_t)x->net;
+        if (msg >= rx->nposted || rx->posted_log[msg] == SIMTIME_NEVER)
+            ibn_panic("distributed run: flow %s delivered message %llu, which its source never "
+                      "posted", fl->name, (unsigned long long)msg);
+        hist_add(&fl->st.posted_latency, x->t - rx->posted_log[msg]);
     }
 }

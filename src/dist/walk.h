@@ -27,12 +27,17 @@ struct dlv_list {
 void dist_walk_ports(struct fabric *f, const int *part, int rank, struct dist_io *io);
 /* The flows: the send side of those whose source `rank` handles (overwritten), the receive
  * side of every flow `rank` delivered packets of (added and merged into rank 0's), and the
- * deliveries `dl` logged for flows delivered on several ranks (packed from dl, appended to dl
- * when unpacking). */
+ * deliveries `dl` logged for flows delivered on several ranks and `pl` of messages with a posted
+ * latency (packed from them, appended to them when unpacking). */
 void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io *io,
-                     struct dlv_list *dl);
+                     struct dlv_list *dl, struct dlv_list *pl);
 /* The latency histograms' sums of the flows in dl, added in (flow, time, number) order, as
  * the sequential run added them (dl is sorted). */
 void dist_replay_sums(struct fabric *f, struct dlv_list *dl);
+/* The posted latencies of flows with message windows: pl logs the last packets' deliveries
+ * (`net` holds the message number), each joined with its posting time from the source's log
+ * (rc_ext.posted_log, walked with the send side) and added in (flow, time, number) order, the
+ * sequential run's (pl is sorted). */
+void dist_replay_posted(struct fabric *f, struct dlv_list *pl);
 
 #endif

@@ -255,6 +255,7 @@ static inline const struct histogram *flow_msg_latency(const struct flow_stats *
 }
 
 #define RC_POSTED_MAX 65536
+#define RC_NO_MSG UINT32_MAX /* an empty entry of rc_ext.posted_msg */
 /* What the requester remembers of a packet sent and not yet acknowledged, to send it again
  * (go-back-N retransmission, transport.retransmit). */
 struct rc_sent {
@@ -336,6 +337,15 @@ struct rc_ext {
     uint64_t timeouts;       /* Local ACK Timeouts */
     uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
     uint64_t oos;            /* responder: out-of-sequence packets discarded */
+    /* Message windows: the numbers of the undelivered messages whose posting times posted_at
+     * holds (hca.c: a table of posted_slots entries, posted_used in use, by number). */
+    uint32_t *posted_msg;
+    uint32_t posted_slots, posted_used;
+    /* A distributed run with message windows: every message's posting time by its number
+     * (the table is the source's, which the destination's rank cannot read; dist.c joins the
+     * two at rank 0). */
+    simtime_t *posted_log;
+    uint32_t nposted, posted_cap;
 };
 extern const struct rc_ext rc_ext_none;
 
@@ -359,9 +369,9 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint32_t *dout;          /* a window per destination (transport.window_per = destination, a
                                 flow to many hosts): unacknowledged packets per host, else NULL */
-    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each outstanding
-                                message (number mod window) was posted to the adapter, for the
-                                posted latency; NULL otherwise */
+    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each undelivered
+                                message was posted to the adapter, for the posted latency (the
+                                entry of its number in rc_ext.posted_msg); NULL otherwise */
     struct rc_ext *x;        /* &rc_ext_none (read-only zeros) until transport_rc_own() */
 };
 
@@ -719,6 +729,9 @@ struct fabric_dist {
     void (*absorbed)(struct fabric *f, struct port *p, uint32_t n, simtime_t t, evseq_t seq);
     /* A measured packet of a flow was delivered (its latencies). */
     void (*delivered)(struct fabric *f, uint32_t flow, int64_t net, int64_t e2e, int last);
+    /* ... and it was the last of message `msg` of a flow with message windows: its posted
+     * latency, which needs the source's posting time (rc_ext.posted_log), is added at rank 0. */
+    void (*posted_delivered)(struct fabric *f, uint32_t flow, uint32_t msg);
     simtime_t (*reduce_min)(struct fabric *f, simtime_t v);
     uint64_t (*reduce_sum)(struct fabric *f, uint64_t v);
     /* Set-up is over (fabric_run, after its checks): free what other ranks' nodes need. */

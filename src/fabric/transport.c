@@ -279,6 +279,8 @@ void transport_rc_free(struct flow *fl)
     if (!x || x == &rc_ext_none)
         return;
     free(x->becn_dest);
+    free(x->posted_log);
+    free(x->posted_msg);
     for (uint32_t k = 0; k < x->nconn; k++)
         free(x->conn[k].sent);
     free(x->conn);
@@ -293,8 +295,17 @@ void transport_set_window(struct flow *fl, uint32_t window, int messages)
     fl->rc.win_msgs = (uint8_t)(messages != 0);
     fl->rc.window = window;
     free(fl->rc.posted_at);
+    free(fl->rc.x->posted_msg);
     fl->rc.posted_at = messages && window <= RC_POSTED_MAX ? xcalloc(window, sizeof *fl->rc.posted_at)
                                                            : NULL;
+    fl->rc.x->posted_msg = NULL;
+    fl->rc.x->posted_slots = fl->rc.x->posted_used = 0;
+    if (fl->rc.posted_at) {
+        fl->rc.x->posted_msg = xmalloc((size_t)window * sizeof *fl->rc.x->posted_msg);
+        for (uint32_t k = 0; k < window; k++)
+            fl->rc.x->posted_msg[k] = RC_NO_MSG;
+        fl->rc.x->posted_slots = window;
+    }
 }
 
 int transport_enable_rc(struct fabric *f, int ack, struct ibn_err *e)

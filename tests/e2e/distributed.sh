@@ -4,8 +4,8 @@
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
 # class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
 # cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 000's
-# threshold lanes, seed 003's ALO and seed 004's adaptive choice (LFU, Max-Credit) on 2 and 3
-# ranks, moving hot spots under IB CC
+# threshold lanes, message windows, seed 003's credits (hostcredit) and ALO, and seed 004's
+# adaptive choice (LFU, Max-Credit) on 2 and 3 ranks, moving hot spots under IB CC
 # with cc.csv; and on 2 and 3 ranks windy trees with split classes, iSLIP,
 # the pipelined switch, DBBM and both lifetime limits' drops) is compared byte for byte for 1,
 # 2, 3 and 4 ranks, and both partitioners; every distributed run also passes the end-of-run
@@ -194,6 +194,17 @@ flows = (
 );
 CFG
 ns="2 3" check lanes "$tmp/lanes.cfg"
+# Message windows (transport.window_unit = messages) and seed 003's credits (cc.plugin =
+# hostcredit: real-time postings dropped and retried, messages given up): the posted latency
+# needs each message's posting time at its destination; the ranks log postings and deliveries
+# and rank 0 joins them, where the sequential run keeps a table of the undelivered messages.
+# The best-effort flows go to uniform destinations: their ACKs come back out of order.
+ns="2 3" check s003-msgwin "$src/scenarios/seed003/fig5-mesh5x5.cfg" -s simulation.duration=2ms \
+  -s simulation.warmup=0.5ms -s transport.window_unit=messages -s transport.window=4
+ns="2 3" check s003-hostcredit "$src/scenarios/seed003/fig5-mesh5x5.cfg" -s simulation.duration=2ms \
+  -s simulation.warmup=0.5ms -s cc.plugin=hostcredit -s cc.hca_messages=30 -s cc.rt_sls=1 \
+  -s cc.rt_retries=2
+! on || grep -Eq '"messages_lost": [1-9]' "$tmp/s003-hostcredit-seq/summary.json" || { echo "FAIL: no real-time message given up"; exit 1; }
 # Seed 003's ALO injection limitation (cc.plugin = alo): a source looks at its own switch's
 # requests and credits (exact over cut cables); its attempts and refusals are added over ranks.
 ns="2 3" check alo "$src/scenarios/seed003/fig3-mesh4x4.cfg" -s simulation.duration=2ms \

@@ -90,13 +90,14 @@ static void test_walk_ports_flows(void **state)
         }
 
     struct dist_io io = { .dir = DIST_PACK };
-    struct dlv_list none = { NULL, 0, 0 }, got = { NULL, 0, 0 };
+    struct dlv_list none = { NULL, 0, 0 }, got = { NULL, 0, 0 }, pnone = { NULL, 0, 0 },
+                    pgot = { NULL, 0, 0 };
     dist_walk_ports(fa, part, 1, &io);
-    dist_walk_flows(fa, part, 1, &io, &none);
+    dist_walk_flows(fa, part, 1, &io, &none, &pnone);
     assert_true(io.n > 0);
     io.dir = DIST_UNPACK;
     dist_walk_ports(fb, part, 1, &io);
-    dist_walk_flows(fb, part, 1, &io, &got);
+    dist_walk_flows(fb, part, 1, &io, &got, &pgot);
     assert_true(dist_io_done(&io));
 
     int ports = 0, differed = 0;
