@@ -354,17 +354,22 @@ static void absorbed(struct fabric *f, struct port *p, uint32_t n, simtime_t t, 
     }
 }
 
+/* Append a delivery to a log (grown by doubling). */
+static void dlv_push(struct dlv_list *l, struct dlv x)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->a = xrealloc(l->a, l->cap * sizeof *l->a);
+    }
+    l->a[l->n++] = x;
+}
+
 static void delivered(struct fabric *f, uint32_t flow, int64_t net, int64_t e2e, int last)
 {
     struct dist *d = D(f);
-    if (!d->multi[flow])
-        return;
-    if (d->dl.n == d->dl.cap) {
-        d->dl.cap = d->dl.cap ? 2 * d->dl.cap : 1024;
-        d->dl.a = xrealloc(d->dl.a, d->dl.cap * sizeof *d->dl.a);
-    }
-    d->dl.a[d->dl.n++] = (struct dlv){ f->now, f->now_seq, net < 0 ? 0 : net, e2e < 0 ? 0 : e2e, flow,
-                                    (uint32_t)last };
+    if (d->multi[flow])
+        dlv_push(&d->dl, (struct dlv){ f->now, f->now_seq, net < 0 ? 0 : net, e2e < 0 ? 0 : e2e,
+                                       flow, (uint32_t)last });
 }
 
 /* A copy of a delivery log with room to grow. */
@@ -382,12 +387,7 @@ static struct dlv_list dlv_copy(const struct dlv_list *from)
 
 static void posted_delivered(struct fabric *f, uint32_t flow, uint32_t msg)
 {
-    struct dist *d = D(f);
-    if (d->pl.n == d->pl.cap) {
-        d->pl.cap = d->pl.cap ? 2 * d->pl.cap : 1024;
-        d->pl.a = xrealloc(d->pl.a, d->pl.cap * sizeof *d->pl.a);
-    }
-    d->pl.a[d->pl.n++] = (struct dlv){ f->now, f->now_seq, (int64_t)msg, 0, flow, 0 };
+    dlv_push(&D(f)->pl, (struct dlv){ f->now, f->now_seq, (int64_t)msg, 0, flow, 0 });
 }
 
 static simtime_t reduce_min(struct fabric *f, simtime_t v)
