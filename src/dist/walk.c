@@ -84,7 +84,7 @@ static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
         ibn_panic("distributed run: flow %s holds %u messages, more than its %u", fl->name, fl->nheld,
                   fl->held_cap);
     dist_io_bytes(io, fl->held, fl->nheld * sizeof *fl->held);
-    if (fl->rc.posted_at) { /* every message's posting time (a distributed run's own log) */
+    if (fl->rc.posted) { /* every message's posting time (a distributed run's own log) */
         struct rc_ext *x = fl->rc.x;
         DIST_IO(io, x->nposted);
         if (io->dir == DIST_UNPACK && x->nposted > x->posted_cap) {

@@ -834,7 +834,6 @@ void fabric_free(struct fabric *f)
         free(fl->mc_dl);
         free(fl->lanes);
         free(fl->held);
-        free(fl->rc.posted_at);
         free(fl->rc.dout);
         transport_rc_free(fl);
         if (fl->rng)

@@ -36,6 +36,7 @@
 #include "core/eventq.h"
 #include "core/simtime.h"
 #include "fabric/hooks.h"
+#include "fabric/msgtab.h"
 #include "fabric/packet.h"
 #include "fabric/vlarb.h"
 #include "stats/histogram.h"
@@ -255,7 +256,6 @@ static inline const struct histogram *flow_msg_latency(const struct flow_stats *
 }
 
 #define RC_POSTED_MAX 65536
-#define RC_NO_MSG UINT32_MAX /* an empty entry of rc_ext.posted_msg */
 /* What the requester remembers of a packet sent and not yet acknowledged, to send it again
  * (go-back-N retransmission, transport.retransmit). */
 struct rc_sent {
@@ -337,10 +337,12 @@ struct rc_ext {
     uint64_t timeouts;       /* Local ACK Timeouts */
     uint64_t dups;           /* responder: duplicates discarded (and re-acknowledged) */
     uint64_t oos;            /* responder: out-of-sequence packets discarded */
-    /* Message windows: the numbers of the undelivered messages whose posting times posted_at
-     * holds (hca.c: a table of posted_slots entries, posted_used in use, by number). */
-    uint32_t *posted_msg;
-    uint32_t posted_slots, posted_used;
+    /* Message windows: the posting time of each undelivered message, by number (rc_qp.posted
+     * points here when it is kept). */
+    struct msgtab posted;
+    /* A flow to many hosts without retransmission, ACKs per message: the packets of each
+     * unacknowledged message, which its ACK acknowledges (transport_on_ack). */
+    struct msgtab pkts;
     /* A distributed run with message windows: every message's posting time by its number
      * (the table is the source's, which the destination's rank cannot read; dist.c joins the
      * two at rank 0). */
@@ -369,9 +371,9 @@ struct rc_qp {
     uint8_t becn;            /* responder, a flow to one host: a FECN since the last ACK */
     uint32_t *dout;          /* a window per destination (transport.window_per = destination, a
                                 flow to many hosts): unacknowledged packets per host, else NULL */
-    simtime_t *posted_at;    /* a message window of at most RC_POSTED_MAX: when each undelivered
-                                message was posted to the adapter, for the posted latency (the
-                                entry of its number in rc_ext.posted_msg); NULL otherwise */
+    struct msgtab *posted;   /* a message window of at most RC_POSTED_MAX: when each undelivered
+                                message was posted to the adapter, for the posted latency
+                                (&x->posted); NULL otherwise */
     struct rc_ext *x;        /* &rc_ext_none (read-only zeros) until transport_rc_own() */
 };
 

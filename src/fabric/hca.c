@@ -590,74 +590,6 @@ static void flow_mq_grow(struct flow *fl)
     fl->qcap = cap;
 }
 
-/* Message windows: the posting times of undelivered messages, a table by message number with
- * linear probing from number % size (rc_ext.posted_msg, rc_qp.posted_at). Usually at most
- * window - 1 messages are undelivered, but a flow to many hosts is one queue pair whose
- * cumulative ACK from one host can cover a message still on its way to another, so the table
- * grows (doubling) rather than assume it. */
-static void posted_grow(struct flow *fl)
-{
-    struct rc_ext *x = fl->rc.x;
-    uint32_t old = x->posted_slots, n = old * 2, *okey = x->posted_msg;
-    simtime_t *oval = fl->rc.posted_at;
-    x->posted_msg = xmalloc((size_t)n * sizeof *x->posted_msg);
-    fl->rc.posted_at = xmalloc((size_t)n * sizeof *fl->rc.posted_at);
-    for (uint32_t k = 0; k < n; k++)
-        x->posted_msg[k] = RC_NO_MSG;
-    x->posted_slots = n;
-    for (uint32_t k = 0; k < old; k++) {
-        if (okey[k] == RC_NO_MSG)
-            continue;
-        uint32_t i = okey[k] % n;
-        while (x->posted_msg[i] != RC_NO_MSG)
-            i = i + 1 == n ? 0 : i + 1;
-        x->posted_msg[i] = okey[k];
-        fl->rc.posted_at[i] = oval[k];
-    }
-    free(okey);
-    free(oval);
-}
-
-/* Message `msg` was posted at `t` (again: its entry is overwritten). */
-static void posted_put(struct flow *fl, uint32_t msg, simtime_t t)
-{
-    struct rc_ext *x = fl->rc.x;
-    if (x->posted_used + 1 >= x->posted_slots) /* an empty entry ends every probe */
-        posted_grow(fl);
-    uint32_t w = x->posted_slots, *key = x->posted_msg, i = msg % w;
-    while (key[i] != RC_NO_MSG && key[i] != msg)
-        i = i + 1 == w ? 0 : i + 1;
-    x->posted_used += key[i] == RC_NO_MSG;
-    key[i] = msg;
-    fl->rc.posted_at[i] = t;
-}
-
-/* ... and its last packet is delivered: its posting time, its entry freed (the entries after
- * it in the same run moved back, so that every entry stays reachable from its home). */
-static simtime_t posted_take(struct flow *fl, uint32_t msg)
-{
-    struct rc_ext *x = fl->rc.x;
-    uint32_t w = x->posted_slots, *key = x->posted_msg, i = msg % w;
-    while (key[i] != msg) {
-        if (key[i] == RC_NO_MSG)
-            ibn_panic("flow %s: message %u delivered but never posted", fl->name, msg);
-        i = i + 1 == w ? 0 : i + 1;
-    }
-    simtime_t t = fl->rc.posted_at[i];
-    key[i] = RC_NO_MSG;
-    x->posted_used--;
-    for (uint32_t j = i + 1 == w ? 0 : i + 1; key[j] != RC_NO_MSG; j = j + 1 == w ? 0 : j + 1) {
-        uint32_t h = key[j] % w; /* stays if its home lies cyclically in (i, j] */
-        if (i < j ? (h > i && h <= j) : (h > i || h <= j))
-            continue;
-        key[i] = key[j];
-        fl->rc.posted_at[i] = fl->rc.posted_at[j];
-        key[j] = RC_NO_MSG;
-        i = j;
-    }
-    return t;
-}
-
 /* A distributed run: message `msg` of a flow with message windows was posted at `t`. */
 static void posted_log_set(struct rc_ext *x, uint32_t msg, simtime_t t)
 {
@@ -790,11 +722,15 @@ static int flow_begin_message(struct fabric *f, struct flow *fl, int cls)
     fl->cur_left = fl->cur.bytes;
     fl->cur_open = 1;
     fl->rc.msg_begun++;
-    if (fl->rc.posted_at) {
+    if (fl->rc.posted) {
         if (__builtin_expect(f->dist != NULL, 0)) /* the destination may be another rank's */
             posted_log_set(fl->rc.x, fl->msg_seq, fl->cur.posted);
         else
-            posted_put(fl, fl->msg_seq, fl->cur.posted);
+            msgtab_put(fl->rc.posted, fl->msg_seq, fl->cur.posted);
+    }
+    if (fl->rc.x->pkts.key) { /* what this message's ACK will acknowledge */
+        uint32_t mtu = (uint32_t)f->set.mtu;
+        msgtab_put(&fl->rc.x->pkts, fl->msg_seq, fl->cur.bytes ? (fl->cur.bytes + mtu - 1) / mtu : 1);
     }
     return 1;
 }
@@ -1160,14 +1096,14 @@ static void deliver(struct fabric *f, struct port *at, uint32_t idx)
             if (x->flags & PKT_LAST) {
                 if (!fl->st.msg_is_e2e)
                     hist_add(&fl->st.msg_latency, f->now - x->t_created);
-                if (fl->rc.posted_at && __builtin_expect(f->dist != NULL, 0))
+                if (fl->rc.posted && __builtin_expect(f->dist != NULL, 0))
                     f->dist->posted_delivered(f, x->flow, x->msg); /* the source may be elsewhere */
             }
         }
         /* A message's posting time leaves the table when its last packet arrives, measured or
          * not (a distributed run joins the source's log at the end instead). */
-        if ((x->flags & PKT_LAST) && fl->rc.posted_at && !f->dist) {
-            simtime_t posted = posted_take(fl, x->msg);
+        if ((x->flags & PKT_LAST) && fl->rc.posted && !f->dist) {
+            simtime_t posted = msgtab_take(fl->rc.posted, x->msg, fl->name);
             if (x->flags & PKT_MEASURED)
                 hist_add(&fl->st.posted_latency, f->now - posted);
         }

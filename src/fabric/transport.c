@@ -262,7 +262,12 @@ int transport_init(struct fabric *f, struct ibn_err *e)
         if (fl->dst_host < 0 && !fl->rc.x->becn_dest)
             fl->rc.x->becn_dest = xcalloc((size_t)f->nhosts, 1);
     }
-    return rtx_init(f, e);
+    if (rtx_init(f, e))
+        return -1;
+    for (uint32_t i = 0; !f->rtx && f->set.ack_per == ACK_PER_MESSAGE && i < f->nflows; i++)
+        if (f->flows[i].dst_host < 0 && !f->flows[i].rc.x->pkts.key)
+            msgtab_init(&f->flows[i].rc.x->pkts, 16);
+    return 0;
 }
 
 const struct rc_ext rc_ext_none = { 0 };
@@ -280,12 +285,14 @@ void transport_rc_free(struct flow *fl)
         return;
     free(x->becn_dest);
     free(x->posted_log);
-    free(x->posted_msg);
+    msgtab_free(&x->posted);
+    msgtab_free(&x->pkts);
     for (uint32_t k = 0; k < x->nconn; k++)
         free(x->conn[k].sent);
     free(x->conn);
     free(x);
     fl->rc.x = (struct rc_ext *)&rc_ext_none;
+    fl->rc.posted = NULL;
 }
 
 void transport_set_window(struct flow *fl, uint32_t window, int messages)
@@ -294,17 +301,11 @@ void transport_set_window(struct flow *fl, uint32_t window, int messages)
     fl->rc.win = 1;
     fl->rc.win_msgs = (uint8_t)(messages != 0);
     fl->rc.window = window;
-    free(fl->rc.posted_at);
-    free(fl->rc.x->posted_msg);
-    fl->rc.posted_at = messages && window <= RC_POSTED_MAX ? xcalloc(window, sizeof *fl->rc.posted_at)
-                                                           : NULL;
-    fl->rc.x->posted_msg = NULL;
-    fl->rc.x->posted_slots = fl->rc.x->posted_used = 0;
-    if (fl->rc.posted_at) {
-        fl->rc.x->posted_msg = xmalloc((size_t)window * sizeof *fl->rc.x->posted_msg);
-        for (uint32_t k = 0; k < window; k++)
-            fl->rc.x->posted_msg[k] = RC_NO_MSG;
-        fl->rc.x->posted_slots = window;
+    msgtab_free(&fl->rc.x->posted);
+    fl->rc.posted = NULL;
+    if (messages && window <= RC_POSTED_MAX) {
+        msgtab_init(&fl->rc.x->posted, window + 1);
+        fl->rc.posted = &fl->rc.x->posted;
     }
 }
 
@@ -781,11 +782,25 @@ void transport_on_ack(struct fabric *f, const struct packet *x)
         if (h >= 0 && fl->rc.dout[h])
             fl->rc.dout[h]--;
     }
-    /* Cumulative: an ACK acknowledges its PSN and every one before it. */
-    if (x->psn + 1 - fl->rc.psn_acked <= fl->rc.psn_next - fl->rc.psn_acked)
-        fl->rc.psn_acked = x->psn + 1;
-    if ((x->flags & PKT_LAST) && x->msg + 1 - fl->rc.msg_acked <= fl->rc.msg_begun - fl->rc.msg_acked) {
-        fl->rc.msg_acked = x->msg + 1;
+    int msg_done;
+    if (fl->dst_host >= 0) { /* cumulative: an ACK acknowledges its PSN and every one before it */
+        if (x->psn + 1 - fl->rc.psn_acked <= fl->rc.psn_next - fl->rc.psn_acked)
+            fl->rc.psn_acked = x->psn + 1;
+        msg_done = (x->flags & PKT_LAST) && x->msg + 1 - fl->rc.msg_acked <= fl->rc.msg_begun - fl->rc.msg_acked;
+        if (msg_done)
+            fl->rc.msg_acked = x->msg + 1;
+    } else {
+        /* A flow to many hosts is a connection per destination host, its packets and messages
+         * numbered in one sequence here: an ACK acknowledges what it names (a packet, or a
+         * message's packets) and nothing another host has yet to receive. Without losses
+         * each packet (ack = packet) or message (ack = message) is acknowledged exactly once,
+         * so the ACKs are counted. */
+        fl->rc.psn_acked += f->set.ack_per == ACK_PER_PACKET
+                                ? 1 : (uint32_t)msgtab_take(&fl->rc.x->pkts, x->msg, fl->name);
+        msg_done = (x->flags & PKT_LAST) != 0;
+        fl->rc.msg_acked += (uint32_t)msg_done;
+    }
+    if (msg_done) {
         if (fl->rc.win_msgs && !fl->rc.x->retry)
             fabric_flow_post(f, fl); /* the credit posts a waiting message (a real-time consumer
                                         posts at its own retry) */

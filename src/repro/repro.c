@@ -502,7 +502,7 @@ static int run_scenario(const char *file, const char *const *over, int nover,
         lat = 0;
         n = 0;
         for (uint32_t i = 0; i < f.nflows; i++) {
-            const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
+            const struct histogram *h = f.flows[i].rc.posted ? &f.flows[i].st.posted_latency
                                                                 : flow_msg_latency(&f.flows[i].st);
             lat += hist_mean(h) * (double)h->count;
             n += h->count;
@@ -514,7 +514,7 @@ static int run_scenario(const char *file, const char *const *over, int nover,
             for (uint32_t i = 0; i < f.nflows; i++) {
                 if (f.flows[i].sl != sl)
                     continue;
-                const struct histogram *h = f.flows[i].rc.posted_at ? &f.flows[i].st.posted_latency
+                const struct histogram *h = f.flows[i].rc.posted ? &f.flows[i].st.posted_latency
                                                                     : flow_msg_latency(&f.flows[i].st);
                 lat += hist_mean(h) * (double)h->count;
                 n += h->count;

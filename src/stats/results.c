@@ -497,7 +497,7 @@ static json_t *flow_json(struct fabric *f, struct flow *fl)
     json_object_set_new(o, "network_latency", latency_json(&fl->st.net_latency));
     json_object_set_new(o, "end_to_end_latency", latency_json(&fl->st.e2e_latency));
     json_object_set_new(o, "message_latency", latency_json(flow_msg_latency(&fl->st)));
-    if (fl->rc.posted_at) /* credits: from the posting to the adapter (docs/hostcc.md) */
+    if (fl->rc.posted) /* credits: from the posting to the adapter (docs/hostcc.md) */
         json_object_set_new(o, "posted_latency", latency_json(&fl->st.posted_latency));
     if (fl->st.has_deadlines)
         json_object_set_new(o, "deadlines", deadlines_json(&fl->st.deadlines));

@@ -11,7 +11,11 @@
  * - UD (the default) sends no ACK;
  * - a flow to two hosts with a window of W packets per destination keeps W packets out to each:
  *   2 W packets per round trip, against W with one window per flow; the combination with
- *   message windows or coalesced ACKs refused. */
+ *   message windows or coalesced ACKs refused;
+ * - a flow to a near and a far host is a connection to each: an ACK from the near host frees
+ *   only what it acknowledges, so the packets on their way to the far host never exceed the
+ *   window (W packets per far round trip at most), with a window of messages or packets, ACKs
+ *   per packet or per message. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -294,6 +298,65 @@ static void test_window_per_destination(void **st)
     ts_free(&s);
 }
 
+/* H1 sends saturating 1- or 2-packet messages to uniformly random H2 (10 ns cable) and H3
+ * (20 us cable: a round trip of 40.5 us against 0.7 us to H2) under one window per flow. A
+ * packet to H3 holds its place in the window for a far round trip at least, so in T no more than
+ * Wp (T / RTT_far + 1) packets reach H3, Wp being the window in packets; and as the window's
+ * places cycle through holds of 40.5 us (to H3) and about 1 us (to H2), each place is busy with
+ * H3 for 97 % of the time: with one-packet messages H3 gets at least 0.9 Wp T / RTT_far. An ACK
+ * from H2 that also freed the flow's earlier packets still on their way to H3 (a cumulative
+ * ACK over the flow's one sequence, as before) lets more reach H3 than the bound (133 against
+ * 100 with two one-packet messages). */
+static void test_window_covers_only_its_connection(void **st)
+{
+    (void)st;
+    const struct { const char *unit, *ack, *msg; int wp; double low; } c[] = {
+        { "messages", "message", "2048 B", 2, 0.9 },
+        { "packets", "packet", "2048 B", 2, 0.9 },
+        { "packets", "message", "4096 B", 4, 0.5 }, /* a message waits for 2 free places */
+        { "messages", "packet", "4096 B", 4, 0.9 },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        struct testsim s;
+        memset(&s, 0, sizeof s);
+        topo_init(&s.topo);
+        int sw = topo_add_node(&s.topo, TOPO_SWITCH, "S1", 3);
+        const simtime_t delay[3] = { 10 * PS_PER_NS, 10 * PS_PER_NS, 20 * PS_PER_US };
+        for (int h = 0; h < 3; h++) {
+            char name[8];
+            snprintf(name, sizeof name, "H%d", h + 1);
+            int n = topo_add_node(&s.topo, TOPO_CA, name, 1);
+            if (topo_connect(&s.topo, sw, h + 1, n, 1, 4, IB_QDR, 0, delay[h], &s.err))
+                fail();
+        }
+        topo_assign_lids(&s.topo, 0);
+        if (route_compute(&s.topo, "minhop", NULL, &s.lfts, &s.err))
+            fail();
+        fabric_settings_defaults(&s.d.set);
+        s.d.drain_limit = 100 * PS_PER_MS;
+        s.d.seed = 1;
+        tset(&s, "mode", "rc");
+        tset(&s, "ack", c[i].ack);
+        tset(&s, "window", c[i].wp == 4 && !strcmp(c[i].unit, "packets") ? "4" : "2");
+        tset(&s, "window_unit", c[i].unit);
+        s.d.end = 2 * PS_PER_MS;
+        ts_flow(&s, "F", "H1", "uniform", "saturate", NULL, c[i].msg, 0, 0);
+        ts_run(&s);
+        assert_true(s.rep.invariants_ok);
+        double byte_ps = 1000.0 * 8 / 32.0;
+        double rtt = 2.0 * ((double)delay[0] + (double)delay[2] + (double)s.d.set.switch_latency) +
+                     (pkt_wire_bytes(2048, 0) + 30) * byte_ps;
+        double far = (double)s.f.hosts[2].port->vl[0].ctr.rcv_pkts, bound = c[i].wp * ((double)s.d.end / rtt + 1);
+        printf("window %s, ACK per %s, %s messages: %.0f packets reached H3 (at most %.1f, at "
+               "least %.1f), %llu H2\n", c[i].unit, c[i].ack, c[i].msg, far, bound,
+               c[i].low * c[i].wp * (double)s.d.end / rtt,
+               (unsigned long long)s.f.hosts[1].port->vl[0].ctr.rcv_pkts);
+        assert_true(far <= bound);
+        assert_true(far >= c[i].low * c[i].wp * (double)s.d.end / rtt);
+        ts_free(&s);
+    }
+}
+
 static void test_bad_settings(void **st)
 {
     (void)st;
@@ -326,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_acks_consume_reverse_bandwidth),
         cmocka_unit_test(test_ack_sl_and_vl),
         cmocka_unit_test(test_window_per_destination),
+        cmocka_unit_test(test_window_covers_only_its_connection),
         cmocka_unit_test(test_bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
