@@ -440,12 +440,8 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
 {
     if (strcmp(sc->cc, "none") && !f->hooks.dist_walk)
         return "cc.plugin (none, ibcc, alo, hostcredit, and ecnrate with cc.trigger = output_packets are distributed)";
-    if (sc->sim.sample_interval > 0 && sc->out.queue_series)
-        return "output.queue_series";
     if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)
         return "simulation.sample_interval with this congestion control (cc.csv)";
-    if (sc->out.counter_series)
-        return "output.counter_series";
     if (*sc->out.capture_ports || *sc->out.capture_flows)
         return "output.capture_ports / output.capture_flows";
     if (*sc->out.timeline_ports || *sc->out.timeline_flows)
@@ -665,6 +661,10 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "ibnetsim run: %s\n", e.msg);
         status = IBN_EXIT_INPUT;
     } else {
+        if (f.dist) {
+            f.dist->counters = (uint8_t)sc.out.counter_series;
+            f.dist->queues = (uint8_t)(sc.out.queue_series && sc.sim.sample_interval > 0);
+        }
         for (int i = 0; (!dist_active() || dist_rank() == 0) && i < f.nwarn; i++)
             fprintf(stderr, "ibnetsim run: warning: %s\n", f.warn[i]);
         status = run_and_write(&sc, &f, &l, dir, quiet);

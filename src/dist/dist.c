@@ -674,6 +674,63 @@ static void gather(struct fabric *f)
     free(pl.a);
 }
 
+/* output.counter_series: the counters of every port at time t summed at rank 0 (each rank
+ * gives its own nodes' ports, from `snap` / `sent` when given (a period snapshot), else as
+ * they stand at t), where counters.csv reads them (counts_at). A double travels as its bits:
+ * the sum is exact, only the port's rank giving it. */
+static void gather_counts(struct fabric *f, simtime_t t, const struct port_counts *snap, const double *sent)
+{
+    struct dist *d = D(f);
+    const struct period *pd = f->period;
+    size_t nv = (size_t)f->nvs, per = sizeof(struct port_counts) / sizeof(uint64_t);
+    size_t np = (size_t)pd->nports, n = np * nv * per + np;
+    _Static_assert(sizeof(struct port_counts) % sizeof(uint64_t) == 0, "whole words");
+    uint64_t *v = xcalloc(n + 1, sizeof *v);
+    struct port_counts *c = (struct port_counts *)v;
+    for (int i = 0; i < f->nnodes; i++) {
+        if (d->part[i] != d->fd.rank)
+            continue;
+        struct node *nd = f->nodes[i];
+        for (int p = 1; p <= nd->nports; p++) {
+            size_t ix = (size_t)pd->base[i] + (size_t)p - 1;
+            double s;
+            if (snap) {
+                memcpy(&c[ix * nv], &snap[ix * nv], nv * sizeof *c);
+                s = sent[ix];
+            } else
+                s = port_counts_at(f, &nd->port[p], t, &c[ix * nv]);
+            memcpy(&v[np * nv * per + ix], &s, sizeof s);
+        }
+    }
+    sum_u64(f, v, n);
+    if (d->fd.rank == 0) {
+        if (!d->ctr) {
+            d->ctr = xmalloc(np * nv * sizeof *d->ctr + 1);
+            d->ctr_sent = xmalloc(np * sizeof *d->ctr_sent + 1);
+        }
+        memcpy(d->ctr, c, np * nv * sizeof *d->ctr);
+        memcpy(d->ctr_sent, &v[np * nv * per], np * sizeof *d->ctr_sent);
+        d->ctr_t = t;
+    }
+    free(v);
+}
+
+static void snapshot(struct fabric *f, int k)
+{
+    if (f->dist->counters)
+        gather_counts(f, f->period->at[k], f->period->snap[k], f->period->sent[k]);
+}
+
+static int counts_at(const struct fabric *f, simtime_t t, const struct port_counts **c, const double **sent)
+{
+    const struct dist *d = (const struct dist *)f->dist;
+    if (!d->ctr || d->ctr_t != t)
+        return 0;
+    *c = d->ctr;
+    *sent = d->ctr_sent;
+    return 1;
+}
+
 /* EV_SAMPLE (every rank handles it at the same key): the interval's delivered bytes per flow
  * and host, and every switch port's buffer use, summed at rank 0 before its observer writes
  * the time series. The window ended at the sample's time, so every transmission before it has
@@ -712,6 +769,17 @@ static void sample(struct fabric *f)
         if (d->fd.rank == 0)
             f->hooks.dist_sample_set(f, d->part, c);
         free(c);
+    }
+    if (d->fd.counters)
+        gather_counts(f, f->now, NULL, NULL);
+    if (d->fd.queues) {
+        struct sw_usage u = { 0, 0, 0 };
+        for (int i = 0; i < f->nnodes; i++)
+            if (f->nodes[i]->is_switch && d->part[i] == d->fd.rank)
+                sw_usage_add(f, node_sw(f->nodes[i]), &u);
+        uint64_t w[3] = { u.queues, u.cam_lines, u.ports_exhausted };
+        sum_u64(f, w, 3);
+        memcpy(d->fd.usage, w, sizeof w);
     }
     if (d->fd.rank == 0) {
         for (size_t i = 0; i < nf; i++)
@@ -890,6 +958,8 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
     d->fd.exchange = exchange;
     d->fd.gather = gather;
     d->fd.sample = sample;
+    d->fd.snapshot = snapshot;
+    d->fd.counts_at = counts_at;
     f->dist = &d->fd;
     const char *stall = getenv("IBNETSIM_DIST_STALL");
     if (stall && *stall) {
@@ -969,6 +1039,8 @@ void dist_detach(struct fabric *f)
     free(d->touched);
     free(d->multi);
     free(d->wait_us);
+    free(d->ctr);
+    free(d->ctr_sent);
     free(d->dl.a);
     free(d->pl.a);
     free(d->scr);

@@ -107,6 +107,10 @@ struct dist {
     uint8_t *scw;
     uint32_t capscr;
     uint64_t *wait_us;       /* after the run: every rank's wait_s in microseconds */
+    /* output.counter_series at rank 0: every port's counters at time ctr_t (fd.counts_at) */
+    struct port_counts *ctr;
+    double *ctr_sent;
+    simtime_t ctr_t;
 };
 
 /* The least delay of a credit return from c's peer port for the packets c has sent it

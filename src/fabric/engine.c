@@ -403,8 +403,12 @@ static void reach_period(struct fabric *f, simtime_t t, const struct fabric_obse
         period_finish(f, t);
     else
         period_reach(f, t);
-    for (; obs && obs->boundary && k < f->period->taken; k++)
-        obs->boundary(f, obs->ctx, f->period->at[k]);
+    for (; k < f->period->taken; k++) {
+        if (f->dist && f->dist->snapshot) /* every rank: a collective */
+            f->dist->snapshot(f, k);
+        if (obs && obs->boundary)
+            obs->boundary(f, obs->ctx, f->period->at[k]);
+    }
 }
 
 static uint64_t count_found(struct fabric *f);

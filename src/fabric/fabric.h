@@ -57,6 +57,7 @@ struct adapt_policy;
 struct mcast;
 struct sw_mc;
 struct period;
+struct port_counts;
 
 /* perfquery-style counters of one port on one VL (bytes are counted LRH..ICRC). */
 struct port_vl_counters {
@@ -745,6 +746,20 @@ struct fabric_dist {
     simtime_t (*exchange)(struct fabric *f, simtime_t *width);
     void (*gather)(struct fabric *f);                   /* the run ended: statistics to rank 0 */
     void (*sample)(struct fabric *f);                   /* EV_SAMPLE: the interval's counters to rank 0 */
+    /* output.counter_series (set on every rank): every port's perfquery counters at each
+     * sample and at each of the period's snapshots (snapshot(f, k), every rank, after it is
+     * taken) are summed at rank 0, whose counters.csv reads them through counts_at: whether
+     * it holds the counters of time t, and then *c ([period port index * nvs + slot]) and
+     * *sent ([period port index]). */
+    uint8_t counters;
+    /* output.queue_series (set on every rank): at each sample the switches' use (struct
+     * sw_usage: queues holding a packet, CAM lines, ports out of special queues) added over
+     * the ranks into `usage` at rank 0, which queues.csv writes. */
+    uint8_t queues;
+    uint64_t usage[3];
+    void (*snapshot)(struct fabric *f, int k);
+    int (*counts_at)(const struct fabric *f, simtime_t t, const struct port_counts **c,
+                     const double **sent);
 };
 
 /* Scheduling (for the data path and plug-ins). */

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct counter_series *counters_open(struct fabric *f, const char *dir, struct ibn_err *e)
 {
@@ -76,6 +77,12 @@ void counters_row(struct counter_series *c, struct fabric *f, simtime_t t)
         k--;
     FILE *fp = c->out->fp;
     double secs = (double)(t - c->prev_t) / 1e12;
+    /* A distributed run: the counters of every rank's ports at t, summed at rank 0 (at the
+     * end, after the gathering, rank 0's own copy holds them). */
+    const struct port_counts *gc = NULL;
+    const double *gs = NULL;
+    if (f->dist && !f->dist->counts_at(f, t, &gc, &gs))
+        gc = NULL;
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         for (int p = 1; p <= n->nports; p++) {
@@ -84,7 +91,12 @@ void counters_row(struct counter_series *c, struct fabric *f, simtime_t t)
                 continue;
             int ix = f->period->base[i] + p - 1;
             struct port_counts *a = &c->prev[(size_t)ix * (size_t)f->nvs], *b = &c->cur[(size_t)ix * (size_t)f->nvs];
-            double sent = port_counts_at(f, pt, t, b), bps = byterate_bps(pt->rate);
+            double sent, bps = byterate_bps(pt->rate);
+            if (gc) {
+                memcpy(b, &gc[(size_t)ix * (size_t)f->nvs], (size_t)f->nvs * sizeof *b);
+                sent = gs[ix];
+            } else
+                sent = port_counts_at(f, pt, t, b);
             double u = bps > 0 ? (sent - c->prev_sent[ix]) * 8.0 / secs / bps : 0.0;
             u = u < 0 ? 0 : u > 1 ? 1 : u; /* only rounding can take it out of [0, 1] */
             char head[1200];

@@ -242,9 +242,14 @@ void series_sample(struct fabric *f, void *ctx)
     }
     if (s->queues) {
         struct sw_usage u = { 0, 0, 0 };
-        for (int i = 0; i < f->nnodes; i++)
-            if (f->nodes[i]->is_switch)
-                sw_usage_add(f, node_sw(f->nodes[i]), &u);
+        if (f->dist) { /* every rank's switches, added at rank 0 (dist.c) */
+            u.queues = f->dist->usage[0];
+            u.cam_lines = f->dist->usage[1];
+            u.ports_exhausted = f->dist->usage[2];
+        } else
+            for (int i = 0; i < f->nnodes; i++)
+                if (f->nodes[i]->is_switch)
+                    sw_usage_add(f, node_sw(f->nodes[i]), &u);
         fprintf(s->queues, "%.9g,%llu,%llu,%llu\n", (double)f->now / 1e12, (unsigned long long)u.queues,
                 (unsigned long long)u.cam_lines, (unsigned long long)u.ports_exhausted);
         fflush(s->queues);

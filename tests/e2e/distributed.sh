@@ -2,7 +2,7 @@
 # distributed.sh: one run split over MPI ranks (issue 19; docs/distributed.md) gives results
 # byte-identical to the sequential run: every output file of several tiny scenarios (uniform
 # and fixed traffic on a fat tree and a mesh, a hot spot, QoS VL arbitration with a deadline
-# class, FIFO switches, the time series, IB CC at QP and SL level (and with CNP pacing,
+# class, FIFO switches, the time series (counters.csv too), IB CC at QP and SL level (and with CNP pacing,
 # cc.cnp_interval, on 2 and 3 ranks), seed 000's ECN rate control on 2-4 ranks, seed 000's
 # threshold lanes, message windows, seed 003's credits (hostcredit) and ALO, and seed 004's
 # adaptive choice (LFU, Max-Credit) on 2 and 3 ranks, moving hot spots under IB CC
@@ -106,7 +106,11 @@ CFG
 check qos "$tmp/qos.cfg"
 # The time series (flows, hosts, classes, ports, treatment variation of contributors).
 check tree-series "$tmp/tree.cfg" -s simulation.sample_interval="10 us" -s output.flow_series=true \
-  -s output.port_series=true -s output.contributors=H,G
+  -s output.port_series=true -s output.contributors=H,G -s output.counter_series=true
+# counters.csv with rows per VL (the QoS scenario's VLs) at samples that do not meet the period's
+# edges, whose snapshots are rows of their own.
+check qos-counters "$tmp/qos.cfg" -s simulation.sample_interval="7 us" -s output.counter_series=true \
+  -s output.queue_series=true
 # IB CC: a hot spot (five saturating sources to H16) beside uniform traffic with a queue pair
 # per destination; FECN marks, CNPs, BECNs and CCTIs all cross ranks.
 cat > "$tmp/cc.cfg" <<'CFG'
@@ -140,7 +144,7 @@ flows = (
     pattern = { kind = "moving"; hotspots = 2; c_fraction = 0.25; b_fraction = 0.5; p = 0.6; lifetime = "40 us"; }; }
 );
 CFG
-check moving "$tmp/pat.cfg" 2> /dev/null
+check moving "$tmp/pat.cfg" -s output.counter_series=true 2> /dev/null
 ! on || grep -Eq ',[1-9]' "$tmp/moving-seq/cc.csv" || { echo "FAIL: no CCTI rose in cc.csv"; exit 1; }
 ns="2 3" check windy-split "$tmp/pat.cfg" -s flows.Q.pattern.kind=windy -s flows.Q.pattern.split=true 2> /dev/null
 # Other switch designs and schedulers, and the lifetime limits' drops (on 2 and 3 ranks).
@@ -220,9 +224,9 @@ on || { echo "ok: part $sel"; exit 0; }
 [ -d "$tmp/tree-seq" ] || "$bin" run "$tmp/tree.cfg" -o "$tmp/tree-seq" -q
 [ -d "$tmp/cc-seq" ] || "$bin" run "$tmp/cc.cfg" -o "$tmp/cc-seq" -q 2> /dev/null
 # What is not distributed yet is refused with its key, never run wrongly.
-if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s output.counter_series=true -s simulation.sample_interval="10 us" 2> "$tmp/err"; then
-  echo "FAIL: the counter series were not refused"; exit 1; fi
-grep -q "output.counter_series" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
+if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s output.capture_ports=H1 2> "$tmp/err"; then
+  echo "FAIL: the capture was not refused"; exit 1; fi
+grep -q "output.capture_ports" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
 if mpi 2 "$tmp/tree.cfg" -o "$tmp/refused" -q -s switch.loss=0.001 2> "$tmp/err"; then
   echo "FAIL: switch.loss was not refused"; exit 1; fi
 grep -q "switch.loss" "$tmp/err" || { cat "$tmp/err"; echo "FAIL: the refusal does not name the key"; exit 1; }
