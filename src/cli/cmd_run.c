@@ -26,6 +26,7 @@
 #include "stats/latency_csv.h"
 #include "core/units.h"
 #include "stats/capture.h"
+#include "stats/watch.h"
 #include "stats/timeline.h"
 #include "stats/results.h"
 
@@ -442,10 +443,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
         return "cc.plugin (none, ibcc, alo, hostcredit, and ecnrate with cc.trigger = output_packets are distributed)";
     if (sc->sim.sample_interval > 0 && f->hooks.series_row && !f->hooks.dist_sample_get)
         return "simulation.sample_interval with this congestion control (cc.csv)";
-    if (*sc->out.capture_ports || *sc->out.capture_flows)
-        return "output.capture_ports / output.capture_flows";
-    if (*sc->out.timeline_ports || *sc->out.timeline_flows)
-        return "output.timeline_ports / output.timeline_flows";
     if (f->rtx)
         return "transport.retransmit (go-back-N: switch.loss, the lifetime limits under RC)";
     const char *arch = sw_archs[f->set.arch]->name;
@@ -664,6 +661,15 @@ int cmd_run(int argc, char **argv)
         if (f.dist) {
             f.dist->counters = (uint8_t)sc.out.counter_series;
             f.dist->queues = (uint8_t)(sc.out.queue_series && sc.sim.sample_interval > 0);
+            f.dist->capture = (uint8_t)(*sc.out.capture_ports != 0);
+            f.dist->timeline = (uint8_t)(*sc.out.timeline_ports != 0);
+            /* The links watched, on every rank (rank 0's capture and timeline set their own
+             * when they open; a bad name is reported there, and the others then stop). */
+            struct ibn_err ignore;
+            if (dist_rank() != 0 && f.dist->capture)
+                watch_links(&f, sc.out.capture_ports, WATCH_CAPTURE, "output.capture_ports", &ignore);
+            if (dist_rank() != 0 && f.dist->timeline)
+                watch_links(&f, sc.out.timeline_ports, WATCH_TIMELINE, "output.timeline_ports", &ignore);
         }
         for (int i = 0; (!dist_active() || dist_rank() == 0) && i < f.nwarn; i++)
             fprintf(stderr, "ibnetsim run: warning: %s\n", f.warn[i]);

@@ -639,6 +639,7 @@ static void gather(struct fabric *f)
         dist_walk_flows(f, d->part, d->fd.rank, &io, &d->dl, &d->pl);
         if (f->hooks.dist_walk)
             f->hooks.dist_walk(f, d->part, d->fd.rank, &io);
+        dist_walk_watch(f, &io, d->fd.rank);
         unsigned long long n = io.n;
         MPI_Send(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, 1, MPI_COMM_WORLD);
         for (size_t off = 0; off < io.n; off += (size_t)1 << 30) {
@@ -662,6 +663,7 @@ static void gather(struct fabric *f)
         dist_walk_flows(f, d->part, r, &io, &dl, &pl);
         if (f->hooks.dist_walk)
             f->hooks.dist_walk(f, d->part, r, &io);
+        dist_walk_watch(f, &io, r);
         if (!dist_io_done(&io))
             ibn_panic("distributed run: rank %d's statistics were not read whole", r);
         dist_io_free(&io);
@@ -672,6 +674,7 @@ static void gather(struct fabric *f)
     free(dl.a);
     dist_replay_posted(f, &pl);
     free(pl.a);
+    dist_watch_replay(f);
 }
 
 /* output.counter_series: the counters of every port at time t summed at rank 0 (each rank
@@ -824,6 +827,7 @@ static void trim(struct fabric *f)
     if (d->trimmed)
         return;
     d->trimmed = 1;
+    dist_watch_start(f);
     for (int i = 0; i < f->nnodes; i++) {
         struct node *n = f->nodes[i];
         if (!n->is_switch || d->part[i] == d->fd.rank)
@@ -1041,6 +1045,7 @@ void dist_detach(struct fabric *f)
     free(d->wait_us);
     free(d->ctr);
     free(d->ctr_sent);
+    free(d->wlog);
     free(d->dl.a);
     free(d->pl.a);
     free(d->scr);

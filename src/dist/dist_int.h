@@ -107,6 +107,13 @@ struct dist {
     uint8_t *scw;
     uint32_t capscr;
     uint64_t *wait_us;       /* after the run: every rank's wait_s in microseconds */
+    /* The capture and the timeline (watchlog.c): what this rank's events told them, with the
+     * events' keys; rank 0's own capture and timeline functions, told in order at the end. */
+    struct wrec *wlog;
+    size_t nw, capw;
+    void (*capture_real)(struct fabric *f, const struct port *out, const struct packet *p);
+    void (*timeline_real)(struct fabric *f, int note, const struct port *at, const struct packet *p,
+                          simtime_t t, int64_t a, int64_t b);
     /* output.counter_series at rank 0: every port's counters at time ctr_t (fd.counts_at) */
     struct port_counts *ctr;
     double *ctr_sent;
@@ -125,5 +132,12 @@ int dist_low_head(const struct dist *d, const struct port *p);
 void dist_replay_rx(struct dist *d, struct cport *c, const struct dmsg *in);
 /* The sender's credit ring and wake-ups after a window's exchange. */
 void dist_replay_credits(struct fabric *f, struct dist *d, struct cport *c, const struct dmsg *in);
+
+/* The capture and the timeline (watchlog.c): at the run's start, log instead of telling them
+ * (fd.capture, fd.timeline); pack this rank's log, or unpack rank `rank`'s at rank 0; at rank
+ * 0 after the gathering, tell them every logged call in the sequential order. */
+void dist_watch_start(struct fabric *f);
+void dist_walk_watch(struct fabric *f, struct dist_io *io, int rank);
+void dist_watch_replay(struct fabric *f);
 
 #endif

@@ -757,6 +757,8 @@ struct fabric_dist {
      * the ranks into `usage` at rank 0, which queues.csv writes. */
     uint8_t queues;
     uint64_t usage[3];
+    /* output.capture_* / output.timeline_* (set on every rank): dist/watchlog.c */
+    uint8_t capture, timeline;
     void (*snapshot)(struct fabric *f, int k);
     int (*counts_at)(const struct fabric *f, simtime_t t, const struct port_counts **c,
                      const double **sent);
