@@ -460,8 +460,6 @@ static const char *dist_unsupported(const struct scenario *sc, const struct fabr
         const struct flow *fl = &f->flows[i];
         if (fl->pattern >= 4)
             return "flows: multicast";
-        if ((fl->st.has_jitter || fl->st.has_deadlines) && fl->dst_host < 0)
-            return "flows: deadlines or jitter of a flow to several hosts";
     }
     return NULL;
 }

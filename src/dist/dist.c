@@ -390,6 +390,11 @@ static void posted_delivered(struct fabric *f, uint32_t flow, uint32_t msg)
     dlv_push(&D(f)->pl, (struct dlv){ f->now, f->now_seq, (int64_t)msg, 0, flow, 0 });
 }
 
+static void judged(struct fabric *f, uint32_t flow, simtime_t created, int measured)
+{
+    dlv_push(&D(f)->jl, (struct dlv){ f->now, f->now_seq, created, measured, flow, 0 });
+}
+
 static simtime_t reduce_min(struct fabric *f, simtime_t v)
 {
     long long x = (long long)v, y;
@@ -637,6 +642,7 @@ static void gather(struct fabric *f)
         struct dist_io io = { .dir = DIST_PACK };
         dist_walk_ports(f, d->part, d->fd.rank, &io);
         dist_walk_flows(f, d->part, d->fd.rank, &io, &d->dl, &d->pl);
+        dist_walk_dlv(&io, &d->jl);
         if (f->hooks.dist_walk)
             f->hooks.dist_walk(f, d->part, d->fd.rank, &io);
         dist_walk_watch(f, &io, d->fd.rank);
@@ -650,7 +656,7 @@ static void gather(struct fabric *f)
         return;
     }
     /* Rank 0's own deliveries first: its receive sides stay, the others' are merged in. */
-    struct dlv_list dl = dlv_copy(&d->dl), pl = dlv_copy(&d->pl);
+    struct dlv_list dl = dlv_copy(&d->dl), pl = dlv_copy(&d->pl), jl = dlv_copy(&d->jl);
     for (int r = 1; r < nr; r++) {
         unsigned long long n;
         MPI_Recv(&n, 1, MPI_UNSIGNED_LONG_LONG, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -661,6 +667,7 @@ static void gather(struct fabric *f)
         }
         dist_walk_ports(f, d->part, r, &io);
         dist_walk_flows(f, d->part, r, &io, &dl, &pl);
+        dist_walk_dlv(&io, &jl);
         if (f->hooks.dist_walk)
             f->hooks.dist_walk(f, d->part, r, &io);
         dist_walk_watch(f, &io, r);
@@ -674,6 +681,8 @@ static void gather(struct fabric *f)
     free(dl.a);
     dist_replay_posted(f, &pl);
     free(pl.a);
+    dist_replay_judged(f, &jl);
+    free(jl.a);
     dist_watch_replay(f);
 }
 
@@ -955,6 +964,7 @@ int dist_attach(struct fabric *f, const struct topo *t, struct lfts *l, int *par
     d->fd.absorbed = absorbed;
     d->fd.delivered = delivered;
     d->fd.posted_delivered = posted_delivered;
+    d->fd.judged = judged;
     d->fd.reduce_min = reduce_min;
     d->fd.reduce_sum = reduce_sum;
     d->fd.trim = trim;
@@ -1048,6 +1058,7 @@ void dist_detach(struct fabric *f)
     free(d->wlog);
     free(d->dl.a);
     free(d->pl.a);
+    free(d->jl.a);
     free(d->scr);
     free(d->scw);
     struct xmpi *x = d->mpi;

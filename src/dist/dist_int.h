@@ -102,6 +102,8 @@ struct dist {
     uint8_t *multi;          /* per flow: its deliveries may happen on several ranks */
     struct dlv_list dl;
     struct dlv_list pl;      /* the last packets of messages with a posted latency (walk.h) */
+    struct dlv_list jl;      /* messages of flows with deadlines or jitter: (time, seq, flow,
+                                net = creation time, e2e = measured) */
     /* Scratch of the replays, kept across windows. */
     struct credit_return *scr;
     uint8_t *scw;

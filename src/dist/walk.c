@@ -63,6 +63,7 @@ static void walk_send(struct fabric *f, struct flow *fl, struct dist_io *io)
     DIST_IO(io, fl->cur_open);
     DIST_IO(io, fl->svc_start);
     DIST_IO(io, fl->msg_seq);
+    DIST_IO(io, st->vdl); /* the frame rule as the flow's start set it (judged at rank 0) */
     DIST_IO(io, fl->rc.psn_next); /* the requester (RC without retransmission) */
     DIST_IO(io, fl->rc.psn_acked);
     DIST_IO(io, fl->rc.msg_begun);
@@ -109,16 +110,10 @@ static int adaptive_counted(const struct fabric *f, const struct flow *fl)
     return 0;
 }
 
-/* A flow to one host whose host `rank` handles. */
-static int owns_dst(const struct fabric *f, const int *part, int rank, const struct flow *fl)
-{
-    return fl->dst_host >= 0 && part[f->hosts[fl->dst_host].node->index] == rank;
-}
 /* `rank` has something of the flow's receive side. */
-static int rside_here(const struct fabric *f, const int *part, int rank, const struct flow *fl)
+static int rside_here(const struct fabric *f, const struct flow *fl)
 {
-    return fl->st.e2e_latency.count > 0 || fl->st.pkts_delivered > 0 || adaptive_counted(f, fl) ||
-           (owns_dst(f, part, rank, fl) && (fl->st.has_deadlines || fl->st.has_jitter));
+    return fl->st.e2e_latency.count > 0 || fl->st.pkts_delivered > 0 || adaptive_counted(f, fl);
 }
 
 /* A histogram with its bins (unpacked into fresh bins). */
@@ -135,25 +130,16 @@ static void walk_hist(struct dist_io *io, struct histogram *h)
         dist_io_bytes(io, h->bins, n * sizeof *h->bins);
 }
 
-/* One rank's receive side of a flow. */
+/* One rank's receive side of a flow (its deadlines and jitter are judged at rank 0 from the
+ * deliveries' log). */
 struct rside {
-    uint8_t own;             /* the destination's rank: deadlines and jitter are only its */
     uint8_t is_e2e;
-    struct deadline_acc deadlines;
-    struct jitter jitter;
-    struct video_deadline vdl;
     uint64_t pkts, bytes, msgs;
     struct histogram net, e2e, msg;
 };
 
 static void walk_rside(struct dist_io *io, struct rside *r)
 {
-    DIST_IO(io, r->own);
-    if (r->own) {
-        DIST_IO(io, r->deadlines);
-        DIST_IO(io, r->jitter);
-        DIST_IO(io, r->vdl);
-    }
     DIST_IO(io, r->pkts);
     DIST_IO(io, r->bytes);
     DIST_IO(io, r->msgs);
@@ -167,11 +153,6 @@ static void walk_rside(struct dist_io *io, struct rside *r)
 /* Rank 0 adds another rank's receive side to its own. */
 static void merge_rside(struct flow_stats *st, const struct rside *r)
 {
-    if (r->own) {
-        st->deadlines = r->deadlines;
-        st->jitter = r->jitter;
-        st->vdl = r->vdl;
-    }
     st->pkts_delivered += r->pkts;
     st->bytes_delivered += r->bytes;
     st->msgs_delivered += r->msgs;
@@ -185,8 +166,7 @@ static void merge_rside(struct flow_stats *st, const struct rside *r)
     hist_merge(&st->e2e_latency, &r->e2e);
 }
 
-/* A log of deliveries: packed from dl, appended to dl when unpacking. */
-static void walk_dlv(struct dist_io *io, struct dlv_list *dl)
+void dist_walk_dlv(struct dist_io *io, struct dlv_list *dl)
 {
     int pack = io->dir == DIST_PACK;
     uint64_t n = pack ? dl->n : 0;
@@ -220,11 +200,11 @@ void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io
     }
     cnt = 0;
     for (uint32_t k = 0; pack && k < f->nflows; k++)
-        cnt += rside_here(f, part, rank, &f->flows[k]);
+        cnt += rside_here(f, &f->flows[k]);
     DIST_IO(io, cnt);
     i = 0;
     for (uint32_t k = 0; k < cnt; k++, i++) {
-        while (pack && !rside_here(f, part, rank, &f->flows[i]))
+        while (pack && !rside_here(f, &f->flows[i]))
             i++;
         DIST_IO(io, i);
         if (i >= f->nflows)
@@ -233,10 +213,6 @@ void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io
         struct rside r;
         memset(&r, 0, sizeof r);
         if (pack) { /* the flow's own histograms, bins shared (not freed) */
-            r.own = (uint8_t)owns_dst(f, part, rank, &f->flows[i]);
-            r.deadlines = st->deadlines;
-            r.jitter = st->jitter;
-            r.vdl = st->vdl;
             r.pkts = st->pkts_delivered;
             r.bytes = st->bytes_delivered;
             r.msgs = st->msgs_delivered;
@@ -256,8 +232,8 @@ void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io
                 hist_free(&r.msg);
         }
     }
-    walk_dlv(io, dl);
-    walk_dlv(io, pl);
+    dist_walk_dlv(io, dl);
+    dist_walk_dlv(io, pl);
 }
 
 static int dlv_cmp(const void *a, const void *b)
@@ -314,5 +290,15 @@ void dist_replay_posted(struct fabric *f, struct dlv_list *pl)
             ibn_panic("distributed run: flow %s delivered message %llu, which its source never "
                       "posted", fl->name, (unsigned long long)msg);
         hist_add(&fl->st.posted_latency, x->t - rx->posted_log[msg]);
+    }
+}
+
+void dist_replay_judged(struct fabric *f, struct dlv_list *jl)
+{
+    if (jl->n)
+        qsort(jl->a, jl->n, sizeof *jl->a, dlv_cmp);
+    for (size_t k = 0; k < jl->n; k++) {
+        const struct dlv *x = &jl->a[k];
+        flow_judge_message(f, &f->flows[x->flow], x->t, x->net, (int)x->e2e);
     }
 }

@@ -31,6 +31,11 @@ void dist_walk_ports(struct fabric *f, const int *part, int rank, struct dist_io
  * latency (packed from them, appended to them when unpacking). */
 void dist_walk_flows(struct fabric *f, const int *part, int rank, struct dist_io *io,
                      struct dlv_list *dl, struct dlv_list *pl);
+/* A log of deliveries: packed from dl, appended to dl when unpacking. */
+void dist_walk_dlv(struct dist_io *io, struct dlv_list *dl);
+/* Rank 0: the messages of flows with deadlines or jitter, judged in the sequential order
+ * (flow_judge_message). */
+void dist_replay_judged(struct fabric *f, struct dlv_list *jl);
 /* The latency histograms' sums of the flows in dl, added in (flow, time, number) order, as
  * the sequential run added them (dl is sorted). */
 void dist_replay_sums(struct fabric *f, struct dlv_list *dl);

@@ -735,6 +735,10 @@ struct fabric_dist {
     /* ... and it was the last of message `msg` of a flow with message windows: its posted
      * latency, which needs the source's posting time (rc_ext.posted_log), is added at rank 0. */
     void (*posted_delivered)(struct fabric *f, uint32_t flow, uint32_t msg);
+    /* ... and it was the last of a message of a flow with deadlines or jitter: judged at rank
+     * 0 in the sequential order (flow_judge_message), where the source's rank's frame rule
+     * (set at the flow's start) is. */
+    void (*judged)(struct fabric *f, uint32_t flow, simtime_t created, int measured);
     simtime_t (*reduce_min)(struct fabric *f, simtime_t v);
     uint64_t (*reduce_sum)(struct fabric *f, uint64_t v);
     /* Set-up is over (fabric_run, after its checks): free what other ranks' nodes need. */
@@ -848,6 +852,10 @@ void flow_start(struct fabric *f, struct flow *fl);
 void flow_message(struct fabric *f, struct flow *fl);
 void flow_wake(struct fabric *f, struct flow *fl);
 void flow_stop(struct fabric *f, struct flow *fl);
+/* A message of flow fl created at `created` was delivered whole at `now` (measured or not):
+ * its deadline and jitter (hca.c; a distributed run calls it at rank 0 in the sequential
+ * order). */
+void flow_judge_message(struct fabric *f, struct flow *fl, simtime_t now, simtime_t created, int measured);
 /* A flow's message event left the event queue (hca.c, "message events"): before flow_message. */
 void flow_message_left(struct fabric *f, struct flow *fl);
 /* Bring the flow's queue_area up to now; called before its count of waiting messages changes

@@ -1026,18 +1026,29 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 
 /* A message's last packet arrived: deadlines (video: seed 003's rule, which also runs through
  * the warm-up so that its deadline sequence is right) and jitter of its arrival time. */
-static void message_delivered(struct fabric *f, struct flow *fl, const struct packet *x)
+void flow_judge_message(struct fabric *f, struct flow *fl, simtime_t now, simtime_t created, int measured)
 {
-    int measured = (x->flags & PKT_MEASURED) != 0;
+    (void)f;
     if (fl->st.has_deadlines) {
         int kind = fl->arr.d.kind;
         if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)
-            vdl_frame(&fl->st.vdl, f->now, measured ? &fl->st.deadlines : NULL);
+            vdl_frame(&fl->st.vdl, now, measured ? &fl->st.deadlines : NULL);
         else if (measured)
-            deadline_add(&fl->st.deadlines, f->now, x->t_created + fl->arr.d.deadline);
+            deadline_add(&fl->st.deadlines, now, created + fl->arr.d.deadline);
     }
     if (fl->st.has_jitter && measured)
-        jitter_add(&fl->st.jitter, f->now);
+        jitter_add(&fl->st.jitter, now);
+}
+
+static void message_delivered(struct fabric *f, struct flow *fl, const struct packet *x)
+{
+    if (!fl->st.has_deadlines && !fl->st.has_jitter)
+        return;
+    int measured = (x->flags & PKT_MEASURED) != 0;
+    if (__builtin_expect(f->dist != NULL, 0)) /* at rank 0, with the source's frame rule */
+        f->dist->judged(f, x->flow, x->t_created, measured);
+    else
+        flow_judge_message(f, fl, f->now, x->t_created, measured);
 }
 
 static void deliver(struct fabric *f, struct port *at, uint32_t idx)
