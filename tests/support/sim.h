@@ -71,6 +71,28 @@ static inline void ts_init_line(struct testsim *s, const char *link_in, const ch
     s->d.seed = 1;
 }
 
+/* A star: S1 with hosts H1..Hn on 4x QDR cables, each of `delay` (or per_host[i] when given),
+ * minhop routes; settings at their defaults, the end left to the caller. */
+static inline void ts_init_star(struct testsim *s, int n, simtime_t delay, const simtime_t *per_host)
+{
+    memset(s, 0, sizeof *s);
+    topo_init(&s->topo);
+    int sw = topo_add_node(&s->topo, TOPO_SWITCH, "S1", n);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "H%d", i + 1);
+        int h = topo_add_node(&s->topo, TOPO_CA, name, 1);
+        if (topo_connect(&s->topo, sw, i + 1, h, 1, 4, IB_QDR, 0, per_host ? per_host[i] : delay, &s->err))
+            abort();
+    }
+    topo_assign_lids(&s->topo, 0);
+    if (route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err))
+        abort();
+    fabric_settings_defaults(&s->d.set);
+    s->d.drain_limit = 100 * PS_PER_MS;
+    s->d.seed = 1;
+}
+
 /* Add a flow: kind is an arrival kind name ("saturate", "poisson", ...). */
 static inline struct flow_desc *ts_flow(struct testsim *s, const char *name, const char *src,
                                         const char *dst, const char *kind, const char *rate,

@@ -333,22 +333,7 @@ static void test_hoq_drops_recovered(void **st)
 {
     (void)st;
     struct testsim s;
-    memset(&s, 0, sizeof s);
-    topo_init(&s.topo);
-    int sw = topo_add_node(&s.topo, TOPO_SWITCH, "S1", 3);
-    for (int i = 0; i < 3; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "H%d", i + 1);
-        int h = topo_add_node(&s.topo, TOPO_CA, name, 1);
-        if (topo_connect(&s.topo, sw, i + 1, h, 1, 4, IB_QDR, 0, DELAY, &s.err))
-            fail();
-    }
-    topo_assign_lids(&s.topo, 0);
-    if (route_compute(&s.topo, "minhop", NULL, &s.lfts, &s.err))
-        fail();
-    fabric_settings_defaults(&s.d.set);
-    s.d.drain_limit = 100 * PS_PER_MS;
-    s.d.seed = 1;
+    ts_init_star(&s, 3, DELAY, NULL);
     s.d.end = 500 * PS_PER_US;
     TSET(&s, "mode", "rc");
     TSET(&s, "timeout", "4");
@@ -407,22 +392,7 @@ static void test_random_loss_deterministic(void **st)
 /* A switch S1 with hosts H1..Hn (4x QDR, 1 us cables), minhop routes, RC. */
 static void star(struct testsim *s, int n)
 {
-    memset(s, 0, sizeof *s);
-    topo_init(&s->topo);
-    int sw = topo_add_node(&s->topo, TOPO_SWITCH, "S1", n);
-    for (int i = 0; i < n; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "H%d", i + 1);
-        int h = topo_add_node(&s->topo, TOPO_CA, name, 1);
-        if (topo_connect(&s->topo, sw, i + 1, h, 1, 4, IB_QDR, 0, DELAY, &s->err))
-            fail();
-    }
-    topo_assign_lids(&s->topo, 0);
-    if (route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err))
-        fail();
-    fabric_settings_defaults(&s->d.set);
-    s->d.drain_limit = 100 * PS_PER_MS;
-    s->d.seed = 1;
+    ts_init_star(s, n, DELAY, NULL);
     TSET(s, "mode", "rc");
 }
 

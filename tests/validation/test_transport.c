@@ -249,22 +249,7 @@ static void test_ack_waiting_counts_xmit_wait(void **st)
  * random others (H2, H3). */
 static void star3(struct testsim *s, const char *per, const char *ack)
 {
-    memset(s, 0, sizeof *s);
-    topo_init(&s->topo);
-    int sw = topo_add_node(&s->topo, TOPO_SWITCH, "S1", 3);
-    for (int i = 0; i < 3; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "H%d", i + 1);
-        int h = topo_add_node(&s->topo, TOPO_CA, name, 1);
-        if (topo_connect(&s->topo, sw, i + 1, h, 1, 4, IB_QDR, 0, DELAY, &s->err))
-            fail();
-    }
-    topo_assign_lids(&s->topo, 0);
-    if (route_compute(&s->topo, "minhop", NULL, &s->lfts, &s->err))
-        fail();
-    fabric_settings_defaults(&s->d.set);
-    s->d.drain_limit = 100 * PS_PER_MS;
-    s->d.seed = 1;
+    ts_init_star(s, 3, DELAY, NULL);
     tset(s, "mode", "rc");
     tset(s, "ack", ack);
     tset(s, "window", "2");
@@ -318,23 +303,8 @@ static void test_window_covers_only_its_connection(void **st)
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         struct testsim s;
-        memset(&s, 0, sizeof s);
-        topo_init(&s.topo);
-        int sw = topo_add_node(&s.topo, TOPO_SWITCH, "S1", 3);
         const simtime_t delay[3] = { 10 * PS_PER_NS, 10 * PS_PER_NS, 20 * PS_PER_US };
-        for (int h = 0; h < 3; h++) {
-            char name[8];
-            snprintf(name, sizeof name, "H%d", h + 1);
-            int n = topo_add_node(&s.topo, TOPO_CA, name, 1);
-            if (topo_connect(&s.topo, sw, h + 1, n, 1, 4, IB_QDR, 0, delay[h], &s.err))
-                fail();
-        }
-        topo_assign_lids(&s.topo, 0);
-        if (route_compute(&s.topo, "minhop", NULL, &s.lfts, &s.err))
-            fail();
-        fabric_settings_defaults(&s.d.set);
-        s.d.drain_limit = 100 * PS_PER_MS;
-        s.d.seed = 1;
+        ts_init_star(&s, 3, 0, delay);
         tset(&s, "mode", "rc");
         tset(&s, "ack", c[i].ack);
         tset(&s, "window", c[i].wp == 4 && !strcmp(c[i].unit, "packets") ? "4" : "2");
