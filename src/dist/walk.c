@@ -1,6 +1,7 @@
 /* walk.c: the gathering's walkers (walk.h): one per state, packing on its owner's rank and
  * unpacking at rank 0 through the same code. */
 #include "dist/walk.h"
+#include "dist/dist_int.h"
 
 #include "fabric/drop.h"
 #include "fabric/period.h"
@@ -241,9 +242,7 @@ static int dlv_cmp(const void *a, const void *b)
     const struct dlv *x = a, *y = b;
     if (x->flow != y->flow)
         return x->flow < y->flow ? -1 : 1;
-    if (x->t != y->t)
-        return x->t < y->t ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return dist_key_lt(x->t, x->seq, y->t, y->seq) ? -1 : dist_key_lt(y->t, y->seq, x->t, x->seq);
 }
 
 void dist_replay_sums(struct fabric *f, struct dlv_list *dl)
@@ -299,6 +298,6 @@ void dist_replay_judged(struct fabric *f, struct dlv_list *jl)
         qsort(jl->a, jl->n, sizeof *jl->a, dlv_cmp);
     for (size_t k = 0; k < jl->n; k++) {
         const struct dlv *x = &jl->a[k];
-        flow_judge_message(f, &f->flows[x->flow], x->t, x->net, (int)x->e2e);
+        flow_judge_message(&f->flows[x->flow], x->t, x->net, (int)x->e2e);
     }
 }

@@ -106,10 +106,10 @@ void dist_walk_watch(struct fabric *f, struct dist_io *io, int rank)
 static int cmp_rec(const void *x, const void *y)
 {
     const struct wrec *a = x, *b = y;
-    if (a->now != b->now)
-        return a->now < b->now ? -1 : 1;
-    if (a->seq != b->seq)
-        return a->seq < b->seq ? -1 : 1;
+    if (dist_key_lt(a->now, a->seq, b->now, b->seq))
+        return -1;
+    if (dist_key_lt(b->now, b->seq, a->now, a->seq))
+        return 1;
     if (a->rank != b->rank)
         return a->rank < b->rank ? -1 : 1;
     return a->k < b->k ? -1 : a->k > b->k;

@@ -855,7 +855,7 @@ void flow_stop(struct fabric *f, struct flow *fl);
 /* A message of flow fl created at `created` was delivered whole at `now` (measured or not):
  * its deadline and jitter (hca.c; a distributed run calls it at rank 0 in the sequential
  * order). */
-void flow_judge_message(struct fabric *f, struct flow *fl, simtime_t now, simtime_t created, int measured);
+void flow_judge_message(struct flow *fl, simtime_t now, simtime_t created, int measured);
 /* A flow's message event left the event queue (hca.c, "message events"): before flow_message. */
 void flow_message_left(struct fabric *f, struct flow *fl);
 /* Bring the flow's queue_area up to now; called before its count of waiting messages changes

@@ -1026,9 +1026,8 @@ void fabric_send_control(struct fabric *f, struct port *from, uint16_t dst_lid, 
 
 /* A message's last packet arrived: deadlines (video: seed 003's rule, which also runs through
  * the warm-up so that its deadline sequence is right) and jitter of its arrival time. */
-void flow_judge_message(struct fabric *f, struct flow *fl, simtime_t now, simtime_t created, int measured)
+void flow_judge_message(struct flow *fl, simtime_t now, simtime_t created, int measured)
 {
-    (void)f;
     if (fl->st.has_deadlines) {
         int kind = fl->arr.d.kind;
         if (kind == ARRIVAL_VIDEO || kind == ARRIVAL_TRACE)
@@ -1048,7 +1047,7 @@ static void message_delivered(struct fabric *f, struct flow *fl, const struct pa
     if (__builtin_expect(f->dist != NULL, 0)) /* at rank 0, with the source's frame rule */
         f->dist->judged(f, x->flow, x->t_created, measured);
     else
-        flow_judge_message(f, fl, f->now, x->t_created, measured);
+        flow_judge_message(fl, f->now, x->t_created, measured);
 }
 
 static void deliver(struct fabric *f, struct port *at, uint32_t idx)
